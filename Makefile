@@ -1,0 +1,73 @@
+# kmemtrace: trace and analyse Linux kernel memory allocation
+#
+#   make            build build/kmemtrace (installs missing -dev packages first)
+#   make check      every test: unit, end-to-end, and again under ASan+UBSan
+#   make bench      the benchmarks (see bench/README.md)
+
+CC	?= cc
+PKGS	:= libtraceevent libtracefs libtracecmd
+O	?= build
+SAN	?=
+
+WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral -Werror
+CFLAGS	?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE -Ilib \
+	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+DEPFLAGS = -MMD -MP
+
+LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+CMD_SRCS  := $(sort $(wildcard src/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
+HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+
+LIB_OBJS  := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
+CMD_OBJS  := $(patsubst %.c,$(O)/%.o,$(CMD_SRCS))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(O)/tests/%,$(HELPER_SRCS))
+
+.PHONY: all deps check bench clean tests-build
+# a sub-make, so that pkg-config is asked after deps installed the libraries
+all: deps
+	@$(MAKE) --no-print-directory $(O)/kmemtrace
+
+# checks the libraries and tools the build needs; installs them when it can
+deps:
+	@scripts/deps.sh
+
+$(O)/libkmemtrace.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(O)/kmemtrace: $(CMD_OBJS) $(O)/libkmemtrace.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJS) $(O)/libkmemtrace.a $(LIBS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(O)/tests/%: tests/unit/%.c $(O)/libkmemtrace.a tests/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(O)/libkmemtrace.a $(LIBS)
+
+$(O)/tests/%: tests/helpers/%.c $(O)/libkmemtrace.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libkmemtrace.a $(LIBS)
+
+tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS)
+
+# one run of every test, then the same under the sanitizers; one total line
+check: deps
+	@$(MAKE) --no-print-directory tests-build
+	@$(MAKE) --no-print-directory O=build/asan CFLAGS="-O1 -g" \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		tests-build
+	@tests/run.sh build build/asan
+
+bench: all
+	@bench/run.sh
+
+clean:
+	rm -rf build
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

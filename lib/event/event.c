@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "event/event.h"
+
+static const char *const type_names[KMT_EV_NR] = {
+	[KMT_EV_NONE]		= "none",
+	[KMT_EV_KMALLOC]	= "kmalloc",
+	[KMT_EV_CACHE_ALLOC]	= "kmem_cache_alloc",
+	[KMT_EV_KFREE]		= "kfree",
+	[KMT_EV_CACHE_FREE]	= "kmem_cache_free",
+	[KMT_EV_PAGE_ALLOC]	= "mm_page_alloc",
+	[KMT_EV_PAGE_FREE]	= "mm_page_free",
+	[KMT_EV_PAGE_FREE_BATCHED] = "mm_page_free_batched",
+	[KMT_EV_PAGE_ZONE_LOCKED] = "mm_page_alloc_zone_locked",
+	[KMT_EV_PCPU_DRAIN]	= "mm_page_pcpu_drain",
+	[KMT_EV_EXTFRAG]	= "mm_page_alloc_extfrag",
+};
+
+/* every name a kernel has used for one of our tracepoints */
+static const struct {
+	const char *name;
+	unsigned int type;
+} tracepoints[] = {
+	{ "kmalloc",			KMT_EV_KMALLOC },
+	{ "kmalloc_node",		KMT_EV_KMALLOC },
+	{ "kmem_cache_alloc",		KMT_EV_CACHE_ALLOC },
+	{ "kmem_cache_alloc_node",	KMT_EV_CACHE_ALLOC },
+	{ "kfree",			KMT_EV_KFREE },
+	{ "kmem_cache_free",		KMT_EV_CACHE_FREE },
+	{ "mm_page_alloc",		KMT_EV_PAGE_ALLOC },
+	{ "mm_page_free",		KMT_EV_PAGE_FREE },
+	{ "mm_page_free_direct",	KMT_EV_PAGE_FREE },
+	{ "mm_page_free_batched",	KMT_EV_PAGE_FREE_BATCHED },
+	{ "mm_pagevec_free",		KMT_EV_PAGE_FREE_BATCHED },
+	{ "mm_page_alloc_zone_locked",	KMT_EV_PAGE_ZONE_LOCKED },
+	{ "mm_page_pcpu_drain",		KMT_EV_PCPU_DRAIN },
+	{ "mm_page_alloc_extfrag",	KMT_EV_EXTFRAG },
+};
+
+void kmt_event_init(struct kmt_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = -1;
+	ev->pid = -1;
+	ev->migratetype = -1;
+	ev->fallback_order = -1;
+	ev->fallback_migratetype = -1;
+	ev->node = -1;
+}
+
+const char *kmt_ev_type_name(unsigned int type)
+{
+	return type < KMT_EV_NR ? type_names[type] : "unknown";
+}
+
+unsigned int kmt_ev_type_from_tracepoint(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "kmem:", 5))
+		name += 5;
+	for (i = 0; i < sizeof(tracepoints) / sizeof(tracepoints[0]); i++) {
+		if (!strcmp(tracepoints[i].name, name))
+			return tracepoints[i].type;
+	}
+	return KMT_EV_NONE;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_EVENT_EVENT_H
+#define KMT_EVENT_EVENT_H
+
+#include <stdint.h>
+
+/*
+ * The one normalised event.  Every reader produces it, every analysis
+ * consumes it; nothing downstream knows which format it came from.
+ */
+enum kmt_ev_type {
+	KMT_EV_NONE = 0,
+	KMT_EV_KMALLOC,		/* kmalloc, kmalloc_node */
+	KMT_EV_CACHE_ALLOC,	/* kmem_cache_alloc, kmem_cache_alloc_node */
+	KMT_EV_KFREE,
+	KMT_EV_CACHE_FREE,	/* kmem_cache_free */
+	KMT_EV_PAGE_ALLOC,	/* mm_page_alloc */
+	KMT_EV_PAGE_FREE,	/* mm_page_free (mm_page_free_direct before 3.3) */
+	KMT_EV_PAGE_FREE_BATCHED, /* mm_page_free_batched (mm_pagevec_free) */
+	KMT_EV_PAGE_ZONE_LOCKED, /* mm_page_alloc_zone_locked */
+	KMT_EV_PCPU_DRAIN,	/* mm_page_pcpu_drain */
+	KMT_EV_EXTFRAG,		/* mm_page_alloc_extfrag */
+	KMT_EV_NR
+};
+
+/* ptr of a page event whose allocation failed */
+#define KMT_PFN_NONE UINT64_MAX
+
+enum kmt_ev_flags {
+	KMT_EVF_HAS_GFP		= 1 << 0, /* gfp holds the numeric flags */
+	KMT_EVF_ACCOUNTED	= 1 << 1, /* slab: memcg accounted */
+	KMT_EVF_PERCPU_REFILL	= 1 << 2, /* zone_locked: refilling a pcp list */
+	KMT_EVF_CHANGE_OWNER	= 1 << 3, /* extfrag: pageblock changed type */
+	KMT_EVF_FRAGMENTING	= 1 << 4, /* extfrag: fallback_order < pageblock order */
+	KMT_EVF_HAS_REFILL	= 1 << 5, /* zone_locked carries percpu_refill */
+	KMT_EVF_HAS_FRAGMENTING	= 1 << 6, /* extfrag carries fragmenting */
+};
+
+struct kmt_event {
+	uint64_t ts;		/* nanoseconds, as the recording's clock */
+	uint64_t call_site;	/* slab: the caller; page: 0 (see callsite.h) */
+	uint64_t ptr;		/* slab: object address; page: pfn */
+	uint64_t bytes_req;
+	uint64_t bytes_alloc;
+	uint64_t gfp;		/* valid when KMT_EVF_HAS_GFP */
+	uint32_t gfp_str;	/* interned flag names when only text is known */
+	uint32_t cache;		/* interned slab cache name, 0 if unknown */
+	uint32_t stack;		/* stack id (session stacks), 0 if none */
+	uint16_t type;		/* enum kmt_ev_type */
+	uint16_t flags;		/* enum kmt_ev_flags */
+	int32_t cpu;
+	int32_t pid;
+	int32_t order;		/* page order; extfrag: alloc_order */
+	int32_t migratetype;	/* extfrag: alloc_migratetype; -1 unknown */
+	int32_t fallback_order;	/* extfrag only */
+	int32_t fallback_migratetype; /* extfrag only */
+	int32_t node;		/* NUMA node, -1 if unknown */
+};
+
+/* zeroes ev and sets the "unknown" values */
+void kmt_event_init(struct kmt_event *ev);
+
+/* "kmalloc", "kmem_cache_alloc", ... for type */
+const char *kmt_ev_type_name(unsigned int type);
+
+static inline int kmt_ev_is_slab(unsigned int type)
+{
+	return type >= KMT_EV_KMALLOC && type <= KMT_EV_CACHE_FREE;
+}
+
+static inline int kmt_ev_is_page(unsigned int type)
+{
+	return type >= KMT_EV_PAGE_ALLOC && type < KMT_EV_NR;
+}
+
+/*
+ * Tracepoint name (without "kmem:") to event type, including the names
+ * older kernels used; KMT_EV_NONE for events that are not ours.
+ */
+unsigned int kmt_ev_type_from_tracepoint(const char *name);
+
+#endif

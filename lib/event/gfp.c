@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "event/gfp.h"
+#include "util/array.h"
+
+void kmt_gfp_init(struct kmt_gfp *g)
+{
+	memset(g, 0, sizeof(*g));
+}
+
+void kmt_gfp_free(struct kmt_gfp *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr; i++)
+		free(g->flags[i].name);
+	free(g->flags);
+	memset(g, 0, sizeof(*g));
+}
+
+int kmt_gfp_add(struct kmt_gfp *g, uint64_t value, const char *name)
+{
+	char *copy;
+
+	if (KMT_ARRAY_GROW(g->flags, g->nr + 1, g->alloc))
+		return -ENOMEM;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	g->flags[g->nr].value = value;
+	g->flags[g->nr].name = copy;
+	g->nr++;
+	return 0;
+}
+
+/* does arg (a print argument tree) read field? */
+static int reads_field(const struct tep_print_arg *arg, const char *field)
+{
+	while (arg && arg->type == TEP_PRINT_TYPE)
+		arg = arg->typecast.item;
+	return arg && arg->type == TEP_PRINT_FIELD &&
+	       !strcmp(arg->field.name, field);
+}
+
+static const struct tep_print_arg *find_flags(const struct tep_print_arg *arg,
+					      const char *field)
+{
+	const struct tep_print_arg *found;
+
+	for (; arg; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_FLAGS:
+			if (reads_field(arg->flags.field, field))
+				return arg;
+			break;
+		case TEP_PRINT_OP:
+			found = find_flags(arg->op.left, field);
+			if (!found)
+				found = find_flags(arg->op.right, field);
+			if (found)
+				return found;
+			break;
+		case TEP_PRINT_TYPE:
+			found = find_flags(arg->typecast.item, field);
+			if (found)
+				return found;
+			break;
+		default:
+			break;
+		}
+	}
+	return NULL;
+}
+
+int kmt_gfp_from_tep(struct kmt_gfp *g, struct tep_event *event,
+		     const char *field)
+{
+	const struct tep_print_arg *flags;
+	const struct tep_print_flag_sym *sym;
+	int n = 0;
+
+	if (!event)
+		return 0;
+	flags = find_flags(event->print_fmt.args, field);
+	if (!flags)
+		return 0;
+	for (sym = flags->flags.flags; sym; sym = sym->next) {
+		char *end;
+		unsigned long long v;
+
+		if (!sym->value || !sym->str)
+			continue;
+		errno = 0;
+		v = strtoull(sym->value, &end, 0);
+		if (errno || *end)
+			continue;
+		if (kmt_gfp_add(g, v, sym->str))
+			return -ENOMEM;
+		n++;
+	}
+	return n;
+}
+
+void kmt_gfp_format(const struct kmt_gfp *g, uint64_t value,
+		    struct kmt_sb *out)
+{
+	uint64_t rest = value;
+	int first = 1;
+	size_t i;
+
+	if (!value) {
+		kmt_sb_adds(out, "none");
+		return;
+	}
+	if (!g->nr) {
+		kmt_sb_addf(out, "0x%" PRIx64, value);
+		return;
+	}
+	/* the kernel's __print_flags: first fully matching entry wins */
+	for (i = 0; i < g->nr && rest; i++) {
+		uint64_t f = g->flags[i].value;
+
+		if (!f || (rest & f) != f)
+			continue;
+		if (!first)
+			kmt_sb_addc(out, '|');
+		kmt_sb_adds(out, g->flags[i].name);
+		first = 0;
+		rest &= ~f;
+	}
+	if (rest) {
+		if (!first)
+			kmt_sb_addc(out, '|');
+		kmt_sb_addf(out, "0x%" PRIx64, rest);
+	}
+}

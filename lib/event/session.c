@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "event/session.h"
+
+int kmt_session_init(struct kmt_session *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (kmt_strtab_init(&s->strs) || kmt_stacks_init(&s->stacks)) {
+		kmt_session_free(s);
+		return -ENOMEM;
+	}
+	kmt_symtab_init(&s->syms, &s->strs);
+	kmt_gfp_init(&s->gfp);
+	kmt_hash_init(&s->comms, sizeof(uint32_t));
+	kmt_hash_init(&s->tgids, sizeof(int32_t));
+	return 0;
+}
+
+void kmt_session_free(struct kmt_session *s)
+{
+	kmt_symtab_free(&s->syms);
+	kmt_stacks_free(&s->stacks);
+	kmt_gfp_free(&s->gfp);
+	kmt_hash_free(&s->comms);
+	kmt_hash_free(&s->tgids);
+	kmt_strtab_free(&s->strs);
+	if (s->tep)
+		tep_free(s->tep);
+	s->tep = NULL;
+}
+
+int kmt_session_error(struct kmt_session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	va_end(ap);
+	return err > 0 ? -err : (err ? err : -EINVAL);
+}
+
+int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
+{
+	if (ev->type == KMT_EV_NONE || ev->type >= KMT_EV_NR) {
+		s->nr_other++;
+		return 0;
+	}
+	if (s->time_start && ev->ts < s->time_start)
+		return 0;
+	if (s->time_end && ev->ts > s->time_end)
+		return 0;
+	s->nr_events[ev->type]++;
+	if (!s->first_ts || ev->ts < s->first_ts)
+		s->first_ts = ev->ts;
+	if (ev->ts > s->last_ts)
+		s->last_ts = ev->ts;
+	s->nr_emitted++;
+	return s->consumer ? s->consumer(s->consumer_ctx, ev) : 0;
+}
+
+int kmt_session_set_comm(struct kmt_session *s, int32_t pid, const char *comm,
+			 size_t len)
+{
+	uint32_t id = kmt_strtab_intern(&s->strs, comm, len);
+	uint32_t *slot;
+
+	if (!id)
+		return -ENOMEM;
+	slot = kmt_hash_put(&s->comms, (uint32_t)pid, NULL);
+	if (!slot)
+		return -ENOMEM;
+	*slot = id;
+	return 0;
+}
+
+const char *kmt_session_comm(const struct kmt_session *s, int32_t pid)
+{
+	const uint32_t *id = kmt_hash_get(&s->comms, (uint32_t)pid);
+
+	return id ? kmt_strtab_get(&s->strs, *id) : NULL;
+}
+
+int kmt_session_set_tgid(struct kmt_session *s, int32_t pid, int32_t tgid)
+{
+	int32_t *slot = kmt_hash_put(&s->tgids, (uint32_t)pid, NULL);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = tgid;
+	return 0;
+}
+
+int kmt_session_kernel_version(const struct kmt_session *s)
+{
+	int major = 0, minor = 0;
+
+	if (sscanf(s->kernel_release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major * 1000 + minor;
+}
+
+const char *kmt_session_migratetype_name(const struct kmt_session *s, int mt)
+{
+	static const char *const since_4_4[] = {
+		"UNMOVABLE", "MOVABLE", "RECLAIMABLE", "HIGHATOMIC",
+	};
+	static const char *const before_4_4[] = {
+		"UNMOVABLE", "RECLAIMABLE", "MOVABLE", "RESERVE",
+	};
+	int v = kmt_session_kernel_version(s);
+
+	if (mt < 0)
+		return NULL;
+	if (mt < 4)
+		return v && v < 4004 ? before_4_4[mt] : since_4_4[mt];
+	/* CMA and ISOLATE exist or not by config; their numbers follow */
+	if (mt < 6)
+		return "CMA/ISOLATE";
+	return NULL;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_EVENT_SESSION_H
+#define KMT_EVENT_SESSION_H
+
+#include <stdint.h>
+
+#include "event/event.h"
+#include "event/gfp.h"
+#include "event/stacks.h"
+#include "event/symbols.h"
+#include "util/hash.h"
+#include "util/strtab.h"
+
+#define KMT_MAX_CPUS 4096
+
+/* a consumer of events (the analyses, or a test) */
+typedef int (*kmt_event_fn)(void *ctx, const struct kmt_event *ev);
+
+struct kmt_session;
+/* a reader's comment on the recording, for `check`: kind of anomaly */
+enum kmt_anomaly {
+	KMT_ANOM_OUT_OF_ORDER,	/* a CPU's events went back in time */
+	KMT_ANOM_UNKNOWN_ID,	/* an event id without a format */
+	KMT_ANOM_BAD_RECORD,	/* a record that could not be decoded */
+	KMT_ANOM_NR
+};
+
+/*
+ * Everything known about one recording while it is read: names, symbols,
+ * stacks, processes, counts.  Readers fill it and emit events through it;
+ * analyses look names up in it.  No file-scope state anywhere: two
+ * sessions in one process are independent.
+ */
+struct tep_handle;
+
+struct kmt_session {
+	/*
+	 * The recording's parsed formats when a reader used libtraceevent;
+	 * kept (one reference, dropped by kmt_session_free) so symbol
+	 * lookups can use its kallsyms after the reader is done.
+	 */
+	struct tep_handle *tep;
+	struct kmt_strtab strs;		/* cache names, comms, gfp text, symbols */
+	struct kmt_symtab syms;
+	struct kmt_stacks stacks;
+	struct kmt_gfp gfp;
+	struct kmt_hash comms;		/* pid -> uint32_t comm id */
+	struct kmt_hash tgids;		/* pid -> int32_t tgid */
+
+	/* what was read */
+	const char *input;		/* file name as the user gave it */
+	const char *format;		/* "perf.data", "trace.dat v7", ... */
+	char kernel_release[64];	/* uname -r of the traced machine, "" unknown */
+	int nr_cpus;			/* as the recording says, 0 unknown */
+	int has_stacks;			/* the recording carries call chains */
+	uint64_t nr_events[KMT_EV_NR];	/* kmem events read, by type */
+	uint64_t nr_other;		/* events of other subsystems, skipped */
+	uint64_t nr_lost;		/* events the kernel or perf dropped */
+	uint64_t nr_lost_records;	/* LOST records / missed-event flags seen */
+	uint64_t anomalies[KMT_ANOM_NR];
+	uint64_t first_ts, last_ts;	/* of all kmem events read */
+	uint64_t nr_emitted;		/* passed to the consumer */
+
+	/* what to pass on */
+	uint64_t time_start, time_end;	/* --time window, absolute ns; 0 open */
+	kmt_event_fn consumer;
+	void *consumer_ctx;
+
+	char errmsg[512];
+};
+
+int kmt_session_init(struct kmt_session *s);
+void kmt_session_free(struct kmt_session *s);
+
+/* formats the error readers and analyses return with; returns -err */
+int kmt_session_error(struct kmt_session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Readers call this for every kmem event, in time order.  It counts the
+ * event, applies the time window and hands it to the consumer.  A
+ * non-zero return from the consumer is passed back and ends the read.
+ */
+int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev);
+
+int kmt_session_set_comm(struct kmt_session *s, int32_t pid,
+			 const char *comm, size_t len);
+/* the comm of pid, or NULL */
+const char *kmt_session_comm(const struct kmt_session *s, int32_t pid);
+int kmt_session_set_tgid(struct kmt_session *s, int32_t pid, int32_t tgid);
+
+static inline uint64_t kmt_session_total_events(const struct kmt_session *s)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 1; i < KMT_EV_NR; i++)
+		n += s->nr_events[i];
+	return n;
+}
+
+/*
+ * Migratetype names as the traced kernel numbers them: since 4.4
+ * UNMOVABLE, MOVABLE, RECLAIMABLE, HIGHATOMIC; before it UNMOVABLE,
+ * RECLAIMABLE, MOVABLE, RESERVE.  Types past those are CMA/ISOLATE by
+ * config and are named "CMA/ISOLATE".  NULL for an unknown number.
+ */
+const char *kmt_session_migratetype_name(const struct kmt_session *s, int mt);
+/* the kernel release as major * 1000 + minor, 0 when unknown */
+int kmt_session_kernel_version(const struct kmt_session *s);
+
+#endif

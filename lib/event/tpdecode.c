@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "event/session.h"
+#include "event/tpdecode.h"
+
+/* field names by role; the first one an event has wins */
+static const char *const field_names[KMT_TPF_NR][3] = {
+	[KMT_TPF_CALL_SITE]	= { "call_site" },
+	[KMT_TPF_PTR]		= { "ptr" },
+	[KMT_TPF_PFN]		= { "pfn", "page" },
+	[KMT_TPF_BYTES_REQ]	= { "bytes_req" },
+	[KMT_TPF_BYTES_ALLOC]	= { "bytes_alloc" },
+	[KMT_TPF_GFP]		= { "gfp_flags" },
+	[KMT_TPF_ORDER]		= { "order", "alloc_order" },
+	[KMT_TPF_MIGRATETYPE]	= { "migratetype", "alloc_migratetype" },
+	[KMT_TPF_NODE]		= { "node" },
+	[KMT_TPF_NAME]		= { "name" },
+	[KMT_TPF_ACCOUNTED]	= { "accounted" },
+	[KMT_TPF_PERCPU_REFILL]	= { "percpu_refill" },
+	[KMT_TPF_FALLBACK_ORDER] = { "fallback_order" },
+	[KMT_TPF_FALLBACK_MT]	= { "fallback_migratetype" },
+	[KMT_TPF_CHANGE_OWNER]	= { "change_ownership" },
+};
+
+static void set_field(struct kmt_tp_field *f,
+		      const struct tep_format_field *tf)
+{
+	f->offset = tf ? (int16_t)tf->offset : -1;
+	f->size = tf ? (int16_t)tf->size : 0;
+}
+
+int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
+			struct kmt_session *s)
+{
+	int i, n = tep_get_events_count(tep);
+	int have_gfp = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	kmt_hash_init(&d->by_id, sizeof(struct kmt_tp_format));
+	d->common_type.offset = -1;
+	d->common_pid.offset = -1;
+	/*
+	 * Only a fallback for extfrag records libtraceevent cannot print:
+	 * the format computes "fragmenting" from config values, so decoding
+	 * asks the print format (see extfrag_fragmenting) first.
+	 */
+	d->pageblock_order = 9;
+
+	for (i = 0; i < n; i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+		struct kmt_tp_format *fmt;
+		int j, k;
+
+		if (!ev)
+			continue;
+		if (d->common_type.offset < 0) {
+			set_field(&d->common_type,
+				  tep_find_common_field(ev, "common_type"));
+			set_field(&d->common_pid,
+				  tep_find_common_field(ev, "common_pid"));
+		}
+		fmt = kmt_hash_put(&d->by_id, (uint32_t)ev->id, NULL);
+		if (!fmt)
+			return -ENOMEM;
+		fmt->event = ev;
+		fmt->type = ev->system && !strcmp(ev->system, "kmem") ?
+			    kmt_ev_type_from_tracepoint(ev->name) : KMT_EV_NONE;
+		for (j = 0; j < KMT_TPF_NR; j++) {
+			const struct tep_format_field *tf = NULL;
+
+			for (k = 0; k < 3 && field_names[j][k] && !tf; k++) {
+				tf = tep_find_field(ev, field_names[j][k]);
+				if (tf && j == KMT_TPF_PFN && k == 1)
+					fmt->pfn_is_page = 1;
+			}
+			set_field(&fmt->f[j], tf);
+		}
+		/* GFP names from the first format that has them */
+		if (!have_gfp && (fmt->type == KMT_EV_KMALLOC ||
+				  fmt->type == KMT_EV_PAGE_ALLOC ||
+				  fmt->type == KMT_EV_CACHE_ALLOC)) {
+			int r = kmt_gfp_from_tep(&s->gfp, ev, "gfp_flags");
+
+			if (r < 0)
+				return r;
+			have_gfp = r > 0;
+		}
+	}
+	if (d->common_type.offset < 0) {
+		d->common_type.offset = 0;
+		d->common_type.size = 2;
+	}
+	return 0;
+}
+
+void kmt_tp_decoder_free(struct kmt_tp_decoder *d)
+{
+	kmt_hash_free(&d->by_id);
+}
+
+static inline int fits(const struct kmt_tp_field *f, size_t size)
+{
+	return f->offset >= 0 && (size_t)f->offset + f->size <= size;
+}
+
+static inline uint64_t rd(const struct kmt_tp_decoder *d,
+			  const struct kmt_tp_field *f, const void *data)
+{
+	return tep_read_number(d->tep, (const char *)data + f->offset, f->size);
+}
+
+/* sign-extends a field narrower than 64 bits */
+static inline int64_t rds(const struct kmt_tp_decoder *d,
+			  const struct kmt_tp_field *f, const void *data)
+{
+	uint64_t v = rd(d, f, data);
+
+	if (f->size < 8 && f->size > 0) {
+		int shift = 64 - 8 * f->size;
+
+		return (int64_t)(v << shift) >> shift;
+	}
+	return (int64_t)v;
+}
+
+int kmt_tp_event_id(const struct kmt_tp_decoder *d, const void *data,
+		    size_t size)
+{
+	if (!fits(&d->common_type, size))
+		return -1;
+	return (int)rd(d, &d->common_type, data);
+}
+
+/* extfrag's "fragmenting" is computed in the print format; ask it */
+static int extfrag_fragmenting(struct kmt_tp_decoder *d, const void *data,
+			       size_t size, int fallback)
+{
+	struct tep_record rec;
+	struct trace_seq seq;
+	const char *p;
+	int v = -1;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.data = (void *)data;
+	rec.size = (int)size;
+	trace_seq_init(&seq);
+	tep_print_event(d->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	p = seq.buffer ? strstr(seq.buffer, "fragmenting=") : NULL;
+	if (p)
+		v = p[12] == '1';
+	trace_seq_destroy(&seq);
+	if (v < 0)
+		v = fallback < d->pageblock_order;
+	return v;
+}
+
+int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
+		  const void *data, size_t size, struct kmt_event *ev)
+{
+	const struct kmt_tp_format *fmt;
+	const struct kmt_tp_field *f;
+	int id = kmt_tp_event_id(d, data, size);
+
+	kmt_event_init(ev);
+	if (id < 0)
+		return -1;
+	fmt = kmt_hash_get(&d->by_id, (uint32_t)id);
+	if (!fmt)
+		return -1;
+	if (fits(&d->common_pid, size))
+		ev->pid = (int32_t)rds(d, &d->common_pid, data);
+	if (fmt->type == KMT_EV_NONE)
+		return 0;
+	f = fmt->f;
+	/* every field a type needs must be inside the record */
+	for (int j = 0; j < KMT_TPF_NR; j++) {
+		if (f[j].offset >= 0 && !fits(&f[j], size))
+			return -1;
+	}
+	ev->type = (uint16_t)fmt->type;
+
+	if (f[KMT_TPF_CALL_SITE].offset >= 0)
+		ev->call_site = rd(d, &f[KMT_TPF_CALL_SITE], data);
+	if (f[KMT_TPF_PTR].offset >= 0)
+		ev->ptr = rd(d, &f[KMT_TPF_PTR], data);
+	if (f[KMT_TPF_BYTES_REQ].offset >= 0)
+		ev->bytes_req = rd(d, &f[KMT_TPF_BYTES_REQ], data);
+	if (f[KMT_TPF_BYTES_ALLOC].offset >= 0)
+		ev->bytes_alloc = rd(d, &f[KMT_TPF_BYTES_ALLOC], data);
+	if (f[KMT_TPF_GFP].offset >= 0) {
+		ev->gfp = rd(d, &f[KMT_TPF_GFP], data);
+		ev->flags |= KMT_EVF_HAS_GFP;
+	}
+	if (f[KMT_TPF_NODE].offset >= 0)
+		ev->node = (int32_t)rds(d, &f[KMT_TPF_NODE], data);
+	if (f[KMT_TPF_ACCOUNTED].offset >= 0 &&
+	    rd(d, &f[KMT_TPF_ACCOUNTED], data))
+		ev->flags |= KMT_EVF_ACCOUNTED;
+	if (f[KMT_TPF_NAME].offset >= 0) {
+		uint32_t loc = (uint32_t)rd(d, &f[KMT_TPF_NAME], data);
+		size_t off = loc & 0xffff, len = loc >> 16;
+
+		if (off + len > size)
+			return -1;
+		/* the length counts the NUL */
+		while (len && ((const char *)data)[off + len - 1] == '\0')
+			len--;
+		ev->cache = kmt_strtab_intern(&s->strs,
+					      (const char *)data + off, len);
+	}
+
+	if (kmt_ev_is_page(ev->type)) {
+		if (f[KMT_TPF_PFN].offset >= 0) {
+			ev->ptr = rd(d, &f[KMT_TPF_PFN], data);
+			/* a failed allocation: pfn -1 (or a NULL page) */
+			if (ev->type == KMT_EV_PAGE_ALLOC &&
+			    ((fmt->pfn_is_page && ev->ptr == 0) ||
+			     (!fmt->pfn_is_page &&
+			      (f[KMT_TPF_PFN].size == 8 ?
+			       ev->ptr == UINT64_MAX :
+			       ev->ptr == UINT32_MAX))))
+				ev->ptr = KMT_PFN_NONE;
+		}
+		ev->order = 0;
+		if (f[KMT_TPF_ORDER].offset >= 0)
+			ev->order = (int32_t)rds(d, &f[KMT_TPF_ORDER], data);
+		if (f[KMT_TPF_MIGRATETYPE].offset >= 0)
+			ev->migratetype =
+				(int32_t)rds(d, &f[KMT_TPF_MIGRATETYPE], data);
+		if (f[KMT_TPF_PERCPU_REFILL].offset >= 0) {
+			ev->flags |= KMT_EVF_HAS_REFILL;
+			if (rd(d, &f[KMT_TPF_PERCPU_REFILL], data))
+				ev->flags |= KMT_EVF_PERCPU_REFILL;
+		}
+		if (ev->type == KMT_EV_EXTFRAG) {
+			if (f[KMT_TPF_FALLBACK_ORDER].offset >= 0)
+				ev->fallback_order = (int32_t)rds(d,
+					&f[KMT_TPF_FALLBACK_ORDER], data);
+			if (f[KMT_TPF_FALLBACK_MT].offset >= 0)
+				ev->fallback_migratetype = (int32_t)rds(d,
+					&f[KMT_TPF_FALLBACK_MT], data);
+			if (f[KMT_TPF_CHANGE_OWNER].offset >= 0 &&
+			    rd(d, &f[KMT_TPF_CHANGE_OWNER], data))
+				ev->flags |= KMT_EVF_CHANGE_OWNER;
+			ev->flags |= KMT_EVF_HAS_FRAGMENTING;
+			if (extfrag_fragmenting(d, data, size,
+						ev->fallback_order))
+				ev->flags |= KMT_EVF_FRAGMENTING;
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/array.h"
+#include "util/strbuf.h"
+
+void kmt_sb_release(struct kmt_sb *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	sb->oom = 0;
+}
+
+void kmt_sb_reset(struct kmt_sb *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+static int reserve(struct kmt_sb *sb, size_t extra)
+{
+	if (sb->oom)
+		return -1;
+	if (KMT_ARRAY_GROW(sb->buf, sb->len + extra + 1, sb->alloc)) {
+		sb->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+void kmt_sb_add(struct kmt_sb *sb, const char *s, size_t len)
+{
+	if (reserve(sb, len))
+		return;
+	memcpy(sb->buf + sb->len, s, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void kmt_sb_adds(struct kmt_sb *sb, const char *s)
+{
+	kmt_sb_add(sb, s, strlen(s));
+}
+
+void kmt_sb_addc(struct kmt_sb *sb, char c)
+{
+	kmt_sb_add(sb, &c, 1);
+}
+
+void kmt_sb_vaddf(struct kmt_sb *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	if (reserve(sb, 64))
+		return;
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0) {
+		sb->oom = 1;
+		return;
+	}
+	if ((size_t)n >= sb->alloc - sb->len) {
+		if (reserve(sb, n))
+			return;
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += n;
+}
+
+void kmt_sb_addf(struct kmt_sb *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kmt_sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+const char *kmt_sb_str(const struct kmt_sb *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", v);
+	size_t o = 0;
+	int i;
+
+	for (i = 0; i < n && o + 1 < size; i++) {
+		if (i && (n - i) % 3 == 0 && o + 2 < size)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_UTIL_STRBUF_H
+#define KMT_UTIL_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* A growable NUL-terminated string; errors stick in ->oom. */
+struct kmt_sb {
+	char *buf;
+	size_t len;
+	size_t alloc;
+	int oom;
+};
+
+#define KMT_SB_INIT { NULL, 0, 0, 0 }
+
+void kmt_sb_release(struct kmt_sb *sb);
+void kmt_sb_reset(struct kmt_sb *sb);
+void kmt_sb_add(struct kmt_sb *sb, const char *s, size_t len);
+void kmt_sb_adds(struct kmt_sb *sb, const char *s);
+void kmt_sb_addc(struct kmt_sb *sb, char c);
+void kmt_sb_addf(struct kmt_sb *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void kmt_sb_vaddf(struct kmt_sb *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* the text, "" when empty */
+const char *kmt_sb_str(const struct kmt_sb *sb);
+
+/* 1234567 -> "1,234,567", into buf of at least 32 bytes */
+char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v);
+
+#endif

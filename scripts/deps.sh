@@ -1,0 +1,28 @@
+#!/bin/sh
+# Makes sure the build can find what it needs on Debian 12: the tracing
+# libraries and the tools the tests drive.  Installs what is missing when
+# run as root with apt-get; otherwise says the exact command to run.
+set -e
+
+pkgs=""
+for pc in libtraceevent libtracefs libtracecmd; do
+	pkg-config --exists "$pc" 2>/dev/null || pkgs="$pkgs $pc-dev"
+done
+command -v trace-cmd >/dev/null 2>&1 || pkgs="$pkgs trace-cmd"
+command -v pkg-config >/dev/null 2>&1 || pkgs="pkg-config $pkgs"
+command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
+
+[ -z "$pkgs" ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing$pkgs"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+	echo "deps: installed$pkgs"
+	exit 0
+fi
+echo "deps: missing:$pkgs" >&2
+echo "deps: run: sudo apt-get install$pkgs" >&2
+exit 1

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemtrace: the command line.  One table names every command with its
+ * one-line summary; each command lives in src/cmd-<name>.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+static const struct kmt_command commands[] = {
+	{ "report",	cmd_report,	"analyse a recording: slab, page, callers, lost events" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: kmemtrace <command> [<options>]\n\n");
+	fprintf(out, "Trace and analyse Linux kernel memory allocation.\n\n");
+	fprintf(out, "commands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "   %-10s  %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\n'kmemtrace <command> -h' shows a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 129;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("kmemtrace %s\n", KMT_VERSION);
+		return 0;
+	}
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "kmemtrace: '%s' is not a kmemtrace command\n", argv[1]);
+	usage(stderr);
+	return 129;
+}

@@ -1,0 +1,71 @@
+# Shell test library, sourced by tests/tNNNN-*.sh.
+#
+#   test_expect_success 'title' 'commands'   passes when commands succeed
+#   test_skip 'title' 'reason'               reports a skip with its reason
+#   test_done                                ends the file
+#
+# Each file runs in its own scratch directory ($TRASH).  $KMEMTRACE is the
+# binary under test, $DATA the committed recordings, $EXPECTED the expected
+# outputs, $HELPERS the test helper binaries.
+
+set -u
+TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$TESTS_DIR/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KMEMTRACE=${KMEMTRACE:-$BUILD/kmemtrace}
+HELPERS=${HELPERS:-$BUILD/tests}
+DATA=$TESTS_DIR/data
+EXPECTED=$TESTS_DIR/expected
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kmt-test.XXXXXX")
+export KMEMTRACE HELPERS DATA EXPECTED TRASH
+test_count=0
+test_failed=0
+trap 'rm -rf "$TRASH"' EXIT
+cd "$TRASH" || exit 1
+
+test_expect_success () {
+	test_count=$((test_count + 1))
+	if (eval "$2") >"$TRASH/.out" 2>&1; then
+		echo "ok $test_count - $1"
+	else
+		echo "not ok $test_count - $1"
+		sed 's/^/#   /' "$TRASH/.out" | tail -n 40
+		test_failed=$((test_failed + 1))
+	fi
+}
+
+test_skip () {
+	test_count=$((test_count + 1))
+	echo "skip $test_count - $1 ($2)"
+}
+
+# compares expected with actual, showing the difference
+test_cmp () {
+	diff -u "$1" "$2"
+}
+
+# fails unless the command fails (non-zero, not a crash)
+test_must_fail () {
+	"$@"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "expected failure, got success: $*" >&2
+		return 1
+	fi
+	if [ $rc -ge 128 ]; then
+		echo "crashed with signal $((rc - 128)): $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+have_root_tracefs () {
+	[ "$(id -u)" = 0 ] || return 1
+	[ -d /sys/kernel/tracing/events/kmem ] && return 0
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d /sys/kernel/tracing/events/kmem ]
+}
+
+test_done () {
+	[ "$test_failed" = 0 ]
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Runs every unit test binary and every end-to-end test once per build
+# directory given (the plain build, then the sanitizer build) and ends
+# with one line "N passed, N failed[, N skipped]".
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+pass=0 fail=0 skip=0
+log=$(mktemp)
+
+tally () {
+	# $1: label; reads a test's output on stdin
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) pass=$((pass + 1)); echo "  $line" ;;
+		"not ok "*) fail=$((fail + 1)); echo "$1: $line" ;;
+		"skip "*) skip=$((skip + 1)); echo "$1: $line" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done
+}
+
+for build in "$@"; do
+	case "$build" in /*) ;; *) build="$TOP/$build" ;; esac
+	echo "== $build"
+	for t in "$build"/tests/test-*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		if ! "$t" >"$log" 2>&1; then
+			grep -q '^not ok' "$log" ||
+				echo "not ok 0 - $name exited abnormally" >>"$log"
+		fi
+		{
+			grep '^\(ok\|not ok\|skip\) ' "$log"
+			grep -q '^not ok' "$log" &&
+				grep -v '^\(ok\|not ok\|skip\) ' "$log" |
+				sed 's/^/#   /' | head -n 40
+		} >"$log.t"
+		tally "$name" <"$log.t"
+	done
+	for t in "$TOP"/tests/t[0-9]*.sh; do
+		[ -f "$t" ] || continue
+		name=$(basename "$t")
+		if ! BUILD="$build" sh "$t" >"$log" 2>&1; then
+			grep -q '^not ok' "$log" ||
+				echo "not ok 0 - $name exited abnormally" >>"$log"
+		fi
+		tally "$name" <"$log"
+	done
+done
+rm -f "$log" "$log.t"
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
