@@ -3,6 +3,7 @@
 # directory given (the plain build, then the sanitizer build) and ends
 # with one line "N passed, N failed[, N skipped]".
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+export KMT_TEST_DATA="$TOP/tests/data"
 pass=0 fail=0 skip=0
 log=$(mktemp)
 

@@ -98,7 +98,11 @@ int kmt_gfp_from_tep(struct kmt_gfp *g, struct tep_event *event,
 			continue;
 		errno = 0;
 		v = strtoull(sym->value, &end, 0);
-		if (errno || *end)
+		/*
+		 * A zero mask never matches; it is the { 0, NULL } end of the
+		 * kernel's array, which libtraceevent reads as a flag "0".
+		 */
+		if (errno || *end || !v)
 			continue;
 		if (kmt_gfp_add(g, v, sym->str))
 			return -ENOMEM;

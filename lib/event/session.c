@@ -17,6 +17,7 @@ int kmt_session_init(struct kmt_session *s)
 		return -ENOMEM;
 	}
 	kmt_symtab_init(&s->syms, &s->strs);
+	s->page_size = 4096;
 	kmt_gfp_init(&s->gfp);
 	kmt_hash_init(&s->comms, sizeof(uint32_t));
 	kmt_hash_init(&s->tgids, sizeof(int32_t));
@@ -31,6 +32,8 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_hash_free(&s->comms);
 	kmt_hash_free(&s->tgids);
 	kmt_strtab_free(&s->strs);
+	free(s->cpu_node);
+	s->cpu_node = NULL;
 	if (s->tep)
 		tep_free(s->tep);
 	s->tep = NULL;
@@ -52,15 +55,16 @@ int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
 		s->nr_other++;
 		return 0;
 	}
+	/* counts and times describe all events read, the window or not */
+	if (!kmt_session_total_events(s) || ev->ts < s->first_ts)
+		s->first_ts = ev->ts;
+	if (ev->ts > s->last_ts)
+		s->last_ts = ev->ts;
+	s->nr_events[ev->type]++;
 	if (s->time_start && ev->ts < s->time_start)
 		return 0;
 	if (s->time_end && ev->ts > s->time_end)
 		return 0;
-	s->nr_events[ev->type]++;
-	if (!s->first_ts || ev->ts < s->first_ts)
-		s->first_ts = ev->ts;
-	if (ev->ts > s->last_ts)
-		s->last_ts = ev->ts;
 	s->nr_emitted++;
 	return s->consumer ? s->consumer(s->consumer_ctx, ev) : 0;
 }

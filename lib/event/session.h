@@ -52,6 +52,13 @@ struct kmt_session {
 	const char *format;		/* "perf.data", "trace.dat v7", ... */
 	char kernel_release[64];	/* uname -r of the traced machine, "" unknown */
 	int nr_cpus;			/* as the recording says, 0 unknown */
+	uint32_t page_size;		/* of the traced machine; 4096 unless told */
+	/*
+	 * NUMA node of each CPU where the recording says (perf.data's
+	 * topology); CPUs past nr_cpu_node are on node 0.
+	 */
+	int16_t *cpu_node;
+	int nr_cpu_node;
 	int has_stacks;			/* the recording carries call chains */
 	uint64_t nr_events[KMT_EV_NR];	/* kmem events read, by type */
 	uint64_t nr_other;		/* events of other subsystems, skipped */
@@ -106,6 +113,11 @@ static inline uint64_t kmt_session_total_events(const struct kmt_session *s)
  * config and are named "CMA/ISOLATE".  NULL for an unknown number.
  */
 const char *kmt_session_migratetype_name(const struct kmt_session *s, int mt);
+static inline int kmt_session_cpu_node(const struct kmt_session *s, int cpu)
+{
+	return cpu >= 0 && cpu < s->nr_cpu_node ? s->cpu_node[cpu] : 0;
+}
+
 /* the kernel release as major * 1000 + minor, 0 when unknown */
 int kmt_session_kernel_version(const struct kmt_session *s);
 

@@ -159,9 +159,16 @@ const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 		else
 			hi = mid;
 	}
-	/* past the last symbol lies nothing we can name */
-	if (lo == t->nr - 1 && addr - t->syms[lo].addr > (1ULL << 24))
+	/*
+	 * No function is 16 MiB long: an address that far past the nearest
+	 * symbol (past the last one, or in the gap before the modules) is
+	 * not in it.
+	 */
+	if (addr - t->syms[lo].addr > (1ULL << 24))
 		return lookup_tep(t, addr, offset);
+	/* among aliases the first (see cmp_sym) names the address */
+	while (lo > 0 && t->syms[lo - 1].addr == t->syms[lo].addr)
+		lo--;
 	if (offset)
 		*offset = addr - t->syms[lo].addr;
 	return kmt_strtab_get(t->strs, t->syms[lo].name);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
@@ -95,6 +96,10 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 		d->common_type.offset = 0;
 		d->common_type.size = 2;
 	}
+	for (i = 0; (size_t)i < s->gfp.nr; i++) {
+		if (!strcmp(s->gfp.flags[i].name, "__GFP_ACCOUNT"))
+			d->gfp_account = s->gfp.flags[i].value;
+	}
 	return 0;
 }
 
@@ -151,9 +156,14 @@ static int extfrag_fragmenting(struct kmt_tp_decoder *d, const void *data,
 	trace_seq_init(&seq);
 	tep_print_event(d->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
-	p = seq.buffer ? strstr(seq.buffer, "fragmenting=") : NULL;
-	if (p)
-		v = p[12] == '1';
+	/*
+	 * libtraceevent 1.7 evaluates pageblock_order alone correctly but
+	 * not "fallback_order < pageblock_order" (on 6.18 it prints
+	 * fragmenting=10 for any fallback), so compare here.
+	 */
+	p = seq.buffer ? strstr(seq.buffer, "pageblock_order=") : NULL;
+	if (p && p[16] >= '0' && p[16] <= '9')
+		v = fallback < atoi(p + 16);
 	trace_seq_destroy(&seq);
 	if (v < 0)
 		v = fallback < d->pageblock_order;
@@ -199,9 +209,13 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 	}
 	if (f[KMT_TPF_NODE].offset >= 0)
 		ev->node = (int32_t)rds(d, &f[KMT_TPF_NODE], data);
-	if (f[KMT_TPF_ACCOUNTED].offset >= 0 &&
-	    rd(d, &f[KMT_TPF_ACCOUNTED], data))
+	if (f[KMT_TPF_ACCOUNTED].offset >= 0) {
+		if (rd(d, &f[KMT_TPF_ACCOUNTED], data))
+			ev->flags |= KMT_EVF_ACCOUNTED;
+	} else if (kmt_ev_is_slab(ev->type) && (ev->gfp & d->gfp_account)) {
+		/* kmalloc has none: its format prints gfp & __GFP_ACCOUNT */
 		ev->flags |= KMT_EVF_ACCOUNTED;
+	}
 	if (f[KMT_TPF_NAME].offset >= 0) {
 		uint32_t loc = (uint32_t)rd(d, &f[KMT_TPF_NAME], data);
 		size_t off = loc & 0xffff, len = loc >> 16;

@@ -54,6 +54,8 @@ struct kmt_tp_decoder {
 	struct kmt_tp_field common_type;
 	struct kmt_tp_field common_pid;
 	int pageblock_order;	/* for "fragmenting" when the format hides it */
+	/* __GFP_ACCOUNT, for slab formats that print "accounted" from gfp */
+	uint64_t gfp_account;
 };
 
 /*

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +41,8 @@ void *kmt_arena_alloc(struct kmt_arena *a, size_t size)
 	size_t need = (size + 15) & ~(size_t)15;
 	void *p;
 
-	if (need < size)
+	/* the rounding, or the chunk header added below, must not wrap */
+	if (need < size || need > SIZE_MAX - sizeof(*c))
 		return NULL;
 	if (!c || c->size - c->used < need) {
 		size_t sz = need > a->chunk_size ? need : a->chunk_size;

@@ -95,8 +95,12 @@ char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v)
 	int i;
 
 	for (i = 0; i < n && o + 1 < size; i++) {
-		if (i && (n - i) % 3 == 0 && o + 2 < size)
+		if (i && (n - i) % 3 == 0) {
+			/* cut before a group rather than drop its comma */
+			if (o + 2 >= size)
+				break;
 			buf[o++] = ',';
+		}
 		buf[o++] = tmp[i];
 	}
 	buf[o] = '\0';

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_ANALYSIS_ANALYSIS_H
+#define KMT_ANALYSIS_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kmt_event;
+struct kmt_live;
+struct kmt_report;
+struct kmt_session;
+
+/* what the user asked of `report`; shared by every analysis */
+struct kmt_report_opts {
+	int caller;		/* per-callsite tables */
+	int alloc;		/* per-object / per-page tables */
+	int live;		/* page: only what is still allocated */
+	int raw_ip;		/* addresses, not symbols */
+	int lines;		/* -l: rows per table, 0 all */
+	const char *sort;	/* -s keys, NULL for each analysis' default */
+
+	/* the views (leaks.h, errors.h, ...) */
+	uint64_t older_than;	/* leaks: ns an object must have lived */
+	uint64_t warmup;	/* errors: ns after the start in which frees of
+				 * unknown pointers are expected; 0 none */
+	uint64_t step;		/* timeline, extfrag: ns per step, 0 auto */
+	int by_comm;		/* procs: per command name, not per pid */
+	int top;		/* timeline: callsites drawn, 0 default */
+	/*
+	 * The live-object tracker the caller feeds every event before the
+	 * analyses see it (and which filters them), or NULL: a view then
+	 * keeps its own.
+	 */
+	struct kmt_live *tracker;
+};
+
+/*
+ * One analysis: it sees every event once, in time order, then adds its
+ * tables and summaries to the report.  State lives in the context it
+ * creates, so an analysis can run twice in one process.
+ */
+struct kmt_analysis_ops {
+	const char *name;
+	/* NULL with errno set (and s->errmsg for bad options) on failure */
+	void *(*create)(struct kmt_session *s,
+			const struct kmt_report_opts *opts);
+	int (*on_event)(void *ctx, const struct kmt_event *ev);
+	int (*finish)(void *ctx, struct kmt_report *r);
+	void (*destroy)(void *ctx);
+	/* sort keys this analysis knows, for checking -s */
+	int (*knows_sort_key)(const char *name, size_t len);
+};
+
+extern const struct kmt_analysis_ops kmt_analysis_slab;
+extern const struct kmt_analysis_ops kmt_analysis_page;
+extern const struct kmt_analysis_ops kmt_analysis_leaks;
+extern const struct kmt_analysis_ops kmt_analysis_errors;
+extern const struct kmt_analysis_ops kmt_analysis_procs;
+extern const struct kmt_analysis_ops kmt_analysis_pcpu;
+extern const struct kmt_analysis_ops kmt_analysis_extfrag;
+extern const struct kmt_analysis_ops kmt_analysis_caches;
+extern const struct kmt_analysis_ops kmt_analysis_sizes;
+extern const struct kmt_analysis_ops kmt_analysis_lifetimes;
+extern const struct kmt_analysis_ops kmt_analysis_timeline;
+
+/* the symbol of addr as "name+off" (hex offset), or "0x..." */
+const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
+			     uint64_t addr, int raw_ip);
+
+#endif

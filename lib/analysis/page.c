@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page analysis: perf kmem's page tables and summary, with the callsite
+ * found by a rule that knows today's allocator (event/callsite.h), the
+ * migratetypes named as the traced kernel numbers them, and every odd
+ * event (unknown order or migratetype, gfp 0, pfn -1, split frees)
+ * counted instead of aborting the run.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/page.h"
+#include "event/callsite.h"
+#include "event/event.h"
+#include "event/session.h"
+#include "report/report.h"
+#include "report/sort.h"
+#include "util/hash.h"
+#include "util/rows.h"
+#include "util/strbuf.h"
+
+#define PAGE_DEFAULT_SORT "bytes,hit"
+#define MT_UNKNOWN (KMT_PAGE_MT_COLS - 1)
+
+struct page_obj {		/* a live block, keyed by pfn */
+	uint64_t callsite;
+	uint64_t gfp;
+	uint64_t ts;
+	uint32_t gfp_str;
+	int32_t pid;
+	int16_t cpu;
+	int8_t order;
+	int8_t mt;
+	uint8_t split_part;	/* the rest of a block freed at a smaller order */
+	uint8_t has_gfp;
+};
+
+struct page_key {
+	uint64_t page;		/* alloc rows only */
+	uint64_t callsite;	/* caller rows only */
+	uint64_t gfp;
+	uint32_t gfp_str;
+	int32_t order;
+	int32_t mt;
+	int32_t has_gfp;
+};
+
+struct page_row {
+	struct page_key k;
+	uint64_t callsite;	/* alloc rows: of the last allocation */
+	uint64_t nr_alloc;
+	uint64_t alloc_bytes;
+	uint64_t nr_free;
+	uint64_t free_bytes;
+};
+
+struct page_ctx {
+	struct kmt_session *s;
+	struct kmt_report_opts opts;
+	struct kmt_sort_chain sort;
+	struct kmt_callsite_cache callsites;
+	struct kmt_hash live;		/* pfn -> struct page_obj */
+	struct kmt_rows callers;	/* struct page_row by callsite/order/mt/gfp */
+	struct kmt_rows allocs;		/* struct page_row by page/order/mt/gfp */
+	struct kmt_page_totals t;
+};
+
+static int cmp_page(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->k.page, y->k.page);
+}
+
+static int cmp_callsite(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->k.callsite ? x->k.callsite : x->callsite,
+			    y->k.callsite ? y->k.callsite : y->callsite);
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->nr_alloc, y->nr_alloc);
+}
+
+static int cmp_bytes(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->alloc_bytes, y->alloc_bytes);
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->k.order, y->k.order);
+}
+
+static int cmp_migtype(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->k.mt, y->k.mt);
+}
+
+static int cmp_gfp(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+	int c = KMT_CMP_DESC(x->k.gfp, y->k.gfp);
+
+	return c ? c : KMT_CMP_DESC(x->k.gfp_str, y->k.gfp_str);
+}
+
+/* identity: the whole key, so equal sort values still print in one order */
+static int cmp_identity(const void *a, const void *b)
+{
+	const struct page_row *x = a, *y = b;
+	int c;
+
+	if ((c = KMT_CMP_ASC(x->k.page, y->k.page)) ||
+	    (c = KMT_CMP_ASC(x->k.callsite, y->k.callsite)) ||
+	    (c = KMT_CMP_ASC(x->k.order, y->k.order)) ||
+	    (c = KMT_CMP_ASC(x->k.mt, y->k.mt)) ||
+	    (c = KMT_CMP_ASC(x->k.gfp, y->k.gfp)))
+		return c;
+	return KMT_CMP_ASC(x->k.gfp_str, y->k.gfp_str);
+}
+
+static const struct kmt_sort_key page_sort_keys[] = {
+	{ "page", cmp_page },
+	{ "callsite", cmp_callsite },
+	{ "hit", cmp_hit },
+	{ "bytes", cmp_bytes },
+	{ "order", cmp_order },
+	{ "migtype", cmp_migtype },
+	{ "gfp", cmp_gfp },
+};
+
+#define NR_SORT_KEYS (sizeof(page_sort_keys) / sizeof(page_sort_keys[0]))
+
+static int page_knows_sort_key(const char *name, size_t len)
+{
+	return kmt_sort_has_key(page_sort_keys, NR_SORT_KEYS, name, len);
+}
+
+static void *page_create(struct kmt_session *s,
+			 const struct kmt_report_opts *opts)
+{
+	struct page_ctx *c = calloc(1, sizeof(*c));
+	char bad[64];
+
+	if (!c)
+		return NULL;
+	c->s = s;
+	c->opts = *opts;
+	kmt_callsite_cache_init(&c->callsites);
+	kmt_hash_init(&c->live, sizeof(struct page_obj));
+	kmt_rows_init(&c->callers, sizeof(struct page_row),
+		      sizeof(struct page_key));
+	kmt_rows_init(&c->allocs, sizeof(struct page_row),
+		      sizeof(struct page_key));
+	kmt_sort_parse(&c->sort, opts->sort ? opts->sort : PAGE_DEFAULT_SORT,
+		       page_sort_keys, NR_SORT_KEYS, 1, bad, sizeof(bad));
+	if (!c->sort.nr)
+		kmt_sort_parse(&c->sort, PAGE_DEFAULT_SORT, page_sort_keys,
+			       NR_SORT_KEYS, 1, bad, sizeof(bad));
+	c->sort.tiebreak = cmp_identity;
+	c->t.max_order = 10;
+	return c;
+}
+
+static void page_destroy(void *ctx)
+{
+	struct page_ctx *c = ctx;
+
+	if (!c)
+		return;
+	kmt_callsite_cache_free(&c->callsites);
+	kmt_hash_free(&c->live);
+	kmt_rows_free(&c->callers);
+	kmt_rows_free(&c->allocs);
+	free(c);
+}
+
+static inline int mt_col(int mt)
+{
+	return mt >= 0 && mt < MT_UNKNOWN ? mt : MT_UNKNOWN;
+}
+
+static void tally(struct page_ctx *c, int order, int mt, int delta)
+{
+	if (order < 0 || order >= KMT_PAGE_MAX_ORDER)
+		return;
+	c->t.matrix[order][mt_col(mt)] += delta;
+	if (order > c->t.max_order)
+		c->t.max_order = order;
+}
+
+static void key_of(struct page_key *k, const struct page_obj *o)
+{
+	memset(k, 0, sizeof(*k));
+	k->gfp = o->gfp;
+	k->gfp_str = o->gfp_str;
+	k->has_gfp = o->has_gfp;
+	k->order = o->order;
+	k->mt = o->mt;
+}
+
+static int on_alloc(struct page_ctx *c, const struct kmt_event *ev)
+{
+	uint64_t bytes = (uint64_t)c->s->page_size << (ev->order & 63);
+	struct page_obj *obj, o;
+	struct page_row *row;
+	struct page_key k;
+	int is_new;
+
+	c->t.allocs++;
+	c->t.alloc_bytes += bytes;
+	if (ev->ptr == KMT_PFN_NONE) {
+		c->t.fails++;
+		c->t.fail_bytes += bytes;
+		return 0;
+	}
+	if (ev->order < 0 || ev->order >= KMT_PAGE_MAX_ORDER)
+		c->t.odd_order++;
+	if (ev->migratetype < 0 || ev->migratetype >= MT_UNKNOWN)
+		c->t.unknown_mt++;
+	if ((ev->flags & KMT_EVF_HAS_GFP) && !ev->gfp)
+		c->t.gfp_zero++;
+	if (!ev->stack)
+		c->t.no_stack++;
+
+	memset(&o, 0, sizeof(o));
+	o.callsite = kmt_page_callsite(&c->callsites, c->s, ev->stack);
+	o.gfp = ev->gfp;
+	o.gfp_str = ev->gfp_str;
+	o.has_gfp = !!(ev->flags & KMT_EVF_HAS_GFP);
+	o.ts = ev->ts;
+	o.pid = ev->pid;
+	o.cpu = (int16_t)ev->cpu;
+	o.order = (int8_t)(ev->order > 127 ? 127 : ev->order);
+	o.mt = (int8_t)(ev->migratetype > 127 ? 127 : ev->migratetype);
+
+	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
+	if (!obj)
+		return -ENOMEM;
+	if (!is_new) {
+		/* the block was never seen freed: a lost free event */
+		c->t.alloc_over_live++;
+		c->t.live_pages -= 1ULL << (obj->order & 63);
+		c->t.live_bytes -= (uint64_t)c->s->page_size << (obj->order & 63);
+	}
+	*obj = o;
+	c->t.live_pages += 1ULL << (ev->order & 63);
+	c->t.live_bytes += bytes;
+
+	key_of(&k, &o);
+	k.callsite = o.callsite;
+	row = kmt_rows_get(&c->callers, &k, 1, NULL);
+	if (!row)
+		return -ENOMEM;
+	row->callsite = o.callsite;
+	row->nr_alloc++;
+	row->alloc_bytes += bytes;
+
+	if (c->opts.alloc && !c->opts.live) {
+		key_of(&k, &o);
+		k.page = ev->ptr;
+		row = kmt_rows_get(&c->allocs, &k, 1, NULL);
+		if (!row)
+			return -ENOMEM;
+		row->callsite = o.callsite;
+		row->nr_alloc++;
+		row->alloc_bytes += bytes;
+	}
+	tally(c, ev->order, ev->migratetype, 1);
+	return 0;
+}
+
+/* a block freed at a smaller order: the rest of it is still allocated */
+static int keep_split_rest(struct page_ctx *c, uint64_t pfn,
+			   const struct page_obj *o, int order)
+{
+	uint64_t step = 1ULL << order, n = 1ULL << (o->order - order), i;
+
+	for (i = 1; i < n; i++) {
+		struct page_obj *part = kmt_hash_put(&c->live, pfn + i * step,
+						     NULL);
+
+		if (!part)
+			return -ENOMEM;
+		*part = *o;
+		part->order = (int8_t)order;
+		part->split_part = 1;
+	}
+	return 0;
+}
+
+static int on_free(struct page_ctx *c, const struct kmt_event *ev)
+{
+	uint64_t bytes = (uint64_t)c->s->page_size << (ev->order & 63);
+	struct page_row *row;
+	struct page_obj o;
+	struct page_key k;
+
+	c->t.frees++;
+	c->t.free_bytes += bytes;
+	if (!kmt_hash_del(&c->live, ev->ptr, &o)) {
+		c->t.nomatch++;
+		c->t.nomatch_bytes += bytes;
+		c->t.free_only++;
+		c->t.free_only_bytes += bytes;
+		return 0;
+	}
+	c->t.live_pages -= 1ULL << (ev->order & 63);
+	c->t.live_bytes -= bytes;
+	if (o.split_part) {
+		/* perf never knew this part: to it, an unmatched free */
+		c->t.split_part_frees++;
+		c->t.nomatch++;
+		c->t.nomatch_bytes += bytes;
+		return 0;
+	}
+	if (ev->order < o.order && ev->order >= 0) {
+		c->t.split_frees++;
+		if (keep_split_rest(c, ev->ptr, &o, ev->order))
+			return -ENOMEM;
+	} else if (ev->order > o.order) {
+		c->t.larger_order_frees++;
+	}
+
+	if (c->opts.live)
+		tally(c, o.order, o.mt, -1);
+	key_of(&k, &o);
+	k.callsite = o.callsite;
+	row = kmt_rows_get(&c->callers, &k, 0, NULL);
+	if (row) {
+		row->nr_free++;
+		row->free_bytes += bytes;
+		if (c->opts.live) {
+			row->nr_alloc--;
+			row->alloc_bytes -= (uint64_t)c->s->page_size <<
+					    (o.order & 63);
+		}
+	}
+	if (c->opts.alloc && !c->opts.live) {
+		key_of(&k, &o);
+		k.page = ev->ptr;
+		row = kmt_rows_get(&c->allocs, &k, 0, NULL);
+		if (row) {
+			row->nr_free++;
+			row->free_bytes += bytes;
+		}
+	}
+	return 0;
+}
+
+static int page_on_event(void *ctx, const struct kmt_event *ev)
+{
+	struct page_ctx *c = ctx;
+
+	switch (ev->type) {
+	case KMT_EV_PAGE_ALLOC:
+		return on_alloc(c, ev);
+	case KMT_EV_PAGE_FREE:
+		return on_free(c, ev);
+	case KMT_EV_PAGE_FREE_BATCHED:
+		/* each such page also has its mm_page_free: only counted */
+		c->t.batched_frees++;
+		return 0;
+	case KMT_EV_PAGE_ZONE_LOCKED:
+		c->t.zone_locked++;
+		return 0;
+	case KMT_EV_PCPU_DRAIN:
+		c->t.pcpu_drains++;
+		return 0;
+	case KMT_EV_EXTFRAG:
+		c->t.extfrag++;
+		if (ev->flags & KMT_EVF_FRAGMENTING)
+			c->t.extfrag_fragmenting++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct kmt_col page_cols_caller[] = {
+	{ "alloc_kb", "Total alloc (KB)", KMT_V_U64, 0 },
+	{ "hits", "Hits", KMT_V_U64, 0 },
+	{ "order", "Order", KMT_V_S64, 0 },
+	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
+	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
+	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
+	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "free_kb", "Free (KB)", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
+	{ "address", "Address", KMT_V_HEX, KMT_COL_NO_TEXT },
+};
+
+static const struct kmt_col page_cols_caller_live[] = {
+	{ "live_kb", "Live alloc (KB)", KMT_V_U64, 0 },
+	{ "hits", "Hits", KMT_V_U64, 0 },
+	{ "order", "Order", KMT_V_S64, 0 },
+	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
+	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
+	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
+	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "free_kb", "Free (KB)", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
+	{ "address", "Address", KMT_V_HEX, KMT_COL_NO_TEXT },
+};
+
+static const struct kmt_col page_cols_alloc[] = {
+	{ "pfn", "PFN", KMT_V_HEX, KMT_COL_LEFT },
+	{ "alloc_kb", "Total alloc (KB)", KMT_V_U64, 0 },
+	{ "hits", "Hits", KMT_V_U64, 0 },
+	{ "order", "Order", KMT_V_S64, 0 },
+	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
+	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
+	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
+	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
+};
+
+static const struct kmt_col page_cols_alloc_live[] = {
+	{ "pfn", "PFN", KMT_V_HEX, KMT_COL_LEFT },
+	{ "live_kb", "Live alloc (KB)", KMT_V_U64, 0 },
+	{ "hits", "Hits", KMT_V_U64, 0 },
+	{ "order", "Order", KMT_V_S64, 0 },
+	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
+	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
+	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
+	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
+};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *mt_name(struct page_ctx *c, struct kmt_report *r, int mt)
+{
+	const char *name = kmt_session_migratetype_name(c->s, mt);
+
+	return name ? name : kmt_report_printf(r, "UNKNOWN(%d)", mt);
+}
+
+static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
+			    const struct page_key *k)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	const char *out;
+
+	if (k->gfp_str)
+		return kmt_report_strdup(r, kmt_strtab_get(&c->s->strs,
+							   k->gfp_str));
+	if (!k->has_gfp)
+		return "?";
+	kmt_gfp_format(&c->s->gfp, k->gfp, &sb);
+	out = kmt_report_strdup(r, kmt_sb_str(&sb));
+	kmt_sb_release(&sb);
+	return out;
+}
+
+static int fill_rows(struct page_ctx *c, struct kmt_report *r,
+		     struct kmt_table *t, struct kmt_rows *rows, int by_page)
+{
+	size_t i, n, shown = 0, total = 0;
+
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
+	kmt_hash_clear(&rows->index);	/* the sort moved the rows */
+	n = rows->nr;
+	for (i = 0; i < n; i++) {
+		const struct page_row *row = kmt_rows_at(rows, i);
+		union kmt_val *v;
+		int j = 0;
+
+		if (c->opts.live && !row->nr_alloc)
+			continue;
+		total++;
+		if (c->opts.lines > 0 && shown >= (size_t)c->opts.lines)
+			continue;
+		v = kmt_table_add_row(t);
+		if (!v)
+			return -ENOMEM;
+		shown++;
+		if (by_page)
+			v[j++].u = row->k.page;
+		v[j++].u = row->alloc_bytes / 1024;
+		v[j++].u = row->nr_alloc;
+		v[j++].s = row->k.order;
+		v[j++].str = mt_name(c, r, row->k.mt);
+		v[j++].str = gfp_text(c, r, &row->k);
+		v[j++].str = kmt_analysis_sym(c->s, r, row->callsite,
+					      c->opts.raw_ip);
+		v[j++].u = row->nr_free;
+		if (!by_page)
+			v[j++].u = row->free_bytes / 1024;
+		v[j++].u = row->k.gfp;
+		if (!by_page)
+			v[j++].u = row->callsite;
+	}
+	t->total_rows = total;
+	return 0;
+}
+
+/* --live --alloc: the live table itself, one row per block */
+static int live_rows(struct page_ctx *c)
+{
+	size_t it = 0;
+	uint64_t pfn;
+	void *val;
+
+	while (kmt_hash_next(&c->live, &it, &pfn, &val)) {
+		const struct page_obj *o = val;
+		struct page_row *row;
+		struct page_key k;
+
+		key_of(&k, o);
+		k.page = pfn;
+		row = kmt_rows_get(&c->allocs, &k, 1, NULL);
+		if (!row)
+			return -ENOMEM;
+		row->callsite = o->callsite;
+		row->nr_alloc++;
+		row->alloc_bytes += (uint64_t)c->s->page_size << (o->order & 63);
+	}
+	return 0;
+}
+
+static const struct kmt_col matrix_cols_new[] = {
+	{ "order", "Order", KMT_V_U64, 0 },
+	{ "unmovable", "Unmovable", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "movable", "Movable", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "reclaimable", "Reclaimable", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "highatomic", "HighAtomic", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "cma_isolate", "CMA/Isolated", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "isolate", "Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "unknown", "Unknown", KMT_V_U64, KMT_COL_DOT_ZERO },
+};
+
+static const struct kmt_col matrix_cols_old[] = {
+	{ "order", "Order", KMT_V_U64, 0 },
+	{ "unmovable", "Unmovable", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "reclaimable", "Reclaimable", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "movable", "Movable", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "reserve", "Reserved", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "cma_isolate", "CMA/Isolated", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "isolate", "Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "unknown", "Unknown", KMT_V_U64, KMT_COL_DOT_ZERO },
+};
+
+static int add_matrix(struct page_ctx *c, struct kmt_report *r)
+{
+	int v = kmt_session_kernel_version(c->s);
+	const struct kmt_col *cols = v && v < 4004 ? matrix_cols_old :
+				     matrix_cols_new;
+	struct kmt_table *t;
+	int o, m;
+
+	t = kmt_report_add_table(r, "page", "order_migratetype", NULL, cols,
+				 NCOLS(matrix_cols_new), KMT_TABLE_PLAIN);
+	if (!t)
+		return -ENOMEM;
+	for (o = 0; o <= c->t.max_order; o++) {
+		union kmt_val *row = kmt_table_add_row(t);
+
+		if (!row)
+			return -ENOMEM;
+		row[0].u = o;
+		for (m = 0; m < KMT_PAGE_MT_COLS; m++)
+			row[m + 1].u = c->t.matrix[o][m];
+	}
+	return 0;
+}
+
+static int page_finish(void *ctx, struct kmt_report *r)
+{
+	struct page_ctx *c = ctx;
+	const struct kmt_page_totals *t = &c->t;
+	uint64_t freed = t->frees - t->nomatch;
+	uint64_t freed_bytes = t->free_bytes - t->nomatch_bytes;
+	struct kmt_summary *s;
+	struct kmt_table *tab;
+	int err = 0;
+
+	if (c->opts.caller) {
+		tab = kmt_report_add_table(r, "page", "callsites", NULL,
+			c->opts.live ? page_cols_caller_live : page_cols_caller,
+			NCOLS(page_cols_caller), KMT_TABLE_PERF);
+		if (!tab || fill_rows(c, r, tab, &c->callers, 0))
+			return -ENOMEM;
+	}
+	if (c->opts.alloc) {
+		if (c->opts.live && live_rows(c))
+			return -ENOMEM;
+		tab = kmt_report_add_table(r, "page", "allocs", NULL,
+			c->opts.live ? page_cols_alloc_live : page_cols_alloc,
+			NCOLS(page_cols_alloc), KMT_TABLE_PERF);
+		if (!tab || fill_rows(c, r, tab, &c->allocs, 1))
+			return -ENOMEM;
+	}
+
+	s = kmt_report_add_summary(r, "page", "summary",
+				   "SUMMARY (page allocator)");
+	if (!s)
+		return -ENOMEM;
+	err |= kmt_summary_pages(s, "Total allocation requests", "allocations",
+				 t->allocs, t->alloc_bytes);
+	err |= kmt_summary_pages(s, "Total free requests", "frees", t->frees,
+				 t->free_bytes);
+	err |= kmt_summary_blank(s);
+	err |= kmt_summary_pages(s, "Total alloc+freed requests",
+				 "alloc_freed", freed, freed_bytes);
+	err |= kmt_summary_pages(s, "Total alloc-only requests", "alloc_only",
+				 t->allocs - freed, t->alloc_bytes - freed_bytes);
+	err |= kmt_summary_pages(s, "Total free-only requests", "free_only",
+				 t->nomatch, t->nomatch_bytes);
+	err |= kmt_summary_blank(s);
+	err |= kmt_summary_pages(s, "Total allocation failures", "failures",
+				 t->fails, t->fail_bytes);
+	err |= kmt_summary_blank(s);
+	/* what perf kmem does not say */
+	err |= kmt_summary_u64(s, "Frees of pages never seen allocated:",
+			       "free_only_unmatched", t->free_only);
+	err |= kmt_summary_u64(s, "Frees at a smaller order than allocated:",
+			       "split_frees", t->split_frees);
+	err |= kmt_summary_u64(s, "Frees of the rest of such blocks:",
+			       "split_part_frees", t->split_part_frees);
+	err |= kmt_summary_u64(s, "Frees at a larger order than allocated:",
+			       "larger_order_frees", t->larger_order_frees);
+	err |= kmt_summary_u64(s, "Allocations over a live block (free lost):",
+			       "alloc_over_live", t->alloc_over_live);
+	err |= kmt_summary_u64(s, "Pages freed in batches (mm_page_free_batched):",
+			       "batched_frees", t->batched_frees);
+	err |= kmt_summary_u64(s, "Allocations under the zone lock:",
+			       "zone_locked", t->zone_locked);
+	err |= kmt_summary_u64(s, "Per-CPU list drains (pages):", "pcpu_drains",
+			       t->pcpu_drains);
+	err |= kmt_summary_ratio(s, "Fragmenting fallbacks:", "extfrag",
+				 t->extfrag_fragmenting, t->extfrag,
+				 "mm_page_alloc_extfrag");
+	err |= kmt_summary_u64(s, "Allocations of unknown migratetype:",
+			       "unknown_migratetype", t->unknown_mt);
+	err |= kmt_summary_u64(s, "Allocations of unexpected order:",
+			       "odd_order", t->odd_order);
+	err |= kmt_summary_u64(s, "Allocations with gfp 0:", "gfp_zero",
+			       t->gfp_zero);
+	err |= kmt_summary_u64(s, "Allocations without a stack:", "no_stack",
+			       t->no_stack);
+	err |= kmt_summary_u64(s, "Pages live at the end:", "live_pages",
+			       t->live_pages);
+	err |= kmt_summary_u64(s, "Bytes live at the end:", "live_bytes",
+			       t->live_bytes);
+	if (err)
+		return -ENOMEM;
+	return add_matrix(c, r);
+}
+
+void kmt_page_get_totals(const void *ctx, struct kmt_page_totals *out)
+{
+	const struct page_ctx *c = ctx;
+
+	*out = c->t;
+}
+
+const struct kmt_analysis_ops kmt_analysis_page = {
+	.name = "page",
+	.create = page_create,
+	.on_event = page_on_event,
+	.finish = page_finish,
+	.destroy = page_destroy,
+	.knows_sort_key = page_knows_sort_key,
+};

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slab analysis: perf kmem's per-callsite and per-object tables and its
+ * summary, with the figures perf gets wrong made right and new ones beside
+ * them.  Memory is bounded by live objects (a freed object leaves the
+ * live table) plus the tables asked for: per-object rows only with --alloc.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/slab.h"
+#include "event/event.h"
+#include "event/session.h"
+#include "report/report.h"
+#include "report/sort.h"
+#include "util/hash.h"
+#include "util/rows.h"
+
+#define SLAB_DEFAULT_SORT "frag,hit,bytes"
+
+/* a live object: value of the live table, keyed by pointer */
+struct slab_obj {
+	uint64_t call_site;
+	uint64_t ts;
+	uint32_t bytes_alloc;
+	uint32_t bytes_req;
+	uint32_t cache;
+	int32_t pid;
+	int16_t cpu;
+	uint8_t type;
+};
+
+/* a row of the callsite or pointer table; key first */
+struct slab_row {
+	uint64_t key;		/* call_site, or ptr */
+	uint64_t call_site;	/* of the last allocation (ptr rows) */
+	uint64_t bytes_alloc;
+	uint64_t bytes_req;
+	uint64_t hit;
+	uint64_t pingpong;
+	uint64_t frees;
+	uint64_t live;
+	uint64_t live_bytes;
+};
+
+struct slab_ctx {
+	struct kmt_session *s;
+	struct kmt_report_opts opts;
+	struct kmt_sort_chain caller_sort;
+	struct kmt_sort_chain alloc_sort;
+	struct kmt_hash live;		/* ptr -> struct slab_obj */
+	struct kmt_rows sites;		/* call_site -> struct slab_row */
+	struct kmt_rows ptrs;		/* ptr -> struct slab_row (--alloc) */
+	struct kmt_slab_totals t;
+};
+
+static double frag_pct(uint64_t req, uint64_t alloc)
+{
+	return alloc ? 100.0 - 100.0 * (double)req / (double)alloc : 0.0;
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->key, y->key);
+}
+
+static int cmp_callsite(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->call_site, y->call_site);
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->hit, y->hit);
+}
+
+static int cmp_bytes(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->bytes_alloc, y->bytes_alloc);
+}
+
+static int cmp_frag(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+	double fx = frag_pct(x->bytes_req, x->bytes_alloc);
+	double fy = frag_pct(y->bytes_req, y->bytes_alloc);
+
+	return KMT_CMP_DESC(fx, fy);
+}
+
+static int cmp_pingpong(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->pingpong, y->pingpong);
+}
+
+static int cmp_key_asc(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+
+	return KMT_CMP_ASC(x->key, y->key);
+}
+
+static const struct kmt_sort_key slab_sort_keys[] = {
+	{ "ptr", cmp_ptr },
+	{ "callsite", cmp_callsite },
+	{ "hit", cmp_hit },
+	{ "bytes", cmp_bytes },
+	{ "frag", cmp_frag },
+	{ "pingpong", cmp_pingpong },
+};
+
+#define NR_SORT_KEYS (sizeof(slab_sort_keys) / sizeof(slab_sort_keys[0]))
+
+static int slab_knows_sort_key(const char *name, size_t len)
+{
+	return kmt_sort_has_key(slab_sort_keys, NR_SORT_KEYS, name, len);
+}
+
+static void *slab_create(struct kmt_session *s,
+			 const struct kmt_report_opts *opts)
+{
+	struct slab_ctx *c = calloc(1, sizeof(*c));
+	char bad[64];
+
+	if (!c)
+		return NULL;
+	c->s = s;
+	c->opts = *opts;
+	kmt_hash_init(&c->live, sizeof(struct slab_obj));
+	kmt_rows_init(&c->sites, sizeof(struct slab_row), sizeof(uint64_t));
+	kmt_rows_init(&c->ptrs, sizeof(struct slab_row), sizeof(uint64_t));
+	/* keys of other analyses in -s are theirs: skip them here */
+	kmt_sort_parse(&c->caller_sort, opts->sort ? opts->sort :
+		       SLAB_DEFAULT_SORT, slab_sort_keys, NR_SORT_KEYS, 1,
+		       bad, sizeof(bad));
+	if (!c->caller_sort.nr)
+		kmt_sort_parse(&c->caller_sort, SLAB_DEFAULT_SORT,
+			       slab_sort_keys, NR_SORT_KEYS, 1, bad,
+			       sizeof(bad));
+	c->caller_sort.tiebreak = cmp_key_asc;
+	c->alloc_sort = c->caller_sort;
+	return c;
+}
+
+static void slab_destroy(void *ctx)
+{
+	struct slab_ctx *c = ctx;
+
+	if (!c)
+		return;
+	kmt_hash_free(&c->live);
+	kmt_rows_free(&c->sites);
+	kmt_rows_free(&c->ptrs);
+	free(c);
+}
+
+static inline uint32_t clamp32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
+{
+	struct slab_row *site, *row;
+	struct slab_obj *obj, old;
+	int is_new;
+
+	c->t.nr_allocs++;
+	if (ev->type == KMT_EV_KMALLOC)
+		c->t.nr_kmalloc++;
+	else
+		c->t.nr_cache_alloc++;
+	c->t.requested += ev->bytes_req;
+	c->t.allocated += ev->bytes_alloc;
+	/* perf counts a node only when the caller asked for one */
+	if (ev->node >= 0 && ev->node != kmt_session_cpu_node(c->s, ev->cpu))
+		c->t.cross_node++;
+	if (ev->bytes_alloc < ev->bytes_req)
+		c->t.alloc_below_req++;
+
+	site = kmt_rows_get(&c->sites, &ev->call_site, 1, NULL);
+	if (!site)
+		return -ENOMEM;
+	site->call_site = ev->call_site;
+	site->hit++;
+	site->bytes_alloc += ev->bytes_alloc;
+	site->bytes_req += ev->bytes_req;
+
+	if (!ev->ptr) {
+		c->t.failed++;
+		return 0;
+	}
+	if (c->opts.alloc) {
+		row = kmt_rows_get(&c->ptrs, &ev->ptr, 1, NULL);
+		if (!row)
+			return -ENOMEM;
+		row->call_site = ev->call_site;
+		row->hit++;
+		row->bytes_alloc += ev->bytes_alloc;
+		row->bytes_req += ev->bytes_req;
+	}
+
+	/* an object allocated again without a free: the free was lost */
+	if (kmt_hash_del(&c->live, ev->ptr, &old)) {
+		struct slab_row *prev = kmt_rows_get(&c->sites, &old.call_site,
+						     0, NULL);
+
+		c->t.alloc_over_live++;
+		c->t.live--;
+		c->t.live_bytes -= old.bytes_alloc;
+		if (prev) {
+			prev->live--;
+			prev->live_bytes -= old.bytes_alloc;
+		}
+		/* kmt_rows_get above may have moved site */
+		site = kmt_rows_get(&c->sites, &ev->call_site, 0, NULL);
+	}
+	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
+	if (!obj)
+		return -ENOMEM;
+	obj->call_site = ev->call_site;
+	obj->ts = ev->ts;
+	obj->bytes_alloc = clamp32(ev->bytes_alloc);
+	obj->bytes_req = clamp32(ev->bytes_req);
+	obj->cache = ev->cache;
+	obj->pid = ev->pid;
+	obj->cpu = (int16_t)ev->cpu;
+	obj->type = (uint8_t)ev->type;
+	c->t.live++;
+	c->t.live_bytes += ev->bytes_alloc;
+	site->live++;
+	site->live_bytes += ev->bytes_alloc;
+	return 0;
+}
+
+static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
+{
+	struct slab_row *site, *row;
+	struct slab_obj obj;
+
+	if (ev->type == KMT_EV_KFREE)
+		c->t.nr_kfree++;
+	else
+		c->t.nr_cache_free++;
+	if (!ev->ptr) {
+		c->t.free_null++;
+		return 0;
+	}
+	if (!kmt_hash_del(&c->live, ev->ptr, &obj)) {
+		/* allocated before the recording began, or its alloc was lost */
+		c->t.free_only++;
+		return 0;
+	}
+	c->t.frees_matched++;
+	c->t.freed += obj.bytes_alloc;
+	c->t.live--;
+	c->t.live_bytes -= obj.bytes_alloc;
+	site = kmt_rows_get(&c->sites, &obj.call_site, 0, NULL);
+	if (site) {
+		site->frees++;
+		site->live--;
+		site->live_bytes -= obj.bytes_alloc;
+	}
+	if (ev->type == KMT_EV_KFREE && obj.type == KMT_EV_CACHE_ALLOC)
+		c->t.cache_obj_kfreed++;
+	if (ev->type == KMT_EV_CACHE_FREE && obj.type == KMT_EV_KMALLOC)
+		c->t.kmalloc_obj_cache_freed++;
+	if (ev->cpu != obj.cpu) {
+		c->t.cross_cpu_frees++;
+		if (site)
+			site->pingpong++;
+		if (c->opts.alloc) {
+			row = kmt_rows_get(&c->ptrs, &ev->ptr, 0, NULL);
+			if (row)
+				row->pingpong++;
+		}
+	}
+	return 0;
+}
+
+static int slab_on_event(void *ctx, const struct kmt_event *ev)
+{
+	struct slab_ctx *c = ctx;
+
+	switch (ev->type) {
+	case KMT_EV_KMALLOC:
+	case KMT_EV_CACHE_ALLOC:
+		return on_alloc(c, ev);
+	case KMT_EV_KFREE:
+	case KMT_EV_CACHE_FREE:
+		return on_free(c, ev);
+	default:
+		return 0;
+	}
+}
+
+static const struct kmt_col slab_cols_caller[] = {
+	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
+	{ "total_alloc", "Total_alloc/Per", KMT_V_U64, KMT_COL_JOIN_NEXT },
+	{ "alloc_per_hit", "", KMT_V_U64, KMT_COL_LEFT },
+	{ "total_req", "Total_req/Per", KMT_V_U64, KMT_COL_JOIN_NEXT },
+	{ "req_per_hit", "", KMT_V_U64, KMT_COL_LEFT },
+	{ "hit", "Hit", KMT_V_U64, 0 },
+	{ "pingpong", "Ping-pong", KMT_V_U64, 0 },
+	{ "frag", "Frag", KMT_V_PCT, 0 },
+	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "live", "Live", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "live_bytes", "Live bytes", KMT_V_U64, KMT_COL_NO_TEXT },
+	{ "address", "Address", KMT_V_HEX, KMT_COL_NO_TEXT },
+};
+
+static const struct kmt_col slab_cols_alloc[] = {
+	{ "ptr", "Alloc Ptr", KMT_V_HEX, KMT_COL_LEFT },
+	{ "total_alloc", "Total_alloc/Per", KMT_V_U64, KMT_COL_JOIN_NEXT },
+	{ "alloc_per_hit", "", KMT_V_U64, KMT_COL_LEFT },
+	{ "total_req", "Total_req/Per", KMT_V_U64, KMT_COL_JOIN_NEXT },
+	{ "req_per_hit", "", KMT_V_U64, KMT_COL_LEFT },
+	{ "hit", "Hit", KMT_V_U64, 0 },
+	{ "pingpong", "Ping-pong", KMT_V_U64, 0 },
+	{ "frag", "Frag", KMT_V_PCT, 0 },
+	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_NO_TEXT },
+};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static int add_rows(struct slab_ctx *c, struct kmt_report *r,
+		    struct kmt_table *t, struct kmt_rows *rows,
+		    const struct kmt_sort_chain *chain, int by_ptr)
+{
+	size_t i, n = rows->nr;
+
+	kmt_sort_rows(rows->rows, n, rows->row_size, chain);
+	/* sorting moved the rows: the index is stale, and no longer needed */
+	kmt_hash_clear(&rows->index);
+	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
+		n = c->opts.lines;
+	for (i = 0; i < n; i++) {
+		const struct slab_row *row = kmt_rows_at(rows, i);
+		union kmt_val *v = kmt_table_add_row(t);
+		const char *site;
+
+		if (!v)
+			return -ENOMEM;
+		site = kmt_analysis_sym(c->s, r, row->call_site, c->opts.raw_ip);
+		if (by_ptr)
+			v[0].u = row->key;
+		else
+			v[0].str = site;
+		v[1].u = row->bytes_alloc;
+		v[2].u = row->hit ? row->bytes_alloc / row->hit : 0;
+		v[3].u = row->bytes_req;
+		v[4].u = row->hit ? row->bytes_req / row->hit : 0;
+		v[5].u = row->hit;
+		v[6].u = row->pingpong;
+		v[7].d = frag_pct(row->bytes_req, row->bytes_alloc);
+		if (by_ptr) {
+			v[8].str = site;
+		} else {
+			v[8].u = row->frees;
+			v[9].u = row->live;
+			v[10].u = row->live_bytes;
+			v[11].u = row->call_site;
+		}
+	}
+	t->total_rows = rows->nr;
+	return 0;
+}
+
+static int slab_finish(void *ctx, struct kmt_report *r)
+{
+	struct slab_ctx *c = ctx;
+	const struct kmt_slab_totals *t = &c->t;
+	struct kmt_summary *s;
+	struct kmt_table *tab;
+	int err = 0;
+
+	if (c->opts.caller) {
+		tab = kmt_report_add_table(r, "slab", "callsites", NULL,
+					   slab_cols_caller,
+					   NCOLS(slab_cols_caller),
+					   KMT_TABLE_PERF);
+		if (!tab || add_rows(c, r, tab, &c->sites, &c->caller_sort, 0))
+			return -ENOMEM;
+	}
+	if (c->opts.alloc) {
+		tab = kmt_report_add_table(r, "slab", "allocs", NULL,
+					   slab_cols_alloc,
+					   NCOLS(slab_cols_alloc),
+					   KMT_TABLE_PERF);
+		if (!tab || add_rows(c, r, tab, &c->ptrs, &c->alloc_sort, 1))
+			return -ENOMEM;
+	}
+
+	s = kmt_report_add_summary(r, "slab", "summary",
+				   "SUMMARY (SLAB allocator)");
+	if (!s)
+		return -ENOMEM;
+	/* perf kmem's lines, labels and figures first, so scripts keep working */
+	err |= kmt_summary_u64(s, "Total bytes requested:", "bytes_requested",
+			       t->requested);
+	err |= kmt_summary_u64(s, "Total bytes allocated:", "bytes_allocated",
+			       t->allocated);
+	err |= kmt_summary_u64(s, "Total bytes freed:    ", "bytes_freed",
+			       t->freed);
+	if (t->allocated > t->freed)
+		err |= kmt_summary_u64(s, "Net total bytes allocated:",
+				       "net_bytes_allocated",
+				       t->allocated - t->freed);
+	err |= kmt_summary_u64(s, "Total bytes wasted on internal fragmentation:",
+			       "bytes_wasted", t->allocated - t->requested);
+	err |= kmt_summary_pct(s, "Internal fragmentation:",
+			       "internal_fragmentation_pct",
+			       frag_pct(t->requested, t->allocated));
+	err |= kmt_summary_ratio(s, "Cross CPU allocations:",
+				 "cross_node_allocations", t->cross_node,
+				 t->nr_allocs,
+				 "NUMA node mismatches, as perf kmem counts them");
+	/* what perf kmem does not say */
+	err |= kmt_summary_ratio(s, "Cross-CPU frees:", "cross_cpu_frees",
+				 t->cross_cpu_frees, t->frees_matched,
+				 "allocated on one CPU, freed on another");
+	err |= kmt_summary_u64(s, "Allocations by kmalloc:", "kmalloc",
+			       t->nr_kmalloc);
+	err |= kmt_summary_u64(s, "Allocations by kmem_cache_alloc:",
+			       "kmem_cache_alloc", t->nr_cache_alloc);
+	err |= kmt_summary_u64(s, "Frees by kfree:", "kfree", t->nr_kfree);
+	err |= kmt_summary_u64(s, "Frees by kmem_cache_free:",
+			       "kmem_cache_free", t->nr_cache_free);
+	err |= kmt_summary_u64(s, "Frees matched to an allocation:",
+			       "frees_matched", t->frees_matched);
+	err |= kmt_summary_u64(s, "Free-only frees (allocated before the recording):",
+			       "free_only", t->free_only);
+	err |= kmt_summary_u64(s, "Frees of NULL:", "free_null", t->free_null);
+	err |= kmt_summary_u64(s, "Failed allocations (NULL):", "failed",
+			       t->failed);
+	err |= kmt_summary_u64(s, "Allocations over a live object (free lost):",
+			       "alloc_over_live", t->alloc_over_live);
+	err |= kmt_summary_u64(s, "Cache objects freed with kfree:",
+			       "cache_object_kfreed", t->cache_obj_kfreed);
+	err |= kmt_summary_u64(s, "kmalloc objects freed with kmem_cache_free:",
+			       "kmalloc_object_cache_freed",
+			       t->kmalloc_obj_cache_freed);
+	err |= kmt_summary_u64(s, "Objects live at the end:", "live_objects",
+			       t->live);
+	err |= kmt_summary_u64(s, "Bytes live at the end:", "live_bytes",
+			       t->live_bytes);
+	return err ? -ENOMEM : 0;
+}
+
+void kmt_slab_get_totals(const void *ctx, struct kmt_slab_totals *out)
+{
+	const struct slab_ctx *c = ctx;
+
+	*out = c->t;
+}
+
+const struct kmt_analysis_ops kmt_analysis_slab = {
+	.name = "slab",
+	.create = slab_create,
+	.on_event = slab_on_event,
+	.finish = slab_finish,
+	.destroy = slab_destroy,
+	.knows_sort_key = slab_knows_sort_key,
+};

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_ANALYSIS_SLAB_H
+#define KMT_ANALYSIS_SLAB_H
+
+#include <stdint.h>
+
+/* the slab analysis' figures, for tests and other analyses */
+struct kmt_slab_totals {
+	uint64_t nr_allocs;
+	uint64_t nr_kmalloc;
+	uint64_t nr_cache_alloc;
+	uint64_t requested;
+	uint64_t allocated;
+	uint64_t freed;		/* bytes of matched frees, as perf counts */
+	uint64_t frees_matched;
+	uint64_t nr_kfree;
+	uint64_t nr_cache_free;
+	uint64_t free_only;	/* frees of pointers not seen allocated */
+	uint64_t free_null;
+	uint64_t failed;	/* allocations returning NULL */
+	uint64_t cross_node;	/* node asked != node of the CPU */
+	uint64_t cross_cpu_frees;
+	uint64_t alloc_over_live;
+	uint64_t alloc_below_req;
+	uint64_t cache_obj_kfreed;
+	uint64_t kmalloc_obj_cache_freed;
+	uint64_t live;
+	uint64_t live_bytes;
+};
+
+void kmt_slab_get_totals(const void *ctx, struct kmt_slab_totals *out);
+
+#endif

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "report/report.h"
+
+/* RFC 4180: quote fields holding a comma, quote or line break */
+static void csv_str(FILE *out, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
+{
+	switch (type) {
+	case KMT_V_U64:
+	case KMT_V_DURATION:
+	case KMT_V_TIME:
+		fprintf(out, "%" PRIu64, v->u);
+		break;
+	case KMT_V_S64:
+		fprintf(out, "%" PRId64, v->s);
+		break;
+	case KMT_V_DOUBLE:
+	case KMT_V_PCT:
+		fprintf(out, "%.6f", v->d);
+		break;
+	case KMT_V_STR:
+		csv_str(out, v->str);
+		break;
+	case KMT_V_HEX:
+		fprintf(out, "%#" PRIx64, v->u);
+		break;
+	}
+}
+
+/*
+ * Every table as its own block: "# group.key", a heading of JSON keys,
+ * the rows; summaries as "key,value" rows.  Blocks are separated by an
+ * empty line so that each can be cut out for a spreadsheet.
+ */
+int kmt_render_csv(const struct kmt_report *r, FILE *out)
+{
+	size_t i, k, c;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct kmt_section *sec = r->sections[i];
+
+		if (i)
+			fputc('\n', out);
+		fprintf(out, "# %s.%s\n", sec->group, sec->key);
+		if (sec->kind == KMT_SEC_TABLE) {
+			const struct kmt_table *t = &sec->table;
+
+			for (c = 0; c < t->ncols; c++)
+				fprintf(out, "%s%s", c ? "," : "", t->cols[c].key);
+			fputc('\n', out);
+			for (k = 0; k < t->nrows; k++) {
+				for (c = 0; c < t->ncols; c++) {
+					if (c)
+						fputc(',', out);
+					csv_val(out, t->cols[c].type,
+						&t->vals[k * t->ncols + c]);
+				}
+				fputc('\n', out);
+			}
+			continue;
+		}
+		fprintf(out, "key,value,detail\n");
+		for (k = 0; k < sec->summary.nr; k++) {
+			const struct kmt_sum_item *it = &sec->summary.items[k];
+
+			if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
+				continue;
+			fprintf(out, "%s,", it->key);
+			csv_val(out, it->type, &it->v);
+			if (it->kind != KMT_SUM_VALUE)
+				fprintf(out, ",%" PRIu64, it->v2.u);
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "report/report.h"
+#include "util/json.h"
+
+static void json_val(struct kmt_json *j, const char *key, enum kmt_val_type type,
+		     const union kmt_val *v)
+{
+	char buf[32];
+
+	switch (type) {
+	case KMT_V_U64:
+	case KMT_V_DURATION:
+	case KMT_V_TIME:
+		kmt_json_u64(j, key, v->u);
+		break;
+	case KMT_V_S64:
+		kmt_json_s64(j, key, v->s);
+		break;
+	case KMT_V_DOUBLE:
+	case KMT_V_PCT:
+		kmt_json_double(j, key, v->d);
+		break;
+	case KMT_V_STR:
+		kmt_json_str(j, key, v->str);
+		break;
+	case KMT_V_HEX:
+		snprintf(buf, sizeof(buf), "%#" PRIx64, v->u);
+		kmt_json_str(j, key, buf);
+		break;
+	}
+}
+
+/* a series table column by column: {"col": [v0, v1, ...], ...} */
+static void json_series(struct kmt_json *j, const char *key,
+			const struct kmt_table *t)
+{
+	size_t r, c;
+
+	kmt_json_obj_open(j, key);
+	for (c = 0; c < t->ncols; c++) {
+		kmt_json_arr_open(j, t->cols[c].key);
+		for (r = 0; r < t->nrows; r++)
+			json_val(j, NULL, t->cols[c].type,
+				 &t->vals[r * t->ncols + c]);
+		kmt_json_arr_close(j);
+	}
+	kmt_json_obj_close(j);
+}
+
+static void json_table(struct kmt_json *j, const char *key,
+		       const struct kmt_table *t)
+{
+	size_t r, c;
+
+	if (t->style == KMT_TABLE_SERIES) {
+		json_series(j, key, t);
+		return;
+	}
+	kmt_json_arr_open(j, key);
+	for (r = 0; r < t->nrows; r++) {
+		kmt_json_obj_open(j, NULL);
+		for (c = 0; c < t->ncols; c++)
+			json_val(j, t->cols[c].key, t->cols[c].type,
+				 &t->vals[r * t->ncols + c]);
+		kmt_json_obj_close(j);
+	}
+	kmt_json_arr_close(j);
+	if (t->total_rows > t->nrows) {
+		char omitted[96];
+
+		snprintf(omitted, sizeof(omitted), "%s_omitted", key);
+		kmt_json_u64(j, omitted, t->total_rows - t->nrows);
+	}
+}
+
+static void json_summary(struct kmt_json *j, const char *key,
+			 const struct kmt_summary *s)
+{
+	size_t i;
+
+	kmt_json_obj_open(j, key);
+	for (i = 0; i < s->nr; i++) {
+		const struct kmt_sum_item *it = &s->items[i];
+
+		switch (it->kind) {
+		case KMT_SUM_VALUE:
+			json_val(j, it->key, it->type, &it->v);
+			break;
+		case KMT_SUM_RATIO:
+			kmt_json_obj_open(j, it->key);
+			kmt_json_u64(j, "count", it->v.u);
+			kmt_json_u64(j, "of", it->v2.u);
+			kmt_json_obj_close(j);
+			break;
+		case KMT_SUM_PAGES:
+			kmt_json_obj_open(j, it->key);
+			kmt_json_u64(j, "requests", it->v.u);
+			kmt_json_u64(j, "bytes", it->v2.u);
+			kmt_json_obj_close(j);
+			break;
+		case KMT_SUM_BLANK:
+		case KMT_SUM_NOTE:
+			break;
+		}
+	}
+	kmt_json_obj_close(j);
+}
+
+static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
+{
+	size_t i;
+
+	kmt_json_str(j, "input", m->input);
+	kmt_json_str(j, "format", m->format);
+	kmt_json_str(j, "kernel", m->kernel && *m->kernel ? m->kernel : NULL);
+	kmt_json_u64(j, "cpus", (uint64_t)m->nr_cpus);
+	kmt_json_u64(j, "first_ts_ns", m->first_ts);
+	kmt_json_u64(j, "last_ts_ns", m->last_ts);
+	kmt_json_u64(j, "span_ns", m->last_ts >= m->first_ts ?
+				   m->last_ts - m->first_ts : 0);
+	if (m->time_start || m->time_end) {
+		kmt_json_obj_open(j, "window");
+		kmt_json_u64(j, "start_ns", m->time_start);
+		kmt_json_u64(j, "end_ns", m->time_end);
+		kmt_json_obj_close(j);
+	}
+	kmt_json_obj_open(j, "events");
+	for (i = 0; i < m->nr_event_types; i++)
+		kmt_json_u64(j, m->events[i].name, m->events[i].count);
+	kmt_json_obj_close(j);
+	kmt_json_u64(j, "other_events", m->other_events);
+	kmt_json_u64(j, "lost_events", m->lost_events);
+	kmt_json_u64(j, "lost_records", m->lost_records);
+	kmt_json_bool(j, "has_stacks", m->has_stacks);
+}
+
+int kmt_render_json(const struct kmt_report *r, FILE *out)
+{
+	struct kmt_json j;
+	size_t i, k;
+
+	kmt_json_init(&j, out, 1);
+	kmt_json_obj_open(&j, NULL);
+	json_meta(&j, &r->meta);
+	/* one object per group, in the order groups first appear */
+	for (i = 0; i < r->nr; i++) {
+		const char *group = r->sections[i]->group;
+		int seen = 0;
+
+		for (k = 0; k < i && !seen; k++)
+			seen = !strcmp(r->sections[k]->group, group);
+		if (seen)
+			continue;
+		kmt_json_obj_open(&j, group);
+		for (k = i; k < r->nr; k++) {
+			const struct kmt_section *sec = r->sections[k];
+
+			if (strcmp(sec->group, group))
+				continue;
+			if (sec->kind == KMT_SEC_TABLE)
+				json_table(&j, sec->key, &sec->table);
+			else
+				json_summary(&j, sec->key, &sec->summary);
+		}
+		kmt_json_obj_close(&j);
+	}
+	kmt_json_obj_close(&j);
+	kmt_json_finish(&j);
+	return ferror(out) ? -1 : 0;
+}

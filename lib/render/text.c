@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+
+#define RULE_WIDTH 105
+
+/* 3 significant figures in the largest unit that keeps a leading digit */
+static void format_duration(char *buf, size_t size, uint64_t ns)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} units[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (ns >= units[i].div) {
+			snprintf(buf, size, "%.2f%s",
+				 (double)ns / (double)units[i].div, units[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, size, "%" PRIu64 "ns", ns);
+}
+
+static void format_val(char *buf, size_t size, enum kmt_val_type type,
+		       const union kmt_val *v, unsigned int flags)
+{
+	switch (type) {
+	case KMT_V_DURATION:
+		format_duration(buf, size, v->u);
+		break;
+	case KMT_V_TIME:
+		snprintf(buf, size, "%" PRIu64 ".%06" PRIu64,
+			 v->u / 1000000000, v->u / 1000 % 1000000);
+		break;
+	case KMT_V_U64:
+		if ((flags & KMT_COL_DOT_ZERO) && !v->u)
+			snprintf(buf, size, ".");
+		else if (flags & KMT_COL_GROUPED)
+			kmt_fmt_thousands(buf, size, v->u);
+		else
+			snprintf(buf, size, "%" PRIu64, v->u);
+		break;
+	case KMT_V_S64:
+		snprintf(buf, size, "%" PRId64, v->s);
+		break;
+	case KMT_V_DOUBLE:
+		snprintf(buf, size, "%.3f", v->d);
+		break;
+	case KMT_V_PCT:
+		snprintf(buf, size, "%.3f%%", v->d);
+		break;
+	case KMT_V_STR:
+		snprintf(buf, size, "%s", v->str ? v->str : "");
+		break;
+	case KMT_V_HEX:
+		snprintf(buf, size, "%#" PRIx64, v->u);
+		break;
+	}
+}
+
+static void rule(FILE *out, size_t width)
+{
+	size_t i;
+
+	for (i = 0; i < width; i++)
+		fputc('-', out);
+	fputc('\n', out);
+}
+
+/*
+ * Column widths: the widest cell or heading.  A joined pair ("Total/Per")
+ * keeps the widths of its halves so the slash lines up as perf's does.
+ */
+static void render_table(const struct kmt_table *t, FILE *out)
+{
+	size_t *w = calloc(t->ncols, sizeof(*w));
+	size_t r, c, line = 0;
+	char buf[256];
+
+	if (!w)
+		return;
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const struct kmt_col *col = &t->cols[c];
+
+			format_val(buf, sizeof(buf), col->type,
+				   &t->vals[r * t->ncols + c], col->flags);
+			if (strlen(buf) > w[c])
+				w[c] = strlen(buf);
+		}
+	}
+	/* a heading wider than a joined pair widens its first half */
+	for (c = 0; c < t->ncols; c++) {
+		const struct kmt_col *col = &t->cols[c];
+		size_t need = strlen(col->title);
+
+		if (col->flags & KMT_COL_NO_TEXT)
+			continue;
+		if (col->flags & KMT_COL_JOIN_NEXT) {
+			if (w[c] + 1 + w[c + 1] < need)
+				w[c] = need - 1 - w[c + 1];
+			c++;
+		} else if (w[c] < need) {
+			w[c] = need;
+		}
+	}
+
+	/* heading */
+	for (c = 0; c < t->ncols; c++) {
+		const struct kmt_col *col = &t->cols[c];
+		size_t cw = w[c];
+
+		if (col->flags & KMT_COL_NO_TEXT)
+			continue;
+		if (col->flags & KMT_COL_JOIN_NEXT)
+			cw = w[c] + 1 + w[c + 1];
+		line += cw + (line ? 3 : 1);
+		if (col->flags & KMT_COL_JOIN_NEXT)
+			c++;
+	}
+	if (t->title)
+		fprintf(out, "\n%s\n", t->title);
+	else
+		fputc('\n', out);
+	if (t->style == KMT_TABLE_PERF)
+		rule(out, line > RULE_WIDTH ? line : RULE_WIDTH);
+
+	for (int pass = 0; pass <= (int)t->nrows; pass++) {
+		const union kmt_val *row = pass ? &t->vals[(pass - 1) * t->ncols] :
+					   NULL;
+		struct kmt_sb sb = KMT_SB_INIT;
+		int first = 1;
+
+		for (c = 0; c < t->ncols; c++) {
+			const struct kmt_col *col = &t->cols[c];
+			const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
+			int left = col->flags & KMT_COL_LEFT;
+
+			if (col->flags & KMT_COL_NO_TEXT)
+				continue;
+			kmt_sb_adds(&sb, first ? " " : sep);
+			first = 0;
+			if (!row) {
+				size_t cw = w[c];
+
+				if (col->flags & KMT_COL_JOIN_NEXT)
+					cw = w[c] + 1 + w[c + 1];
+				kmt_sb_addf(&sb, left ? "%-*s" : "%*s",
+					    (int)cw, col->title);
+			} else if (col->flags & KMT_COL_JOIN_NEXT) {
+				char b2[128];
+
+				format_val(buf, sizeof(buf), col->type,
+					   &row[c], col->flags);
+				format_val(b2, sizeof(b2), t->cols[c + 1].type,
+					   &row[c + 1], t->cols[c + 1].flags);
+				kmt_sb_addf(&sb, "%*s/%-*s", (int)w[c], buf,
+					    (int)w[c + 1], b2);
+			} else {
+				format_val(buf, sizeof(buf), col->type, &row[c],
+					   col->flags);
+				kmt_sb_addf(&sb, left ? "%-*s" : "%*s",
+					    (int)w[c], buf);
+			}
+			if (col->flags & KMT_COL_JOIN_NEXT)
+				c++;
+		}
+		/* no trailing blanks */
+		while (sb.len && sb.buf[sb.len - 1] == ' ')
+			sb.buf[--sb.len] = '\0';
+		fprintf(out, "%s\n", kmt_sb_str(&sb));
+		kmt_sb_release(&sb);
+		if (!row)
+			rule(out, t->style == KMT_TABLE_PERF &&
+				  line < RULE_WIDTH ? RULE_WIDTH : line);
+	}
+	if (t->total_rows > t->nrows)
+		fprintf(out, " ... %zu more rows\n", t->total_rows - t->nrows);
+	if (!t->nrows)
+		fprintf(out, " (none)\n");
+	if (t->style == KMT_TABLE_PERF)
+		rule(out, line > RULE_WIDTH ? line : RULE_WIDTH);
+	free(w);
+}
+
+static void render_summary(const struct kmt_summary *s, FILE *out)
+{
+	size_t i, n;
+	char buf[64], b2[64];
+
+	fprintf(out, "\n%s\n", s->title);
+	for (n = strlen(s->title); n; n--)
+		fputc('=', out);
+	fputc('\n', out);
+	for (i = 0; i < s->nr; i++) {
+		const struct kmt_sum_item *it = &s->items[i];
+
+		switch (it->kind) {
+		case KMT_SUM_VALUE:
+			if (it->type == KMT_V_PCT)
+				snprintf(buf, sizeof(buf), "%f%%", it->v.d);
+			else
+				format_val(buf, sizeof(buf), it->type, &it->v, 0);
+			fprintf(out, "%s %s", it->label, buf);
+			break;
+		case KMT_SUM_RATIO:
+			fprintf(out, "%s %" PRIu64 "/%" PRIu64, it->label,
+				it->v.u, it->v2.u);
+			break;
+		case KMT_SUM_PAGES:
+			fprintf(out, "%-30s: %16" PRIu64 "   [ %16" PRIu64 " KB ]",
+				it->label, it->v.u, it->v2.u / 1024);
+			break;
+		case KMT_SUM_BLANK:
+			break;
+		case KMT_SUM_NOTE:
+			fprintf(out, "%s", it->label);
+			break;
+		}
+		if (it->note)
+			fprintf(out, " (%s)", it->note);
+		fputc('\n', out);
+	}
+	(void)b2;
+}
+
+static void render_meta(const struct kmt_report_meta *m, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "# input:  %s (%s", m->input, m->format);
+	if (m->kernel && *m->kernel)
+		fprintf(out, ", kernel %s", m->kernel);
+	if (m->nr_cpus)
+		fprintf(out, ", %d CPUs", m->nr_cpus);
+	fprintf(out, ")\n");
+	if (m->last_ts >= m->first_ts && m->first_ts)
+		fprintf(out, "# span:   %.6f s (%" PRIu64 ".%06" PRIu64
+			" .. %" PRIu64 ".%06" PRIu64 ")\n",
+			(m->last_ts - m->first_ts) / 1e9,
+			m->first_ts / 1000000000, m->first_ts / 1000 % 1000000,
+			m->last_ts / 1000000000, m->last_ts / 1000 % 1000000);
+	else
+		fprintf(out, "# span:   no kmem events\n");
+	if (m->time_start || m->time_end)
+		fprintf(out, "# window: --time %" PRIu64 ".%06" PRIu64
+			",%" PRIu64 ".%06" PRIu64 "\n",
+			m->time_start / 1000000000, m->time_start / 1000 % 1000000,
+			m->time_end / 1000000000, m->time_end / 1000 % 1000000);
+	fprintf(out, "# events:");
+	for (i = 0; i < m->nr_event_types; i++)
+		fprintf(out, "%s %s %" PRIu64, i ? "," : "", m->events[i].name,
+			m->events[i].count);
+	if (!m->nr_event_types)
+		fprintf(out, " none");
+	fprintf(out, "\n# other:  %" PRIu64 " events of other subsystems skipped\n",
+		m->other_events);
+	fprintf(out, "# lost:   %" PRIu64 " events", m->lost_events);
+	if (m->lost_records)
+		fprintf(out, " (%" PRIu64 " loss reports)", m->lost_records);
+	fputc('\n', out);
+}
+
+int kmt_render_text(const struct kmt_report *r, FILE *out)
+{
+	size_t i;
+
+	render_meta(&r->meta, out);
+	for (i = 0; i < r->nr; i++) {
+		const struct kmt_section *sec = r->sections[i];
+
+		if (sec->kind == KMT_SEC_TABLE)
+			render_table(&sec->table, out);
+		else
+			render_summary(&sec->summary, out);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/array.h"
+
+void kmt_report_init(struct kmt_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	kmt_arena_init(&r->arena);
+}
+
+void kmt_report_free(struct kmt_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		struct kmt_section *sec = r->sections[i];
+
+		if (sec->kind == KMT_SEC_TABLE)
+			free(sec->table.vals);
+		else
+			free(sec->summary.items);
+	}
+	free(r->sections);
+	kmt_arena_free(&r->arena);
+	memset(r, 0, sizeof(*r));
+}
+
+static struct kmt_section *add_section(struct kmt_report *r,
+				       enum kmt_section_kind kind,
+				       const char *group, const char *key)
+{
+	struct kmt_section *sec;
+
+	if (KMT_ARRAY_GROW(r->sections, r->nr + 1, r->alloc))
+		return NULL;
+	sec = kmt_arena_zalloc(&r->arena, sizeof(*sec));
+	if (!sec)
+		return NULL;
+	sec->kind = kind;
+	sec->group = group;
+	sec->key = key;
+	r->sections[r->nr++] = sec;
+	return sec;
+}
+
+struct kmt_table *kmt_report_add_table(struct kmt_report *r, const char *group,
+				       const char *key, const char *title,
+				       const struct kmt_col *cols, size_t ncols,
+				       enum kmt_table_style style)
+{
+	struct kmt_section *sec = add_section(r, KMT_SEC_TABLE, group, key);
+
+	if (!sec)
+		return NULL;
+	sec->table.title = title;
+	sec->table.cols = cols;
+	sec->table.ncols = ncols;
+	sec->table.style = style;
+	return &sec->table;
+}
+
+struct kmt_summary *kmt_report_add_summary(struct kmt_report *r,
+					   const char *group, const char *key,
+					   const char *title)
+{
+	struct kmt_section *sec = add_section(r, KMT_SEC_SUMMARY, group, key);
+
+	if (!sec)
+		return NULL;
+	sec->summary.title = title;
+	return &sec->summary;
+}
+
+union kmt_val *kmt_table_add_row(struct kmt_table *t)
+{
+	union kmt_val *row;
+
+	if (kmt_array_grow((void **)&t->vals, &t->alloc,
+			   (t->nrows + 1) * t->ncols, sizeof(*t->vals)))
+		return NULL;
+	row = t->vals + t->nrows * t->ncols;
+	memset(row, 0, t->ncols * sizeof(*row));
+	t->nrows++;
+	if (t->total_rows < t->nrows)
+		t->total_rows = t->nrows;
+	return row;
+}
+
+int kmt_summary_add(struct kmt_summary *s, const struct kmt_sum_item *item)
+{
+	if (KMT_ARRAY_GROW(s->items, s->nr + 1, s->alloc))
+		return -1;
+	s->items[s->nr++] = *item;
+	return 0;
+}
+
+int kmt_summary_u64(struct kmt_summary *s, const char *label, const char *key,
+		    uint64_t v)
+{
+	struct kmt_sum_item it = {
+		.kind = KMT_SUM_VALUE, .label = label, .key = key,
+		.type = KMT_V_U64, .v.u = v,
+	};
+
+	return kmt_summary_add(s, &it);
+}
+
+int kmt_summary_pct(struct kmt_summary *s, const char *label, const char *key,
+		    double v)
+{
+	struct kmt_sum_item it = {
+		.kind = KMT_SUM_VALUE, .label = label, .key = key,
+		.type = KMT_V_PCT, .v.d = v,
+	};
+
+	return kmt_summary_add(s, &it);
+}
+
+int kmt_summary_ratio(struct kmt_summary *s, const char *label,
+		      const char *key, uint64_t n, uint64_t of,
+		      const char *note)
+{
+	struct kmt_sum_item it = {
+		.kind = KMT_SUM_RATIO, .label = label, .key = key,
+		.type = KMT_V_U64, .v.u = n, .v2.u = of, .note = note,
+	};
+
+	return kmt_summary_add(s, &it);
+}
+
+int kmt_summary_pages(struct kmt_summary *s, const char *label,
+		      const char *key, uint64_t requests, uint64_t bytes)
+{
+	struct kmt_sum_item it = {
+		.kind = KMT_SUM_PAGES, .label = label, .key = key,
+		.type = KMT_V_U64, .v.u = requests, .v2.u = bytes,
+	};
+
+	return kmt_summary_add(s, &it);
+}
+
+int kmt_summary_blank(struct kmt_summary *s)
+{
+	struct kmt_sum_item it = { .kind = KMT_SUM_BLANK };
+
+	return kmt_summary_add(s, &it);
+}
+
+const char *kmt_report_strdup(struct kmt_report *r, const char *s)
+{
+	const char *p = kmt_arena_strdup(&r->arena, s ? s : "");
+
+	return p ? p : "";
+}
+
+const char *kmt_report_printf(struct kmt_report *r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return kmt_report_strdup(r, buf);
+}

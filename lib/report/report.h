@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_REPORT_REPORT_H
+#define KMT_REPORT_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+
+/*
+ * The report model: what analyses produce and renderers draw.  Typed
+ * tables and summaries grouped by analysis ("slab", "page", ...); no
+ * analysis formats text and no renderer knows an analysis.
+ */
+enum kmt_val_type {
+	KMT_V_U64,
+	KMT_V_S64,
+	KMT_V_DOUBLE,
+	KMT_V_PCT,	/* a percentage: text "%6.3f%%" */
+	KMT_V_STR,
+	KMT_V_HEX,	/* an address: text "0x...", JSON a "0x..." string */
+	KMT_V_DURATION,	/* nanoseconds: text "1.25ms", JSON and CSV the number */
+	KMT_V_TIME,	/* a timestamp in ns: text "5678.123456" as traces print
+			 * it, JSON and CSV the number */
+};
+
+enum kmt_col_flags {
+	KMT_COL_LEFT	  = 1 << 0, /* left-aligned in text */
+	KMT_COL_JOIN_NEXT = 1 << 1, /* text: "this/next" under this title */
+	KMT_COL_DOT_ZERO  = 1 << 2, /* text: "." for 0, as perf's matrix */
+	KMT_COL_NO_TEXT	  = 1 << 3, /* JSON only */
+	KMT_COL_GROUPED   = 1 << 4, /* text: thousands separators */
+};
+
+struct kmt_col {
+	const char *key;	/* JSON member name */
+	const char *title;	/* text heading */
+	enum kmt_val_type type;
+	unsigned int flags;
+};
+
+union kmt_val {
+	uint64_t u;
+	int64_t s;
+	double d;
+	const char *str;
+};
+
+enum kmt_table_style {
+	KMT_TABLE_PERF,		/* perf kmem's: dotted rules, " | " between columns */
+	KMT_TABLE_PLAIN,	/* columns separated by two spaces, a rule under the heading */
+	/*
+	 * A time series: text as PLAIN, one row per step; JSON column by
+	 * column, {"key": [v0, v1, ...], ...}, ready to plot.
+	 */
+	KMT_TABLE_SERIES,
+};
+
+struct kmt_table {
+	const char *title;	/* text heading line, or NULL */
+	const struct kmt_col *cols;
+	size_t ncols;
+	union kmt_val *vals;	/* nrows * ncols */
+	size_t nrows;
+	size_t alloc;
+	size_t total_rows;	/* rows there were before a -l limit */
+	enum kmt_table_style style;
+};
+
+enum kmt_sum_kind {
+	KMT_SUM_VALUE,		/* "label value" */
+	KMT_SUM_RATIO,		/* "label a/b" */
+	KMT_SUM_PAGES,		/* "%-30s: %16 [ %16 KB ]": requests and bytes */
+	KMT_SUM_BLANK,		/* an empty line in text */
+	KMT_SUM_NOTE,		/* a text-only line */
+};
+
+struct kmt_sum_item {
+	enum kmt_sum_kind kind;
+	const char *label;	/* text, exactly as printed before the value */
+	const char *key;	/* JSON member name */
+	enum kmt_val_type type;
+	union kmt_val v, v2;
+	const char *note;	/* text: appended in parentheses */
+};
+
+struct kmt_summary {
+	const char *title;	/* "SUMMARY (SLAB allocator)" */
+	struct kmt_sum_item *items;
+	size_t nr;
+	size_t alloc;
+};
+
+enum kmt_section_kind { KMT_SEC_TABLE, KMT_SEC_SUMMARY };
+
+struct kmt_section {
+	enum kmt_section_kind kind;
+	const char *group;	/* JSON object the section lives in */
+	const char *key;	/* JSON member name within the group */
+	union {
+		struct kmt_table table;
+		struct kmt_summary summary;
+	};
+};
+
+struct kmt_meta_count {
+	const char *name;
+	uint64_t count;
+};
+
+/* what every report says about its input */
+struct kmt_report_meta {
+	const char *input;
+	const char *format;
+	const char *kernel;	/* "" unknown */
+	int nr_cpus;
+	uint64_t first_ts, last_ts;
+	uint64_t time_start, time_end;	/* --time, 0 open */
+	struct kmt_meta_count events[16];
+	size_t nr_event_types;
+	uint64_t other_events;
+	uint64_t lost_events;
+	uint64_t lost_records;
+	int has_stacks;
+};
+
+struct kmt_report {
+	struct kmt_arena arena;	/* strings and tables of this report */
+	struct kmt_report_meta meta;
+	struct kmt_section **sections;
+	size_t nr;
+	size_t alloc;
+};
+
+void kmt_report_init(struct kmt_report *r);
+void kmt_report_free(struct kmt_report *r);
+
+/* NULL when out of memory; the table is drawn where it was added */
+struct kmt_table *kmt_report_add_table(struct kmt_report *r, const char *group,
+				       const char *key, const char *title,
+				       const struct kmt_col *cols, size_t ncols,
+				       enum kmt_table_style style);
+struct kmt_summary *kmt_report_add_summary(struct kmt_report *r,
+					   const char *group, const char *key,
+					   const char *title);
+
+/* a new row of ncols values, zeroed; NULL when out of memory */
+union kmt_val *kmt_table_add_row(struct kmt_table *t);
+
+int kmt_summary_add(struct kmt_summary *s, const struct kmt_sum_item *item);
+int kmt_summary_u64(struct kmt_summary *s, const char *label, const char *key,
+		    uint64_t v);
+int kmt_summary_pct(struct kmt_summary *s, const char *label, const char *key,
+		    double v);
+int kmt_summary_ratio(struct kmt_summary *s, const char *label,
+		      const char *key, uint64_t n, uint64_t of,
+		      const char *note);
+int kmt_summary_pages(struct kmt_summary *s, const char *label,
+		      const char *key, uint64_t requests, uint64_t bytes);
+int kmt_summary_blank(struct kmt_summary *s);
+
+/* a copy of s in the report's arena ("" when out of memory) */
+const char *kmt_report_strdup(struct kmt_report *r, const char *s);
+const char *kmt_report_printf(struct kmt_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

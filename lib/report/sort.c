@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/sort.h"
+
+int kmt_sort_has_key(const struct kmt_sort_key *table, size_t nr_table,
+		     const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nr_table; i++) {
+		if (strlen(table[i].name) == len &&
+		    !strncmp(table[i].name, name, len))
+			return 1;
+	}
+	return 0;
+}
+
+int kmt_sort_parse(struct kmt_sort_chain *chain, const char *spec,
+		   const struct kmt_sort_key *table, size_t nr_table,
+		   int skip_unknown, char *bad, size_t badlen)
+{
+	const char *p = spec;
+
+	chain->nr = 0;
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		size_t i;
+
+		for (i = 0; i < nr_table; i++) {
+			if (strlen(table[i].name) == len &&
+			    !strncmp(table[i].name, p, len))
+				break;
+		}
+		if (i == nr_table && !skip_unknown) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -1;
+		}
+		if (i < nr_table && chain->nr < KMT_SORT_MAX_KEYS)
+			chain->keys[chain->nr++] = &table[i];
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+static int chain_cmp(const void *a, const void *b, void *arg)
+{
+	const struct kmt_sort_chain *chain = arg;
+	size_t i;
+
+	for (i = 0; i < chain->nr; i++) {
+		int c = chain->keys[i]->cmp(a, b);
+
+		if (c)
+			return c;
+	}
+	return chain->tiebreak ? chain->tiebreak(a, b) : 0;
+}
+
+void kmt_sort_rows(void *rows, size_t nr, size_t size,
+		   const struct kmt_sort_chain *chain)
+{
+	qsort_r(rows, nr, size, chain_cmp, (void *)chain);
+}

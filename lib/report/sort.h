@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_REPORT_SORT_H
+#define KMT_REPORT_SORT_H
+
+#include <stddef.h>
+
+/*
+ * Sort keys as data, as perf kmem has them: each analysis lists its keys
+ * with a compare function; "-s frag,hit,bytes" chains them.  Keys sort
+ * the larger first; ties fall to the row's identity (tiebreak), so output
+ * is the same on every run.
+ */
+typedef int (*kmt_cmp_fn)(const void *a, const void *b);
+
+struct kmt_sort_key {
+	const char *name;
+	kmt_cmp_fn cmp;		/* < 0 when a sorts before b */
+};
+
+#define KMT_SORT_MAX_KEYS 8
+
+struct kmt_sort_chain {
+	const struct kmt_sort_key *keys[KMT_SORT_MAX_KEYS];
+	size_t nr;
+	kmt_cmp_fn tiebreak;
+};
+
+/*
+ * Builds chain from a comma-separated spec using the keys in table;
+ * names not in table are skipped when skip_unknown, else an error.
+ * Returns 0, or -1 with the offending name in bad (of size badlen).
+ */
+int kmt_sort_parse(struct kmt_sort_chain *chain, const char *spec,
+		   const struct kmt_sort_key *table, size_t nr_table,
+		   int skip_unknown, char *bad, size_t badlen);
+/* 1 if name is a key of table */
+int kmt_sort_has_key(const struct kmt_sort_key *table, size_t nr_table,
+		     const char *name, size_t len);
+void kmt_sort_rows(void *rows, size_t nr, size_t size,
+		   const struct kmt_sort_chain *chain);
+
+/* compare helpers: larger first */
+#define KMT_CMP_DESC(a, b) ((a) > (b) ? -1 : (a) < (b) ? 1 : 0)
+#define KMT_CMP_ASC(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
+
+#endif

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The session: counting, the time window, comms, names, errors. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "event/session.h"
+
+struct seen {
+	uint64_t ts[64];
+	unsigned int type[64];
+	size_t nr;
+	int stop_at;	/* return 1 from this event on, -1: never */
+};
+
+static int consume(void *ctx, const struct kmt_event *ev)
+{
+	struct seen *s = ctx;
+
+	if (s->nr < 64) {
+		s->ts[s->nr] = ev->ts;
+		s->type[s->nr] = ev->type;
+	}
+	s->nr++;
+	return s->stop_at >= 0 && s->nr > (size_t)s->stop_at ? 7 : 0;
+}
+
+static int emit(struct kmt_session *s, unsigned int type, uint64_t ts)
+{
+	struct kmt_event ev;
+
+	kmt_event_init(&ev);
+	ev.type = (uint16_t)type;
+	ev.ts = ts;
+	return kmt_session_emit(s, &ev);
+}
+
+static void test_counting(void)
+{
+	struct kmt_session s;
+	struct seen seen = { .stop_at = -1 };
+	int i;
+
+	CHECK_EQ_U64(kmt_session_init(&s), 0);
+	s.consumer = consume;
+	s.consumer_ctx = &seen;
+	for (i = 0; i < 3; i++)
+		emit(&s, KMT_EV_KMALLOC, 100 + i);
+	emit(&s, KMT_EV_KFREE, 200);
+	emit(&s, KMT_EV_PAGE_ALLOC, 300);
+	emit(&s, KMT_EV_EXTFRAG, 400);
+	/* not ours: counted apart, never passed on */
+	CHECK_EQ_U64(emit(&s, KMT_EV_NONE, 500), 0);
+	CHECK_EQ_U64(emit(&s, KMT_EV_NR, 600), 0);
+	CHECK_EQ_U64(emit(&s, 999, 700), 0);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_KMALLOC], 3);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_KFREE], 1);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_PAGE_ALLOC], 1);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_EXTFRAG], 1);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_CACHE_ALLOC], 0);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_NONE], 0);
+	CHECK_EQ_U64(kmt_session_total_events(&s), 6);
+	CHECK_EQ_U64(s.nr_other, 3);
+	CHECK_EQ_U64(s.nr_emitted, 6);
+	CHECK_EQ_U64(seen.nr, 6);
+	CHECK_EQ_U64(seen.type[3], KMT_EV_KFREE);
+	CHECK_EQ_U64(seen.ts[5], 400);
+	CHECK_EQ_U64(s.first_ts, 100);
+	CHECK_EQ_U64(s.last_ts, 400);
+	kmt_session_free(&s);
+}
+
+/* a recording whose clock starts at 0 */
+static void test_first_ts_zero(void)
+{
+	struct kmt_session s;
+
+	kmt_session_init(&s);
+	emit(&s, KMT_EV_KMALLOC, 0);
+	emit(&s, KMT_EV_KMALLOC, 5);
+	emit(&s, KMT_EV_KFREE, 9);
+	CHECK_EQ_U64(s.first_ts, 0);
+	CHECK_EQ_U64(s.last_ts, 9);
+	CHECK_EQ_U64(s.nr_emitted, 3);
+	kmt_session_free(&s);
+}
+
+/* without a consumer events are still counted */
+static void test_no_consumer(void)
+{
+	struct kmt_session s;
+
+	kmt_session_init(&s);
+	CHECK_EQ_U64(emit(&s, KMT_EV_CACHE_FREE, 1), 0);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_CACHE_FREE], 1);
+	CHECK_EQ_U64(s.nr_emitted, 1);
+	kmt_session_free(&s);
+}
+
+/*
+ * The window [time_start, time_end] decides what reaches the consumer;
+ * the counts and first/last times describe all events read.
+ */
+static void test_time_window(void)
+{
+	struct kmt_session s;
+	struct seen seen = { .stop_at = -1 };
+	uint64_t ts;
+
+	kmt_session_init(&s);
+	s.consumer = consume;
+	s.consumer_ctx = &seen;
+	s.time_start = 1000;
+	s.time_end = 2000;
+	for (ts = 500; ts <= 2500; ts += 250)
+		emit(&s, KMT_EV_KMALLOC, ts);
+	/* 500 750 | 1000 1250 1500 1750 2000 | 2250 2500 */
+	CHECK_EQ_U64(seen.nr, 5);
+	CHECK_EQ_U64(seen.ts[0], 1000);
+	CHECK_EQ_U64(seen.ts[4], 2000);
+	CHECK_EQ_U64(s.nr_emitted, 5);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_KMALLOC], 9);
+	CHECK_EQ_U64(s.first_ts, 500);
+	CHECK_EQ_U64(s.last_ts, 2500);
+	kmt_session_free(&s);
+
+	/* open at one end */
+	kmt_session_init(&s);
+	memset(&seen, 0, sizeof(seen));
+	seen.stop_at = -1;
+	s.consumer = consume;
+	s.consumer_ctx = &seen;
+	s.time_start = 0;
+	s.time_end = 1000;
+	for (ts = 500; ts <= 2500; ts += 250)
+		emit(&s, KMT_EV_KFREE, ts);
+	CHECK_EQ_U64(seen.nr, 3);
+	s.time_start = 2000;
+	s.time_end = 0;
+	for (ts = 500; ts <= 2500; ts += 250)
+		emit(&s, KMT_EV_KFREE, ts);
+	CHECK_EQ_U64(seen.nr, 6);
+	CHECK_EQ_U64(s.nr_emitted, 6);
+	kmt_session_free(&s);
+}
+
+/* a consumer's non-zero return comes back to the reader */
+static void test_consumer_stops(void)
+{
+	struct kmt_session s;
+	struct seen seen = { .stop_at = 2 };
+
+	kmt_session_init(&s);
+	s.consumer = consume;
+	s.consumer_ctx = &seen;
+	CHECK_EQ_U64(emit(&s, KMT_EV_KMALLOC, 1), 0);
+	CHECK_EQ_U64(emit(&s, KMT_EV_KMALLOC, 2), 0);
+	CHECK_EQ_U64(emit(&s, KMT_EV_KMALLOC, 3), 7);
+	kmt_session_free(&s);
+}
+
+static void test_comms(void)
+{
+	struct kmt_session s;
+	int i, bad = 0;
+	char name[32];
+
+	kmt_session_init(&s);
+	CHECK(kmt_session_comm(&s, 1) == NULL);
+	CHECK_EQ_U64(kmt_session_set_comm(&s, 1, "systemd", 7), 0);
+	CHECK_EQ_U64(kmt_session_set_comm(&s, 4321, "bash-and-more", 4), 0);
+	CHECK_EQ_U64(kmt_session_set_comm(&s, 0, "swapper/0", 9), 0);
+	CHECK_EQ_U64(kmt_session_set_comm(&s, -1, "unknown", 7), 0);
+	CHECK_STR(kmt_session_comm(&s, 1), "systemd");
+	CHECK_STR(kmt_session_comm(&s, 4321), "bash");
+	CHECK_STR(kmt_session_comm(&s, 0), "swapper/0");
+	CHECK_STR(kmt_session_comm(&s, -1), "unknown");
+	CHECK(kmt_session_comm(&s, 2) == NULL);
+	/* a process renames itself (exec): the last name counts */
+	CHECK_EQ_U64(kmt_session_set_comm(&s, 4321, "make", 4), 0);
+	CHECK_STR(kmt_session_comm(&s, 4321), "make");
+	/* many pids sharing few names */
+	for (i = 100; i < 20100; i++) {
+		int n = snprintf(name, sizeof(name), "worker/%d", i % 7);
+
+		bad += kmt_session_set_comm(&s, i, name, (size_t)n) != 0;
+	}
+	for (i = 100; i < 20100; i++) {
+		const char *c = kmt_session_comm(&s, i);
+
+		snprintf(name, sizeof(name), "worker/%d", i % 7);
+		bad += !c || strcmp(c, name);
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK_STR(kmt_session_comm(&s, 1), "systemd");
+	CHECK_EQ_U64(kmt_session_set_tgid(&s, 4322, 4321), 0);
+	CHECK(kmt_hash_get(&s.tgids, 4322) &&
+	      *(int32_t *)kmt_hash_get(&s.tgids, 4322) == 4321);
+	kmt_session_free(&s);
+}
+
+static const char *mt_name(const char *release, int mt)
+{
+	static struct kmt_session s;	/* only kernel_release is read */
+
+	memset(s.kernel_release, 0, sizeof(s.kernel_release));
+	snprintf(s.kernel_release, sizeof(s.kernel_release), "%s", release);
+	return kmt_session_migratetype_name(&s, mt);
+}
+
+static void test_migratetypes(void)
+{
+	/* today's numbering */
+	CHECK_STR(mt_name("6.18.0", 0), "UNMOVABLE");
+	CHECK_STR(mt_name("6.18.0", 1), "MOVABLE");
+	CHECK_STR(mt_name("6.18.0", 2), "RECLAIMABLE");
+	CHECK_STR(mt_name("6.18.0", 3), "HIGHATOMIC");
+	CHECK_STR(mt_name("6.18.44-fc-v657", 1), "MOVABLE");
+	CHECK_STR(mt_name("4.4.0", 1), "MOVABLE");
+	CHECK_STR(mt_name("4.4.0-rc1", 3), "HIGHATOMIC");
+	/* before 4.4 */
+	CHECK_STR(mt_name("4.3.0", 0), "UNMOVABLE");
+	CHECK_STR(mt_name("4.3.0", 1), "RECLAIMABLE");
+	CHECK_STR(mt_name("4.3.0", 2), "MOVABLE");
+	CHECK_STR(mt_name("4.3.0", 3), "RESERVE");
+	CHECK_STR(mt_name("3.10.0-1160.el7.x86_64", 1), "RECLAIMABLE");
+	CHECK_STR(mt_name("2.6.32", 3), "RESERVE");
+	/* unknown release: the modern numbering */
+	CHECK_STR(mt_name("", 1), "MOVABLE");
+	CHECK_STR(mt_name("not a version", 1), "MOVABLE");
+	/* CMA and ISOLATE follow; nothing past them */
+	CHECK_STR(mt_name("6.18.0", 4), "CMA/ISOLATE");
+	CHECK_STR(mt_name("6.18.0", 5), "CMA/ISOLATE");
+	CHECK(mt_name("6.18.0", 6) == NULL);
+	CHECK(mt_name("6.18.0", -1) == NULL);
+	CHECK(mt_name("4.3.0", 1000) == NULL);
+}
+
+static void test_kernel_version(void)
+{
+	struct kmt_session s;
+
+	kmt_session_init(&s);
+	CHECK_EQ_U64(kmt_session_kernel_version(&s), 0);
+	snprintf(s.kernel_release, sizeof(s.kernel_release), "6.18.44-fc-v657");
+	CHECK_EQ_U64(kmt_session_kernel_version(&s), 6018);
+	snprintf(s.kernel_release, sizeof(s.kernel_release), "4.3");
+	CHECK_EQ_U64(kmt_session_kernel_version(&s), 4003);
+	snprintf(s.kernel_release, sizeof(s.kernel_release), "6");
+	CHECK_EQ_U64(kmt_session_kernel_version(&s), 0);
+	kmt_session_free(&s);
+}
+
+static void test_error(void)
+{
+	struct kmt_session s;
+	char big[1000];
+
+	kmt_session_init(&s);
+	CHECK(kmt_session_error(&s, ENOENT, "cannot open '%s': %s", "x.data",
+				strerror(ENOENT)) == -ENOENT);
+	CHECK_STR(s.errmsg, "cannot open 'x.data': No such file or directory");
+	/* -errno and errno give the same */
+	CHECK(kmt_session_error(&s, -EIO, "'%s' is truncated at byte %d",
+				"perf.data", 4096) == -EIO);
+	CHECK_STR(s.errmsg, "'perf.data' is truncated at byte 4096");
+	/* no errno at all is still an error */
+	CHECK(kmt_session_error(&s, 0, "bad") == -EINVAL);
+	CHECK_STR(s.errmsg, "bad");
+	/* a message longer than the buffer is cut, terminated */
+	memset(big, 'z', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	kmt_session_error(&s, EINVAL, "%s", big);
+	CHECK_EQ_U64(strlen(s.errmsg), sizeof(s.errmsg) - 1);
+	kmt_session_free(&s);
+}
+
+/* two sessions share nothing; a session can be freed twice */
+static void test_independent(void)
+{
+	struct kmt_session a, b;
+
+	kmt_session_init(&a);
+	kmt_session_init(&b);
+	kmt_session_set_comm(&a, 1, "init", 4);
+	emit(&a, KMT_EV_KMALLOC, 1);
+	CHECK(kmt_session_comm(&b, 1) == NULL);
+	CHECK_EQ_U64(b.nr_events[KMT_EV_KMALLOC], 0);
+	kmt_session_free(&a);
+	kmt_session_free(&b);
+	kmt_session_free(&b);
+}
+
+KMT_TESTS(
+	KMT_TEST(test_counting),
+	KMT_TEST(test_first_ts_zero),
+	KMT_TEST(test_no_consumer),
+	KMT_TEST(test_time_window),
+	KMT_TEST(test_consumer_stops),
+	KMT_TEST(test_comms),
+	KMT_TEST(test_migratetypes),
+	KMT_TEST(test_kernel_version),
+	KMT_TEST(test_error),
+	KMT_TEST(test_independent)
+)

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The slab analysis on hand-written events with known answers. */
+#include <stdlib.h>
+
+#include "analysis/analysis.h"
+#include "analysis/slab.h"
+#include "event/event.h"
+#include "event/session.h"
+#include "report/report.h"
+#include "check.h"
+
+struct fixture {
+	struct kmt_session s;
+	struct kmt_report_opts opts;
+	void *ctx;
+	uint64_t ts;
+};
+
+static void setup(struct fixture *f, int alloc)
+{
+	CHECK(!kmt_session_init(&f->s));
+	f->opts = (struct kmt_report_opts){ .caller = 1, .alloc = alloc };
+	f->ctx = kmt_analysis_slab.create(&f->s, &f->opts);
+	CHECK(f->ctx != NULL);
+	f->ts = 1000;
+}
+
+static void teardown(struct fixture *f)
+{
+	kmt_analysis_slab.destroy(f->ctx);
+	kmt_session_free(&f->s);
+}
+
+static void ev_alloc(struct fixture *f, int type, uint64_t site, uint64_t ptr,
+		     uint64_t req, uint64_t alloc, int cpu, int node)
+{
+	struct kmt_event ev;
+
+	kmt_event_init(&ev);
+	ev.type = type;
+	ev.ts = f->ts++;
+	ev.call_site = site;
+	ev.ptr = ptr;
+	ev.bytes_req = req;
+	ev.bytes_alloc = alloc;
+	ev.cpu = cpu;
+	ev.node = node;
+	CHECK(!kmt_analysis_slab.on_event(f->ctx, &ev));
+}
+
+static void ev_free(struct fixture *f, int type, uint64_t ptr, int cpu)
+{
+	struct kmt_event ev;
+
+	kmt_event_init(&ev);
+	ev.type = type;
+	ev.ts = f->ts++;
+	ev.call_site = 0xffffffff81000000ULL;
+	ev.ptr = ptr;
+	ev.cpu = cpu;
+	CHECK(!kmt_analysis_slab.on_event(f->ctx, &ev));
+}
+
+static void test_totals(void)
+{
+	struct kmt_slab_totals t;
+	struct fixture f;
+
+	setup(&f, 0);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 10, 16, 0, -1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa100, 20, 32, 0, -1);
+	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x20, 0xb000, 64, 64, 1, 0);
+	ev_free(&f, KMT_EV_KFREE, 0xa000, 0);		/* same CPU */
+	ev_free(&f, KMT_EV_CACHE_FREE, 0xb000, 0);	/* cross CPU */
+	ev_free(&f, KMT_EV_KFREE, 0xdead, 1);		/* free-only */
+	ev_free(&f, KMT_EV_KFREE, 0, 1);		/* kfree(NULL) */
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x30, 0, 8, 8, 0, -1); /* failed */
+	kmt_slab_get_totals(f.ctx, &t);
+	CHECK_EQ_U64(t.nr_allocs, 4);
+	CHECK_EQ_U64(t.nr_kmalloc, 3);
+	CHECK_EQ_U64(t.nr_cache_alloc, 1);
+	CHECK_EQ_U64(t.requested, 102);
+	CHECK_EQ_U64(t.allocated, 120);
+	CHECK_EQ_U64(t.freed, 80);
+	CHECK_EQ_U64(t.frees_matched, 2);
+	CHECK_EQ_U64(t.nr_kfree, 3);
+	CHECK_EQ_U64(t.nr_cache_free, 1);
+	CHECK_EQ_U64(t.free_only, 1);
+	CHECK_EQ_U64(t.free_null, 1);
+	CHECK_EQ_U64(t.failed, 1);
+	CHECK_EQ_U64(t.cross_cpu_frees, 1);
+	/* node 0 on CPU 1 (node 0): no mismatch; -1 never counts */
+	CHECK_EQ_U64(t.cross_node, 0);
+	CHECK_EQ_U64(t.live, 1);
+	CHECK_EQ_U64(t.live_bytes, 32);
+	teardown(&f);
+}
+
+static void test_cross_node_uses_cpu_topology(void)
+{
+	struct kmt_slab_totals t;
+	struct fixture f;
+
+	setup(&f, 0);
+	f.s.cpu_node = calloc(2, sizeof(*f.s.cpu_node));
+	f.s.cpu_node[1] = 1;
+	f.s.nr_cpu_node = 2;
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 8, 8, 1, 0);	/* cpu on node 1 */
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa100, 8, 8, 1, 1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa200, 8, 8, 0, -1);
+	kmt_slab_get_totals(f.ctx, &t);
+	CHECK_EQ_U64(t.cross_node, 1);
+	teardown(&f);
+}
+
+static void test_misuse_and_lost_free(void)
+{
+	struct kmt_slab_totals t;
+	struct fixture f;
+
+	setup(&f, 0);
+	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x10, 0xa000, 8, 8, 0, -1);
+	ev_free(&f, KMT_EV_KFREE, 0xa000, 0);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa100, 8, 8, 0, -1);
+	ev_free(&f, KMT_EV_CACHE_FREE, 0xa100, 0);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa200, 8, 8, 0, -1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x20, 0xa200, 16, 16, 0, -1);
+	ev_free(&f, KMT_EV_KFREE, 0xa100, 0);		/* double free */
+	kmt_slab_get_totals(f.ctx, &t);
+	CHECK_EQ_U64(t.cache_obj_kfreed, 1);
+	CHECK_EQ_U64(t.kmalloc_obj_cache_freed, 1);
+	CHECK_EQ_U64(t.alloc_over_live, 1);
+	CHECK_EQ_U64(t.live, 1);
+	CHECK_EQ_U64(t.live_bytes, 16);
+	CHECK_EQ_U64(t.free_only, 1);
+	teardown(&f);
+}
+
+/* the tables: rows, order by the default keys, per-hit figures */
+static void test_tables(void)
+{
+	struct kmt_report r;
+	struct kmt_table *callers = NULL, *allocs = NULL;
+	struct fixture f;
+	size_t i;
+
+	setup(&f, 1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 10, 16, 0, -1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa100, 10, 16, 0, -1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x20, 0xb000, 30, 32, 0, -1);
+	ev_free(&f, KMT_EV_KFREE, 0xa000, 1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x20, 0xa000, 32, 32, 0, -1);
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
+	for (i = 0; i < r.nr; i++) {
+		if (r.sections[i]->kind != KMT_SEC_TABLE)
+			continue;
+		if (!callers)
+			callers = &r.sections[i]->table;
+		else
+			allocs = &r.sections[i]->table;
+	}
+	CHECK(callers && allocs);
+	if (callers && allocs) {
+		/* frag: 0x10 37.5%, 0x20 3.125% */
+		CHECK_EQ_U64(callers->nrows, 2);
+		CHECK_STR(callers->vals[0].str, "0x10");
+		CHECK_EQ_U64(callers->vals[1].u, 32);
+		CHECK_EQ_U64(callers->vals[2].u, 16);
+		CHECK_EQ_U64(callers->vals[5].u, 2);
+		CHECK_EQ_U64(callers->vals[6].u, 1);	/* ping-pong */
+		CHECK(callers->vals[7].d > 37.49 && callers->vals[7].d < 37.51);
+		CHECK_STR(callers->vals[callers->ncols].str, "0x20");
+		/* 0xa000 held two allocations: 16 + 32 bytes */
+		CHECK_EQ_U64(allocs->nrows, 3);
+		CHECK_EQ_U64(allocs->vals[0].u, 0xa100);
+		CHECK_EQ_U64(allocs->vals[allocs->ncols].u, 0xa000);
+		CHECK_EQ_U64(allocs->vals[allocs->ncols + 1].u, 48);
+		CHECK_EQ_U64(allocs->vals[allocs->ncols + 5].u, 2);
+	}
+	kmt_report_free(&r);
+	teardown(&f);
+}
+
+static void test_sort_and_limit(void)
+{
+	struct kmt_report r;
+	struct kmt_table *t = NULL;
+	struct fixture f;
+	size_t i;
+
+	CHECK(!kmt_session_init(&f.s));
+	f.opts = (struct kmt_report_opts){ .caller = 1, .lines = 2,
+					   .sort = "hit,callsite" };
+	f.ctx = kmt_analysis_slab.create(&f.s, &f.opts);
+	f.ts = 1;
+	for (i = 1; i <= 5; i++) {
+		size_t k;
+
+		for (k = 0; k < (i == 3 ? 1 : 2); k++)
+			ev_alloc(&f, KMT_EV_KMALLOC, 0x100 * i,
+				 0x10000 * i + k * 64, 8, 8, 0, -1);
+	}
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
+	for (i = 0; i < r.nr; i++)
+		if (r.sections[i]->kind == KMT_SEC_TABLE)
+			t = &r.sections[i]->table;
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ_U64(t->nrows, 2);
+		CHECK_EQ_U64(t->total_rows, 5);
+		/* hit 2 for 0x100,0x200,0x400,0x500; callsite larger first */
+		CHECK_STR(t->vals[0].str, "0x500");
+		CHECK_STR(t->vals[t->ncols].str, "0x400");
+	}
+	kmt_report_free(&r);
+	teardown(&f);
+}
+
+KMT_TESTS(KMT_TEST(test_totals), KMT_TEST(test_cross_node_uses_cpu_topology),
+	  KMT_TEST(test_misuse_and_lost_free), KMT_TEST(test_tables),
+	  KMT_TEST(test_sort_and_limit))

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The string buffer and the thousands formatter. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "util/strbuf.h"
+
+static void test_empty(void)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+
+	CHECK_STR(kmt_sb_str(&sb), "");
+	kmt_sb_reset(&sb);		/* before any allocation */
+	CHECK_STR(kmt_sb_str(&sb), "");
+	kmt_sb_adds(&sb, "");
+	CHECK_STR(kmt_sb_str(&sb), "");
+	CHECK_EQ_U64(sb.len, 0);
+	kmt_sb_release(&sb);
+	kmt_sb_release(&sb);
+	CHECK_STR(kmt_sb_str(&sb), "");
+}
+
+static void test_add_addc_adds(void)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+
+	kmt_sb_adds(&sb, "GFP_KERNEL");
+	kmt_sb_addc(&sb, '|');
+	kmt_sb_add(&sb, "__GFP_ZERO and more", 10);
+	CHECK_STR(kmt_sb_str(&sb), "GFP_KERNEL|__GFP_ZERO");
+	CHECK_EQ_U64(sb.len, 21);
+	CHECK_EQ_U64(sb.oom, 0);
+	kmt_sb_reset(&sb);
+	CHECK_STR(kmt_sb_str(&sb), "");
+	CHECK_EQ_U64(sb.len, 0);
+	kmt_sb_adds(&sb, "again");
+	CHECK_STR(kmt_sb_str(&sb), "again");
+	kmt_sb_release(&sb);
+}
+
+/* thousands of addf calls, short and long, against a plain reference */
+static void test_addf_growth(void)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	size_t cap = 4 << 20, o = 0, i;
+	char *ref = malloc(cap);
+	char pad[300];
+
+	CHECK(ref != NULL);
+	if (!ref)
+		return;
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	for (i = 0; i < 20000; i++) {
+		/* every so often a piece longer than any spare room */
+		int w = i % 7 == 0 ? (int)(i % 290) : 0;
+
+		kmt_sb_addf(&sb, "%zu:%s:%.*s;", i, i % 3 ? "k" : "", w, pad);
+		o += (size_t)snprintf(ref + o, cap - o, "%zu:%s:%.*s;", i,
+				      i % 3 ? "k" : "", w, pad);
+	}
+	CHECK(o < cap);
+	CHECK_EQ_U64(sb.len, o);
+	CHECK_EQ_U64(strlen(kmt_sb_str(&sb)), o);
+	CHECK(!strcmp(kmt_sb_str(&sb), ref));
+	CHECK_EQ_U64(sb.oom, 0);
+	kmt_sb_release(&sb);
+	free(ref);
+}
+
+/* one piece much bigger than the first allocation */
+static void test_addf_one_big(void)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	char big[5000];
+
+	memset(big, 'y', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	kmt_sb_addf(&sb, "<%s>", big);
+	CHECK_EQ_U64(sb.len, 5001);
+	CHECK(sb.buf[0] == '<' && sb.buf[5000] == '>' && sb.buf[5001] == '\0');
+	CHECK(sb.buf[1] == 'y' && sb.buf[4999] == 'y');
+	/* and an empty format adds nothing */
+	kmt_sb_addf(&sb, "%s", "");
+	CHECK_EQ_U64(sb.len, 5001);
+	kmt_sb_release(&sb);
+}
+
+static void check_thousands(unsigned long long v, const char *want)
+{
+	char buf[32];
+
+	memset(buf, '@', sizeof(buf));
+	CHECK_STR(kmt_fmt_thousands(buf, sizeof(buf), v), want);
+}
+
+static void test_thousands(void)
+{
+	check_thousands(0, "0");
+	check_thousands(7, "7");
+	check_thousands(999, "999");
+	check_thousands(1000, "1,000");
+	check_thousands(9999, "9,999");
+	check_thousands(100000, "100,000");
+	check_thousands(999999, "999,999");
+	check_thousands(1000000, "1,000,000");
+	check_thousands(1234567, "1,234,567");
+	check_thousands(UINT64_MAX, "18,446,744,073,709,551,615");
+}
+
+/* a short buffer is cut, never overrun, always terminated */
+static void test_thousands_short_buffer(void)
+{
+	char buf[16];
+	size_t size;
+
+	for (size = 1; size <= 10; size++) {
+		memset(buf, '@', sizeof(buf));
+		kmt_fmt_thousands(buf, size, 1234567);
+		CHECK(memchr(buf, '\0', size) != NULL);
+		CHECK(buf[size] == '@');
+		/* what fits is a prefix of the full text */
+		CHECK(!strncmp(buf, "1,234,567", strlen(buf)));
+	}
+	kmt_fmt_thousands(buf, 10, 1234567);
+	CHECK_STR(buf, "1,234,567");
+}
+
+KMT_TESTS(
+	KMT_TEST(test_empty),
+	KMT_TEST(test_add_addc_adds),
+	KMT_TEST(test_addf_growth),
+	KMT_TEST(test_addf_one_big),
+	KMT_TEST(test_thousands),
+	KMT_TEST(test_thousands_short_buffer)
+)
