@@ -26,7 +26,7 @@ CMD_OBJS  := $(patsubst %.c,$(O)/%.o,$(CMD_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(O)/tests/%,$(HELPER_SRCS))
 
-.PHONY: all deps check bench clean tests-build
+.PHONY: all deps check bench clean tests-build demo
 # a sub-make, so that pkg-config is asked after deps installed the libraries
 all: deps
 	@$(MAKE) --no-print-directory $(O)/kmemtrace
@@ -37,7 +37,8 @@ deps:
 
 $(O)/libkmemtrace.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	@rm -f $@
+	$(AR) rcsP $@ $^
 
 $(O)/kmemtrace: $(CMD_OBJS) $(O)/libkmemtrace.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJS) $(O)/libkmemtrace.a $(LIBS)
@@ -66,6 +67,10 @@ check: deps
 
 bench: all
 	@bench/run.sh
+
+# records this machine while a workload runs and reports on it
+demo: all
+	@KMEMTRACE=$(O)/kmemtrace scripts/demo.sh
 
 clean:
 	rm -rf build

@@ -12,5 +12,9 @@ struct kmt_command {
 };
 
 int cmd_report(int argc, char **argv);
+int cmd_pageowner(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 #endif

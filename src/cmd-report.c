@@ -1,9 +1,545 @@
 // SPDX-License-Identifier: GPL-2.0
-/* PLACEHOLDER: being written */
+/*
+ * kmemtrace report: read a recording of any format and print the slab and
+ * page analyses (perf kmem stat's job, with its option names), and the
+ * views beyond it: leaks, misuse, processes, per-CPU lists, external
+ * fragmentation, caches, sizes, lifetimes, a timeline.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "analysis/live.h"
 #include "builtin.h"
+#include "event/session.h"
+#include "options.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "source/source.h"
+#include "util/json.h"
+
+static const char *const report_usage[] = {
+	"kmemtrace report [-i FILE] [--slab] [--page] [--caller] [--alloc] [-s KEYS] [-l N]",
+	"                 [--raw-ip] [--live] [--time A,B] [--json | --csv] [-o OUT]",
+	"kmemtrace report [--leaks [--older-than D]] [--errors] [--procs [--by comm]] [--pcpu]",
+	"                 [--extfrag] [--caches] [--sizes] [--lifetimes] [--timeline [--step D]]",
+	"                 [--pid LIST] [--comm LIST] [--cpu LIST] [--time A,B] [-i FILE] ...",
+	NULL,
+};
+
+/* what the command line asked for: one flag per analysis */
+struct report_want {
+	int slab, page;
+	int leaks, errors, procs, pcpu, extfrag, caches, sizes, lifetimes;
+	int timeline;
+};
+
+enum analysis_kind { AN_SLAB, AN_PAGE, AN_VIEW };
+
+/* the analyses report can run, in the order their sections print */
+static const struct {
+	const struct kmt_analysis_ops *ops;
+	size_t want;		/* its flag in struct report_want */
+	enum analysis_kind kind;
+} analyses[] = {
+	{ &kmt_analysis_slab, offsetof(struct report_want, slab), AN_SLAB },
+	{ &kmt_analysis_page, offsetof(struct report_want, page), AN_PAGE },
+	{ &kmt_analysis_leaks, offsetof(struct report_want, leaks), AN_VIEW },
+	{ &kmt_analysis_errors, offsetof(struct report_want, errors), AN_VIEW },
+	{ &kmt_analysis_procs, offsetof(struct report_want, procs), AN_VIEW },
+	{ &kmt_analysis_pcpu, offsetof(struct report_want, pcpu), AN_VIEW },
+	{ &kmt_analysis_extfrag, offsetof(struct report_want, extfrag), AN_VIEW },
+	{ &kmt_analysis_caches, offsetof(struct report_want, caches), AN_VIEW },
+	{ &kmt_analysis_sizes, offsetof(struct report_want, sizes), AN_VIEW },
+	{ &kmt_analysis_lifetimes, offsetof(struct report_want, lifetimes),
+	  AN_VIEW },
+	{ &kmt_analysis_timeline, offsetof(struct report_want, timeline),
+	  AN_VIEW },
+};
+
+#define NR_ANALYSES (sizeof(analyses) / sizeof(analyses[0]))
+
+static int wanted(const struct report_want *w, size_t i)
+{
+	return *(const int *)((const char *)w + analyses[i].want);
+}
+
+struct report_run {
+	void *ctx[NR_ANALYSES];
+	int on[NR_ANALYSES];
+	/*
+	 * Fed every event before the analyses, when views run or a
+	 * --pid/--comm/--cpu filter is given: it tells the views what each
+	 * event did and decides which events pass (live.h).
+	 */
+	struct kmt_live *live;
+	struct kmt_session *s;
+};
+
+static int dispatch(void *arg, const struct kmt_event *ev)
+{
+	struct report_run *run = arg;
+	size_t i;
+	int ret;
+
+	if (run->live) {
+		ret = kmt_live_feed(run->live, ev);
+		if (ret)
+			return kmt_session_error(run->s, ret,
+						 "out of memory tracking live objects");
+		if (!run->live->step.pass)
+			return 0;
+	}
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (!run->on[i])
+			continue;
+		ret = analyses[i].ops->on_event(run->ctx[i], ev);
+		if (ret)
+			return kmt_session_error(run->s, ret < 0 ? ret : -EINVAL,
+						 "out of memory in the %s analysis",
+						 analyses[i].ops->name);
+	}
+	return 0;
+}
+
+/* a batch of events is shown here a little before dispatch gets them */
+static int prefetch(void *arg, const struct kmt_event *ev)
+{
+	struct report_run *run = arg;
+	size_t i;
+
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (run->on[i] && analyses[i].ops->prefetch)
+			analyses[i].ops->prefetch(run->ctx[i], ev);
+	}
+	return 0;
+}
+
+/* "12.5" seconds to nanoseconds; -1 when it is not a number */
+static int parse_seconds(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0;
+	int digits = 0, fd = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+		sec = sec * 10 + (s[i] - '0');
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+			if (fd < 9) {
+				frac = frac * 10 + (s[i] - '0');
+				fd++;
+			}
+		}
+	}
+	if (i != len || !digits || sec > 18000000000ULL)
+		return -1;
+	while (fd++ < 9)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+/*
+ * A duration: a number with a unit, ns, us, ms, s, m or h ("500ms",
+ * "1.5s", "2m"); a bare number is seconds.  -1 when it is none.
+ */
+static int parse_duration(const char *arg, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		uint64_t div, mul;
+	} units[] = {
+		{ "ns", 1000000000, 1 }, { "us", 1000000, 1 },
+		{ "ms", 1000, 1 }, { "s", 1, 1 }, { "m", 1, 60 },
+		{ "h", 1, 3600 }, { "", 1, 1 },
+	};
+	size_t len = strlen(arg), num = 0, i;
+	uint64_t v;
+
+	while (num < len && ((arg[num] >= '0' && arg[num] <= '9') ||
+			     arg[num] == '.'))
+		num++;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(arg + num, units[i].unit))
+			continue;
+		if (parse_seconds(arg, num, &v))
+			return -1;
+		if (v > UINT64_MAX / units[i].mul)
+			return -1;
+		*ns = v / units[i].div * units[i].mul;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
+{
+	const char *comma = strchr(arg, ',');
+
+	*start = *end = 0;
+	if (!comma)
+		return -1;
+	if (comma > arg && parse_seconds(arg, comma - arg, start))
+		return -1;
+	if (comma[1] && parse_seconds(comma + 1, strlen(comma + 1), end))
+		return -1;
+	if (*end && *start > *end)
+		return -1;
+	return 0;
+}
+
+static const char *default_input(void)
+{
+	if (!access("kmemtrace.dat", F_OK))
+		return "kmemtrace.dat";
+	if (!access("perf.data", F_OK))
+		return "perf.data";
+	return NULL;
+}
+
+static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
+{
+	struct kmt_report_meta *m = &r->meta;
+	int i;
+
+	m->input = s->input;
+	m->format = s->format ? s->format : "unknown";
+	m->kernel = s->kernel_release;
+	m->nr_cpus = s->nr_cpus;
+	m->first_ts = s->first_ts;
+	m->last_ts = s->last_ts;
+	m->time_start = s->time_start;
+	m->time_end = s->time_end;
+	for (i = 1; i < KMT_EV_NR; i++) {
+		if (!s->nr_events[i])
+			continue;
+		m->events[m->nr_event_types].name = kmt_ev_type_name(i);
+		m->events[m->nr_event_types].count = s->nr_events[i];
+		m->nr_event_types++;
+	}
+	m->other_events = s->nr_other;
+	m->lost_events = s->nr_lost;
+	m->lost_records = s->nr_lost_records;
+	m->has_stacks = s->has_stacks;
+}
+
+static int fail(int json, const char *msg)
+{
+	if (json) {
+		struct kmt_json j;
+
+		kmt_json_init(&j, stdout, 0);
+		kmt_json_obj_open(&j, NULL);
+		kmt_json_str(&j, "error", msg);
+		kmt_json_obj_close(&j);
+		kmt_json_finish(&j);
+	}
+	fprintf(stderr, "kmemtrace report: %s\n", msg);
+	return 1;
+}
+
+static int has_class(const struct kmt_session *s, enum analysis_kind kind)
+{
+	int i;
+
+	for (i = 1; i < KMT_EV_NR; i++) {
+		if (s->nr_events[i] && kmt_ev_is_slab(i) == (kind == AN_SLAB))
+			return 1;
+	}
+	return 0;
+}
+
+/* every -s key must be known to some analysis that runs */
+static int check_sort_keys(const char *spec, const struct report_run *run,
+			   char *bad, size_t badlen)
+{
+	const char *p = spec;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p), i;
+		int known = 0;
+
+		for (i = 0; i < NR_ANALYSES; i++)
+			known |= run->on[i] &&
+				 analyses[i].ops->knows_sort_key(p, len);
+		if (!known) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -1;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/* the option values that need parsing before the analyses start */
+struct view_args {
+	const char *older_than, *warmup, *step, *by;
+	const char *pids, *comms, *cpus;
+};
+
+static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
+			char *msg, size_t len)
+{
+	static const struct {
+		const char *name;
+		size_t arg;		/* in struct view_args */
+		size_t val;		/* in struct kmt_report_opts */
+		int positive;
+	} durations[] = {
+		{ "--older-than", offsetof(struct view_args, older_than),
+		  offsetof(struct kmt_report_opts, older_than), 0 },
+		{ "--warmup", offsetof(struct view_args, warmup),
+		  offsetof(struct kmt_report_opts, warmup), 0 },
+		{ "--step", offsetof(struct view_args, step),
+		  offsetof(struct kmt_report_opts, step), 1 },
+	};
+	size_t i;
+
+	opts->warmup = 1000000000ULL;	/* 1 s */
+	for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
+		const char *arg = *(const char *const *)((const char *)a +
+							 durations[i].arg);
+		uint64_t *val = (uint64_t *)((char *)opts + durations[i].val);
+
+		if (!arg)
+			continue;
+		if (parse_duration(arg, val) || (durations[i].positive && !*val)) {
+			snprintf(msg, len, "%s '%s': want a duration such as "
+				 "500ms, 2s or 1m%s", durations[i].name, arg,
+				 durations[i].positive ? ", above 0" : "");
+			return -1;
+		}
+	}
+	if (a->by && strcmp(a->by, "pid") && strcmp(a->by, "comm")) {
+		snprintf(msg, len, "--by '%s': want pid or comm", a->by);
+		return -1;
+	}
+	opts->by_comm = a->by && !strcmp(a->by, "comm");
+	if (opts->top == INT_MIN) {
+		opts->top = 0;		/* the view's default */
+	} else if (opts->top < 1) {
+		snprintf(msg, len, "--top takes a number of callsites, 1 or more");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	return 1;
+	const char *input = NULL, *time_arg = NULL, *output = NULL;
+	int json = 0, csv = 0, any_view = 0;
+	struct kmt_report_opts opts = { 0 };
+	struct report_want want = { 0 };
+	struct view_args va = { 0 };
+	const struct kmt_option options[] = {
+		OPT_GROUP("input"),
+		OPT_STRING('i', "input", &input, "file",
+			   "recording: perf.data, trace.dat or ftrace text, '-' for stdin "
+			   "(default: kmemtrace.dat, else perf.data)"),
+		OPT_STRING(0, "time", &time_arg, "start,end",
+			   "only events in this window, in seconds as the recording "
+			   "stamps them (either side may be empty)"),
+		OPT_LIST(0, "pid", &va.pids, "list",
+			 "only these processes (1234,5678): their allocations with "
+			 "their frees, whoever frees, and their other events"),
+		OPT_LIST(0, "comm", &va.comms, "list",
+			 "only these command names, as --pid (patterns: kworker*)"),
+		OPT_LIST(0, "cpu", &va.cpus, "list",
+			 "only these CPUs (0,2-3), as --pid"),
+		OPT_GROUP("analyses (default: slab and page, for the events present)"),
+		OPT_BOOL(0, "slab", &want.slab, "slab allocator: kmalloc, kmem_cache_alloc, frees"),
+		OPT_BOOL(0, "page", &want.page, "page allocator: mm_page_alloc, mm_page_free, ..."),
+		OPT_GROUP("views (with any of them, only the views print, unless --slab or --page)"),
+		OPT_BOOL(0, "leaks", &want.leaks,
+			 "still allocated at the end, by callsite and stack, with ages"),
+		OPT_STRING(0, "older-than", &va.older_than, "duration",
+			   "leaks: only objects alive at least this long (500ms, 2s, 1m)"),
+		OPT_BOOL(0, "errors", &want.errors,
+			 "misuse: wrong free function or cache, double and unknown frees, "
+			 "bytes_alloc < bytes_req, failures"),
+		OPT_STRING(0, "warmup", &va.warmup, "duration",
+			   "errors: frees of unknown pointers this early are expected "
+			   "(default 1s)"),
+		OPT_BOOL(0, "procs", &want.procs,
+			 "per process: Mel Gorman's page allocator columns, slab bytes"),
+		OPT_STRING(0, "by", &va.by, "pid|comm",
+			   "procs, extfrag: a row per process (default) or command name"),
+		OPT_BOOL(0, "pcpu", &want.pcpu,
+			 "per CPU: per-CPU list refills and drains, imbalance"),
+		OPT_BOOL(0, "extfrag", &want.extfrag,
+			 "external fragmentation: fallbacks by order, migratetype, "
+			 "process, over time"),
+		OPT_BOOL(0, "caches", &want.caches,
+			 "per slab cache: objects, bytes, waste, outstanding"),
+		OPT_BOOL(0, "sizes", &want.sizes,
+			 "histogram of requested sizes, powers of two, with waste"),
+		OPT_BOOL(0, "lifetimes", &want.lifetimes,
+			 "histogram of allocation-to-free times (per callsite with --caller)"),
+		OPT_BOOL(0, "timeline", &want.timeline,
+			 "outstanding slab and page memory over time, top callsites"),
+		OPT_STRING(0, "step", &va.step, "duration",
+			   "timeline, extfrag: the step (default: the span / 50, rounded)"),
+		OPT_INT(0, "top", &opts.top, "n", "timeline: callsites drawn (default 10)"),
+		OPT_GROUP("tables"),
+		OPT_BOOL(0, "caller", &opts.caller, "per-callsite table (slab, page, lifetimes)"),
+		OPT_BOOL(0, "alloc", &opts.alloc, "per-object (slab) and per-page table"),
+		OPT_STRING('s', "sort", &opts.sort, "keys",
+			   "sort keys, larger first: slab ptr,callsite,bytes,hit,pingpong,frag "
+			   "(default frag,hit,bytes); page page,callsite,bytes,hit,order,migtype,gfp "
+			   "(default bytes,hit); leaks bytes,count,age,callsite (default bytes); "
+			   "caches bytes,objects,waste,live (default bytes); procs: any column "
+			   "key (default page_allocs,slab_alloc_bytes)"),
+		OPT_INT('l', "line", &opts.lines, "n", "print at most n rows per table"),
+		OPT_BOOL(0, "raw-ip", &opts.raw_ip, "print addresses, not symbols"),
+		OPT_BOOL(0, "live", &opts.live, "page: only blocks still allocated at the end"),
+		OPT_GROUP("output"),
+		OPT_BOOL(0, "json", &json, "JSON: every table and summary"),
+		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each"),
+		OPT_STRING('o', "output", &output, "file", "write the report to file"),
+		OPT_END(),
+	};
+	const struct kmt_renderer *renderer;
+	struct kmt_filter filter;
+	struct report_run run;
+	struct kmt_live live;
+	struct kmt_session s;
+	struct kmt_report r;
+	FILE *out = stdout;
+	char bad[64], msg[700];
+	int ret = 1, nargs;
+	size_t i;
+
+	memset(&run, 0, sizeof(run));
+	opts.top = INT_MIN;	/* not given */
+	nargs = kmt_parse_options(argc, argv, options, report_usage, 0);
+	if (nargs > 1 || (nargs == 1 && input)) {
+		fprintf(stderr, "error: one input only\n");
+		kmt_usage_with_options(report_usage, options, 1);
+		return 129;
+	}
+	if (nargs == 1)
+		input = argv[0];
+	if (json && csv) {
+		fprintf(stderr, "error: --json and --csv exclude each other\n");
+		return 129;
+	}
+	if (opts.lines < 0) {
+		fprintf(stderr, "error: -l takes a number of rows, 0 or more\n");
+		return 129;
+	}
+	renderer = kmt_renderer_find(json ? "json" : csv ? "csv" : "text");
+	if (view_options(&va, &opts, msg, sizeof(msg)))
+		return fail(json, msg);
+	if (kmt_filter_init(&filter, va.pids, va.comms, va.cpus, msg,
+			    sizeof(msg))) {
+		kmt_filter_free(&filter);
+		return fail(json, msg);
+	}
+	if (!input)
+		input = default_input();
+	if (!input) {
+		kmt_filter_free(&filter);
+		return fail(json, "no input: give -i FILE (no kmemtrace.dat or perf.data here)");
+	}
+
+	if (kmt_session_init(&s)) {
+		kmt_filter_free(&filter);
+		return fail(json, "out of memory");
+	}
+	if (time_arg && parse_time(time_arg, &s.time_start, &s.time_end)) {
+		snprintf(msg, sizeof(msg),
+			 "--time '%s': want start,end in seconds, start <= end",
+			 time_arg);
+		kmt_session_free(&s);
+		kmt_filter_free(&filter);
+		return fail(json, msg);
+	}
+	for (i = 0; i < NR_ANALYSES; i++)
+		any_view |= analyses[i].kind == AN_VIEW && wanted(&want, i);
+	for (i = 0; i < NR_ANALYSES; i++) {
+		run.on[i] = wanted(&want, i) ||
+			    (analyses[i].kind != AN_VIEW && !want.slab &&
+			     !want.page && !any_view);
+	}
+	if (opts.sort && check_sort_keys(opts.sort, &run, bad, sizeof(bad))) {
+		snprintf(msg, sizeof(msg), "unknown sort key '%s'", bad);
+		kmt_session_free(&s);
+		kmt_filter_free(&filter);
+		return fail(json, msg);
+	}
+	if (any_view || filter.active) {
+		kmt_live_init(&live, &s);
+		if (filter.active)
+			live.filter = &filter;
+		run.live = &live;
+		opts.tracker = &live;
+	}
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (!run.on[i])
+			continue;
+		run.ctx[i] = analyses[i].ops->create(&s, &opts);
+		if (!run.ctx[i]) {
+			fail(json, s.errmsg[0] ? s.errmsg : "out of memory");
+			goto out;
+		}
+	}
+	run.s = &s;
+	s.consumer = dispatch;
+	s.prefetch = prefetch;
+	s.consumer_ctx = &run;
+	if (kmt_source_read_file(&s, input)) {
+		fail(json, s.errmsg[0] ? s.errmsg : "cannot read the input");
+		goto out;
+	}
+
+	kmt_report_init(&r);
+	fill_meta(&r, &s);
+	for (i = 0; i < NR_ANALYSES; i++) {
+		/* unasked analyses without events would print only zeros */
+		if (!run.on[i] || (analyses[i].kind != AN_VIEW &&
+				   !want.slab && !want.page &&
+				   !has_class(&s, analyses[i].kind)))
+			continue;
+		if (analyses[i].ops->finish(run.ctx[i], &r)) {
+			fail(json, "out of memory");
+			kmt_report_free(&r);
+			goto out;
+		}
+	}
+	if (output) {
+		out = fopen(output, "w");
+		if (!out) {
+			snprintf(msg, sizeof(msg), "cannot write '%s': %s",
+				 output, strerror(errno));
+			fail(0, msg);
+			kmt_report_free(&r);
+			goto out;
+		}
+	}
+	ret = renderer->render(&r, out) ? 1 : 0;
+	if (out != stdout && fclose(out))
+		ret = 1;
+	else if (out == stdout && fflush(stdout))
+		ret = 1;
+	if (ret)
+		fprintf(stderr, "kmemtrace report: cannot write the report: %s\n",
+			strerror(errno));
+	kmt_report_free(&r);
+out:
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (run.ctx[i])
+			analyses[i].ops->destroy(run.ctx[i]);
+	}
+	if (run.live)
+		kmt_live_free(run.live);
+	kmt_filter_free(&filter);
+	kmt_session_free(&s);
+	return ret;
 }

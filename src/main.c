@@ -9,7 +9,11 @@
 #include "builtin.h"
 
 static const struct kmt_command commands[] = {
+	{ "record",	cmd_record,	"capture kmem events losslessly into a trace.dat" },
 	{ "report",	cmd_report,	"analyse a recording: slab, page, callers, lost events" },
+	{ "pageowner",	cmd_pageowner,	"analyse page_owner dumps (page_owner_sort's job, faster)" },
+	{ "check",	cmd_check,	"verify a recording: events, order, truncation, lost events" },
+	{ "stat",	cmd_stat,	"count kmem events and their rates, live" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -52,6 +52,37 @@ static void die_usage(const char *const *usage, const struct kmt_option *opts,
 	exit(129);
 }
 
+/*
+ * Lists joined from repeated options (--pid 1 --pid 2) must outlive the
+ * parse, as plain arguments do; they are freed when the process exits.
+ */
+static char **joined_lists;
+static size_t nr_joined;
+
+static void free_joined_lists(void)
+{
+	while (nr_joined)
+		free(joined_lists[--nr_joined]);
+	free(joined_lists);
+	joined_lists = NULL;
+}
+
+static char *keep_joined(char *s)
+{
+	char **grown = realloc(joined_lists,
+			       (nr_joined + 1) * sizeof(*joined_lists));
+
+	if (!grown) {
+		fprintf(stderr, "error: out of memory\n");
+		exit(1);
+	}
+	if (!joined_lists)
+		atexit(free_joined_lists);
+	joined_lists = grown;
+	joined_lists[nr_joined++] = s;
+	return s;
+}
+
 static void set_value(const struct kmt_option *o, const char *arg,
 		      const char *const *usage, const struct kmt_option *opts)
 {
@@ -89,7 +120,6 @@ static void set_value(const struct kmt_option *o, const char *arg,
 		const char **v = o->value;
 
 		if (*v) {
-			/* joined lists live as long as the process */
 			size_t len = strlen(*v) + strlen(arg) + 2;
 			char *joined = malloc(len);
 
@@ -98,7 +128,7 @@ static void set_value(const struct kmt_option *o, const char *arg,
 				exit(1);
 			}
 			snprintf(joined, len, "%s,%s", *v, arg);
-			*v = joined;
+			*v = keep_joined(joined);
 		} else {
 			*v = arg;
 		}

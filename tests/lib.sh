@@ -18,6 +18,9 @@ DATA=$TESTS_DIR/data
 EXPECTED=$TESTS_DIR/expected
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kmt-test.XXXXXX")
 export KMEMTRACE HELPERS DATA EXPECTED TRASH
+# leaks inside the system libraries, for the sanitizer build (lsan.supp)
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TESTS_DIR/lsan.supp:print_suppressions=0}
+export LSAN_OPTIONS
 test_count=0
 test_failed=0
 trap 'rm -rf "$TRASH"' EXIT

@@ -3,6 +3,9 @@
 # directory given (the plain build, then the sanitizer build) and ends
 # with one line "N passed, N failed[, N skipped]".
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+# leaks inside the system libraries, for the sanitizer build (lsan.supp)
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TOP/tests/lsan.supp:print_suppressions=0}
+export LSAN_OPTIONS
 export KMT_TEST_DATA="$TOP/tests/data"
 pass=0 fail=0 skip=0
 log=$(mktemp)

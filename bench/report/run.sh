@@ -49,7 +49,7 @@ echo "perf.data: $data, $events kmem events, $size MB"
 cat "$data" >/dev/null	# into the page cache for both tools
 
 res=$(python3 "$MEASURE" --runs "$RUNS" \
-	--label perf -- perf kmem --slab --page --caller --alloc stat -i "$data" \
+	--label perf -- perf kmem -i "$data" --slab --page --caller --alloc stat \
 	--label kmemtrace -- "$KMT" report --slab --page --caller --alloc -i "$data")
 echo
 echo "tool          wall(s)  rss(MiB)   min(s)    max(s)   (median of $RUNS, alternating)"

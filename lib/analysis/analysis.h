@@ -45,6 +45,8 @@ struct kmt_analysis_ops {
 	void *(*create)(struct kmt_session *s,
 			const struct kmt_report_opts *opts);
 	int (*on_event)(void *ctx, const struct kmt_event *ev);
+	/* optional: start loading what on_event will touch for ev */
+	int (*prefetch)(void *ctx, const struct kmt_event *ev);
 	int (*finish)(void *ctx, struct kmt_report *r);
 	void (*destroy)(void *ctx);
 	/* sort keys this analysis knows, for checking -s */

@@ -20,26 +20,48 @@
 
 #define SLAB_DEFAULT_SORT "frag,hit,bytes"
 
-/* a live object: value of the live table, keyed by pointer */
+/*
+ * What the tables sort on.  It leads both a callsite row and a pointer
+ * entry of the object table (whose hash key is at offset 0 too), so one
+ * set of sort keys serves both without copying rows out to sort them.
+ */
+struct slab_stat {
+	uint64_t key;		/* call_site, or ptr */
+	uint64_t call_site;	/* of the last allocation (ptr entries) */
+	uint64_t bytes_alloc;
+	uint64_t bytes_req;
+	uint32_t hit;
+	uint32_t pingpong;
+	double frag;		/* filled in before sorting */
+};
+
+/*
+ * The value of the object table, keyed by pointer: the per-pointer
+ * figures (the stat minus its key) and the live object, if any.  Without
+ * --alloc a freed object leaves the table, so it holds live objects only.
+ */
 struct slab_obj {
 	uint64_t call_site;
+	uint64_t bytes_alloc;	/* per-pointer totals (--alloc) */
+	uint64_t bytes_req;
+	uint32_t hit;
+	uint32_t pingpong;
+	double frag;
+	/* the live object */
 	uint64_t ts;
-	uint32_t bytes_alloc;
-	uint32_t bytes_req;
+	uint32_t obj_alloc;	/* this allocation's bytes */
+	uint32_t obj_req;
 	uint32_t cache;
+	uint32_t site;		/* row of sites */
 	int32_t pid;
 	int16_t cpu;
 	uint8_t type;
+	uint8_t live;
 };
 
-/* a row of the callsite or pointer table; key first */
+/* a row of the callsite table */
 struct slab_row {
-	uint64_t key;		/* call_site, or ptr */
-	uint64_t call_site;	/* of the last allocation (ptr rows) */
-	uint64_t bytes_alloc;
-	uint64_t bytes_req;
-	uint64_t hit;
-	uint64_t pingpong;
+	struct slab_stat st;
 	uint64_t frees;
 	uint64_t live;
 	uint64_t live_bytes;
@@ -50,9 +72,10 @@ struct slab_ctx {
 	struct kmt_report_opts opts;
 	struct kmt_sort_chain caller_sort;
 	struct kmt_sort_chain alloc_sort;
-	struct kmt_hash live;		/* ptr -> struct slab_obj */
+	struct kmt_hash objs;		/* ptr -> struct slab_obj */
 	struct kmt_rows sites;		/* call_site -> struct slab_row */
-	struct kmt_rows ptrs;		/* ptr -> struct slab_row (--alloc) */
+	uint64_t last_site_key;		/* a one-entry cache of sites */
+	uint32_t last_site;
 	struct kmt_slab_totals t;
 };
 
@@ -63,51 +86,49 @@ static double frag_pct(uint64_t req, uint64_t alloc)
 
 static int cmp_ptr(const void *a, const void *b)
 {
-	const struct slab_row *x = a, *y = b;
+	const struct slab_stat *x = a, *y = b;
 
 	return KMT_CMP_DESC(x->key, y->key);
 }
 
 static int cmp_callsite(const void *a, const void *b)
 {
-	const struct slab_row *x = a, *y = b;
+	const struct slab_stat *x = a, *y = b;
 
 	return KMT_CMP_DESC(x->call_site, y->call_site);
 }
 
 static int cmp_hit(const void *a, const void *b)
 {
-	const struct slab_row *x = a, *y = b;
+	const struct slab_stat *x = a, *y = b;
 
 	return KMT_CMP_DESC(x->hit, y->hit);
 }
 
 static int cmp_bytes(const void *a, const void *b)
 {
-	const struct slab_row *x = a, *y = b;
+	const struct slab_stat *x = a, *y = b;
 
 	return KMT_CMP_DESC(x->bytes_alloc, y->bytes_alloc);
 }
 
 static int cmp_frag(const void *a, const void *b)
 {
-	const struct slab_row *x = a, *y = b;
-	double fx = frag_pct(x->bytes_req, x->bytes_alloc);
-	double fy = frag_pct(y->bytes_req, y->bytes_alloc);
+	const struct slab_stat *x = a, *y = b;
 
-	return KMT_CMP_DESC(fx, fy);
+	return KMT_CMP_DESC(x->frag, y->frag);
 }
 
 static int cmp_pingpong(const void *a, const void *b)
 {
-	const struct slab_row *x = a, *y = b;
+	const struct slab_stat *x = a, *y = b;
 
 	return KMT_CMP_DESC(x->pingpong, y->pingpong);
 }
 
 static int cmp_key_asc(const void *a, const void *b)
 {
-	const struct slab_row *x = a, *y = b;
+	const struct slab_stat *x = a, *y = b;
 
 	return KMT_CMP_ASC(x->key, y->key);
 }
@@ -138,9 +159,9 @@ static void *slab_create(struct kmt_session *s,
 		return NULL;
 	c->s = s;
 	c->opts = *opts;
-	kmt_hash_init(&c->live, sizeof(struct slab_obj));
+	kmt_hash_init(&c->objs, sizeof(struct slab_obj));
 	kmt_rows_init(&c->sites, sizeof(struct slab_row), sizeof(uint64_t));
-	kmt_rows_init(&c->ptrs, sizeof(struct slab_row), sizeof(uint64_t));
+	c->last_site = UINT32_MAX;
 	/* keys of other analyses in -s are theirs: skip them here */
 	kmt_sort_parse(&c->caller_sort, opts->sort ? opts->sort :
 		       SLAB_DEFAULT_SORT, slab_sort_keys, NR_SORT_KEYS, 1,
@@ -160,9 +181,8 @@ static void slab_destroy(void *ctx)
 
 	if (!c)
 		return;
-	kmt_hash_free(&c->live);
+	kmt_hash_free(&c->objs);
 	kmt_rows_free(&c->sites);
-	kmt_rows_free(&c->ptrs);
 	free(c);
 }
 
@@ -171,11 +191,38 @@ static inline uint32_t clamp32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
+static struct slab_row *site_of(struct slab_ctx *c, uint64_t call_site)
+{
+	struct slab_row *row;
+
+	if (c->last_site != UINT32_MAX && c->last_site_key == call_site)
+		return kmt_rows_at(&c->sites, c->last_site);
+	row = kmt_rows_get(&c->sites, &call_site, 1, NULL);
+	if (row) {
+		c->last_site_key = call_site;
+		c->last_site = (uint32_t)(((unsigned char *)row - c->sites.rows) /
+					  c->sites.row_size);
+	}
+	return row;
+}
+
+/* the object at obj stops being live (freed, or its free was lost) */
+static struct slab_row *retire(struct slab_ctx *c, struct slab_obj *obj)
+{
+	struct slab_row *site = kmt_rows_at(&c->sites, obj->site);
+
+	obj->live = 0;
+	c->t.live--;
+	c->t.live_bytes -= obj->obj_alloc;
+	site->live--;
+	site->live_bytes -= obj->obj_alloc;
+	return site;
+}
+
 static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 {
-	struct slab_row *site, *row;
-	struct slab_obj *obj, old;
-	int is_new;
+	struct slab_row *site;
+	struct slab_obj *obj;
 
 	c->t.nr_allocs++;
 	if (ev->type == KMT_EV_KMALLOC)
@@ -190,54 +237,39 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 	if (ev->bytes_alloc < ev->bytes_req)
 		c->t.alloc_below_req++;
 
-	site = kmt_rows_get(&c->sites, &ev->call_site, 1, NULL);
+	site = site_of(c, ev->call_site);
 	if (!site)
 		return -ENOMEM;
-	site->call_site = ev->call_site;
-	site->hit++;
-	site->bytes_alloc += ev->bytes_alloc;
-	site->bytes_req += ev->bytes_req;
+	site->st.call_site = ev->call_site;
+	site->st.hit++;
+	site->st.bytes_alloc += ev->bytes_alloc;
+	site->st.bytes_req += ev->bytes_req;
 
 	if (!ev->ptr) {
 		c->t.failed++;
 		return 0;
 	}
-	if (c->opts.alloc) {
-		row = kmt_rows_get(&c->ptrs, &ev->ptr, 1, NULL);
-		if (!row)
-			return -ENOMEM;
-		row->call_site = ev->call_site;
-		row->hit++;
-		row->bytes_alloc += ev->bytes_alloc;
-		row->bytes_req += ev->bytes_req;
-	}
-
-	/* an object allocated again without a free: the free was lost */
-	if (kmt_hash_del(&c->live, ev->ptr, &old)) {
-		struct slab_row *prev = kmt_rows_get(&c->sites, &old.call_site,
-						     0, NULL);
-
-		c->t.alloc_over_live++;
-		c->t.live--;
-		c->t.live_bytes -= old.bytes_alloc;
-		if (prev) {
-			prev->live--;
-			prev->live_bytes -= old.bytes_alloc;
-		}
-		/* kmt_rows_get above may have moved site */
-		site = kmt_rows_get(&c->sites, &ev->call_site, 0, NULL);
-	}
-	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
+	obj = kmt_hash_put(&c->objs, ev->ptr, NULL);
 	if (!obj)
 		return -ENOMEM;
+	/* an object allocated again without a free: the free was lost */
+	if (obj->live) {
+		c->t.alloc_over_live++;
+		retire(c, obj);
+	}
 	obj->call_site = ev->call_site;
+	obj->bytes_alloc += ev->bytes_alloc;
+	obj->bytes_req += ev->bytes_req;
+	obj->hit++;
 	obj->ts = ev->ts;
-	obj->bytes_alloc = clamp32(ev->bytes_alloc);
-	obj->bytes_req = clamp32(ev->bytes_req);
+	obj->obj_alloc = clamp32(ev->bytes_alloc);
+	obj->obj_req = clamp32(ev->bytes_req);
 	obj->cache = ev->cache;
+	obj->site = c->last_site;
 	obj->pid = ev->pid;
 	obj->cpu = (int16_t)ev->cpu;
 	obj->type = (uint8_t)ev->type;
+	obj->live = 1;
 	c->t.live++;
 	c->t.live_bytes += ev->bytes_alloc;
 	site->live++;
@@ -247,8 +279,8 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 
 static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 {
-	struct slab_row *site, *row;
-	struct slab_obj obj;
+	struct slab_row *site;
+	struct slab_obj *obj;
 
 	if (ev->type == KMT_EV_KFREE)
 		c->t.nr_kfree++;
@@ -258,35 +290,28 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 		c->t.free_null++;
 		return 0;
 	}
-	if (!kmt_hash_del(&c->live, ev->ptr, &obj)) {
+	obj = kmt_hash_get(&c->objs, ev->ptr);
+	if (!obj || !obj->live) {
 		/* allocated before the recording began, or its alloc was lost */
 		c->t.free_only++;
 		return 0;
 	}
 	c->t.frees_matched++;
-	c->t.freed += obj.bytes_alloc;
-	c->t.live--;
-	c->t.live_bytes -= obj.bytes_alloc;
-	site = kmt_rows_get(&c->sites, &obj.call_site, 0, NULL);
-	if (site) {
-		site->frees++;
-		site->live--;
-		site->live_bytes -= obj.bytes_alloc;
-	}
-	if (ev->type == KMT_EV_KFREE && obj.type == KMT_EV_CACHE_ALLOC)
+	c->t.freed += obj->obj_alloc;
+	site = retire(c, obj);
+	site->frees++;
+	if (ev->type == KMT_EV_KFREE && obj->type == KMT_EV_CACHE_ALLOC)
 		c->t.cache_obj_kfreed++;
-	if (ev->type == KMT_EV_CACHE_FREE && obj.type == KMT_EV_KMALLOC)
+	if (ev->type == KMT_EV_CACHE_FREE && obj->type == KMT_EV_KMALLOC)
 		c->t.kmalloc_obj_cache_freed++;
-	if (ev->cpu != obj.cpu) {
+	if (ev->cpu != obj->cpu) {
 		c->t.cross_cpu_frees++;
-		if (site)
-			site->pingpong++;
-		if (c->opts.alloc) {
-			row = kmt_rows_get(&c->ptrs, &ev->ptr, 0, NULL);
-			if (row)
-				row->pingpong++;
-		}
+		site->st.pingpong++;
+		obj->pingpong++;
 	}
+	/* per-pointer figures are kept only for --alloc */
+	if (!c->opts.alloc)
+		kmt_hash_del(&c->objs, ev->ptr, NULL);
 	return 0;
 }
 
@@ -304,6 +329,15 @@ static int slab_on_event(void *ctx, const struct kmt_event *ev)
 	default:
 		return 0;
 	}
+}
+
+static int slab_prefetch(void *ctx, const struct kmt_event *ev)
+{
+	struct slab_ctx *c = ctx;
+
+	if (kmt_ev_is_slab(ev->type))
+		kmt_hash_prefetch(&c->objs, ev->ptr);
+	return 0;
 }
 
 static const struct kmt_col slab_cols_caller[] = {
@@ -335,46 +369,53 @@ static const struct kmt_col slab_cols_alloc[] = {
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
+/* sorts n stats of size bytes each in place and adds the first -l rows */
 static int add_rows(struct slab_ctx *c, struct kmt_report *r,
-		    struct kmt_table *t, struct kmt_rows *rows,
-		    const struct kmt_sort_chain *chain, int by_ptr)
+		    struct kmt_table *t, unsigned char *base, size_t nr,
+		    size_t size, const struct kmt_sort_chain *chain, int by_ptr)
 {
-	size_t i, n = rows->nr;
+	size_t i, n = nr;
 
-	kmt_sort_rows(rows->rows, n, rows->row_size, chain);
-	/* sorting moved the rows: the index is stale, and no longer needed */
-	kmt_hash_clear(&rows->index);
+	for (i = 0; i < nr; i++) {
+		struct slab_stat *st = (struct slab_stat *)(base + i * size);
+
+		st->frag = frag_pct(st->bytes_req, st->bytes_alloc);
+	}
+	kmt_sort_rows(base, nr, size, chain);
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
 	for (i = 0; i < n; i++) {
-		const struct slab_row *row = kmt_rows_at(rows, i);
+		const struct slab_stat *st =
+			(const struct slab_stat *)(base + i * size);
 		union kmt_val *v = kmt_table_add_row(t);
 		const char *site;
 
 		if (!v)
 			return -ENOMEM;
-		site = kmt_analysis_sym(c->s, r, row->call_site, c->opts.raw_ip);
+		site = kmt_analysis_sym(c->s, r, st->call_site, c->opts.raw_ip);
 		if (by_ptr)
-			v[0].u = row->key;
+			v[0].u = st->key;
 		else
 			v[0].str = site;
-		v[1].u = row->bytes_alloc;
-		v[2].u = row->hit ? row->bytes_alloc / row->hit : 0;
-		v[3].u = row->bytes_req;
-		v[4].u = row->hit ? row->bytes_req / row->hit : 0;
-		v[5].u = row->hit;
-		v[6].u = row->pingpong;
-		v[7].d = frag_pct(row->bytes_req, row->bytes_alloc);
+		v[1].u = st->bytes_alloc;
+		v[2].u = st->hit ? st->bytes_alloc / st->hit : 0;
+		v[3].u = st->bytes_req;
+		v[4].u = st->hit ? st->bytes_req / st->hit : 0;
+		v[5].u = st->hit;
+		v[6].u = st->pingpong;
+		v[7].d = st->frag;
 		if (by_ptr) {
 			v[8].str = site;
 		} else {
+			const struct slab_row *row = (const void *)st;
+
 			v[8].u = row->frees;
 			v[9].u = row->live;
 			v[10].u = row->live_bytes;
-			v[11].u = row->call_site;
+			v[11].u = st->call_site;
 		}
 	}
-	t->total_rows = rows->nr;
+	t->total_rows = nr;
 	return 0;
 }
 
@@ -384,6 +425,8 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 	const struct kmt_slab_totals *t = &c->t;
 	struct kmt_summary *s;
 	struct kmt_table *tab;
+	unsigned char *entries;
+	size_t nr;
 	int err = 0;
 
 	if (c->opts.caller) {
@@ -391,16 +434,23 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 					   slab_cols_caller,
 					   NCOLS(slab_cols_caller),
 					   KMT_TABLE_PERF);
-		if (!tab || add_rows(c, r, tab, &c->sites, &c->caller_sort, 0))
+		if (!tab || add_rows(c, r, tab, c->sites.rows, c->sites.nr,
+				     c->sites.row_size, &c->caller_sort, 0))
 			return -ENOMEM;
+		/* sorting moved the rows: the index is stale now */
+		kmt_hash_clear(&c->sites.index);
+		c->last_site = UINT32_MAX;
 	}
 	if (c->opts.alloc) {
 		tab = kmt_report_add_table(r, "slab", "allocs", NULL,
 					   slab_cols_alloc,
 					   NCOLS(slab_cols_alloc),
 					   KMT_TABLE_PERF);
-		if (!tab || add_rows(c, r, tab, &c->ptrs, &c->alloc_sort, 1))
+		entries = kmt_hash_compact(&c->objs, &nr);
+		if (!tab || add_rows(c, r, tab, entries, nr, c->objs.slot_size,
+				     &c->alloc_sort, 1))
 			return -ENOMEM;
+		/* the object table is an array now: nothing may look up in it */
 	}
 
 	s = kmt_report_add_summary(r, "slab", "summary",
@@ -470,6 +520,7 @@ const struct kmt_analysis_ops kmt_analysis_slab = {
 	.name = "slab",
 	.create = slab_create,
 	.on_event = slab_on_event,
+	.prefetch = slab_prefetch,
 	.finish = slab_finish,
 	.destroy = slab_destroy,
 	.knows_sort_key = slab_knows_sort_key,

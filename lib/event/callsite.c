@@ -14,6 +14,7 @@ static const char *const allocator_prefixes[] = {
 static const char *const tracing_prefixes[] = {
 	"trace_", "perf_trace_", "perf_tp_", "event_trigger", "ftrace_",
 	"stack_trace_", "ring_buffer_", "__trace_", "trace_event_",
+	"__traceiter_", "__probestub_", "__bpf_trace_",
 };
 
 static int has_prefix(const char *s, size_t len, const char *prefix)

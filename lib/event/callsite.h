@@ -30,8 +30,9 @@ struct kmt_session;
  *      alloc_slab_page say "slab", __page_cache_alloc and
  *      filemap_alloc_folio say "page cache";
  *   3. the frame is tracing when it starts with trace_, perf_trace_,
- *      perf_tp_, event_trigger, ftrace_, stack_trace_, ring_buffer_ or
- *      __trace_ (stacks from the stacktrace trigger begin there).
+ *      perf_tp_, event_trigger, ftrace_, stack_trace_, ring_buffer_,
+ *      __trace_, __traceiter_, __probestub_ or __bpf_trace_ (stacks from
+ *      the stacktrace trigger and perf's call chains begin there).
  *
  * A stack of nothing but such frames gives its outermost frame; no stack
  * gives 0.

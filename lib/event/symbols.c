@@ -17,13 +17,20 @@ void kmt_symtab_init(struct kmt_symtab *t, struct kmt_strtab *strs)
 
 void kmt_symtab_free(struct kmt_symtab *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nr_texts; i++)
+		free(t->texts[i]);
+	free(t->texts);
+	t->texts = NULL;
+	t->nr_texts = t->alloc_texts = 0;
 	free(t->syms);
 	t->syms = NULL;
 	t->nr = t->alloc = 0;
 }
 
-int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
-		   size_t len, const char *module, size_t mod_len)
+static int push(struct kmt_symtab *t, uint64_t addr, const char *name,
+		const char *module)
 {
 	struct kmt_sym *s;
 
@@ -31,15 +38,26 @@ int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
 		return -ENOMEM;
 	s = &t->syms[t->nr];
 	s->addr = addr;
-	s->name = kmt_strtab_intern(t->strs, name, len);
-	s->module = module && mod_len ?
-		    kmt_strtab_intern(t->strs, module, mod_len) : 0;
-	if (!s->name)
-		return -ENOMEM;
+	s->name = name;
+	s->module = module;
+	s->seq = (uint32_t)t->nr;
 	if (t->nr && t->syms[t->nr - 1].addr > addr)
 		t->sorted = 0;
 	t->nr++;
 	return 0;
+}
+
+int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
+		   size_t len, const char *module, size_t mod_len)
+{
+	uint32_t name_id = kmt_strtab_intern(t->strs, name, len);
+	uint32_t mod_id = module && mod_len ?
+			  kmt_strtab_intern(t->strs, module, mod_len) : 0;
+
+	if (!name_id || (module && mod_len && !mod_id))
+		return -ENOMEM;
+	return push(t, addr, kmt_strtab_get(t->strs, name_id),
+		    mod_id ? kmt_strtab_get(t->strs, mod_id) : NULL);
 }
 
 static int hexval(int c)
@@ -55,13 +73,21 @@ static int hexval(int c)
 
 int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 {
-	const char *p = buf, *end = buf + len;
+	char *text, *p, *end;
 	int added = 0;
 
-	while (p < end) {
-		const char *eol = memchr(p, '\n', end - p);
-		const char *q, *name, *mod = NULL;
-		size_t name_len, mod_len = 0;
+	if (KMT_ARRAY_GROW(t->texts, t->nr_texts + 1, t->alloc_texts))
+		return -ENOMEM;
+	text = malloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	t->texts[t->nr_texts++] = text;
+
+	for (p = text, end = text + len; p < end;) {
+		char *eol = memchr(p, '\n', end - p);
+		char *q, *name, *mod = NULL;
 		uint64_t addr = 0;
 		char type;
 		int d;
@@ -82,18 +108,21 @@ int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 		q = name;
 		while (q < eol && *q != '\t' && *q != ' ')
 			q++;
-		name_len = q - name;
+		if (q == name || !strchr("tTwW", type))
+			goto next;
+		*q++ = '\0';	/* the name ends here; eol ends the line */
 		while (q < eol && (*q == '\t' || *q == ' '))
 			q++;
 		if (q < eol && *q == '[') {
 			mod = q + 1;
 			while (q < eol && *q != ']')
 				q++;
-			mod_len = q - mod;
+			*q = '\0';
+			if (!*mod)
+				mod = NULL;
 		}
-		if (!name_len || !strchr("tTwW", type))
-			goto next;
-		if (kmt_symtab_add(t, addr, name, name_len, mod, mod_len))
+		*eol = '\0';
+		if (push(t, addr, name, mod))
 			return -ENOMEM;
 		added++;
 next:
@@ -108,8 +137,8 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* among aliases prefer the first added: stable by name id */
-	return x->name < y->name ? -1 : x->name > y->name;
+	/* among aliases prefer the first added */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static const char *lookup_tep(struct kmt_symtab *t, uint64_t addr,
@@ -171,7 +200,7 @@ const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 		lo--;
 	if (offset)
 		*offset = addr - t->syms[lo].addr;
-	return kmt_strtab_get(t->strs, t->syms[lo].name);
+	return t->syms[lo].name;
 }
 
 uint64_t kmt_symtab_from_text(struct kmt_symtab *t, const char *text,

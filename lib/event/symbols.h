@@ -19,8 +19,9 @@
 
 struct kmt_sym {
 	uint64_t addr;
-	uint32_t name;		/* strtab id */
-	uint32_t module;	/* strtab id, 0 for the core kernel */
+	const char *name;
+	const char *module;	/* NULL for the core kernel */
+	uint32_t seq;		/* order of adding: the first alias wins */
 };
 
 struct tep_handle;
@@ -37,6 +38,13 @@ struct kmt_symtab {
 	size_t nr;
 	size_t alloc;
 	int sorted;
+	/*
+	 * Copies of loaded kallsyms texts, NUL-terminated in place: their
+	 * 100k+ names are pointed into, not interned one by one.
+	 */
+	char **texts;
+	size_t nr_texts;
+	size_t alloc_texts;
 };
 
 void kmt_symtab_init(struct kmt_symtab *t, struct kmt_strtab *strs);

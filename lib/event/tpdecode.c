@@ -34,6 +34,28 @@ static void set_field(struct kmt_tp_field *f,
 	f->size = tf ? (int16_t)tf->size : 0;
 }
 
+/* no more formats are added after init, so pointers into by_id stay put */
+static int index_formats(struct kmt_tp_decoder *d)
+{
+	size_t it = 0, max = 0;
+	uint64_t id;
+	void *val;
+
+	while (kmt_hash_next(&d->by_id, &it, &id, &val))
+		if (id > max)
+			max = id;
+	if (max >= 65536)
+		return 0;	/* odd ids: the hash table serves */
+	d->by_index = calloc(max + 1, sizeof(*d->by_index));
+	if (!d->by_index)
+		return -ENOMEM;
+	d->nr_index = max + 1;
+	it = 0;
+	while (kmt_hash_next(&d->by_id, &it, &id, &val))
+		d->by_index[id] = val;
+	return 0;
+}
+
 int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 			struct kmt_session *s)
 {
@@ -80,6 +102,8 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 					fmt->pfn_is_page = 1;
 			}
 			set_field(&fmt->f[j], tf);
+			if (tf && (size_t)(tf->offset + tf->size) > fmt->min_size)
+				fmt->min_size = tf->offset + tf->size;
 		}
 		/* GFP names from the first format that has them */
 		if (!have_gfp && (fmt->type == KMT_EV_KMALLOC ||
@@ -100,12 +124,15 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 		if (!strcmp(s->gfp.flags[i].name, "__GFP_ACCOUNT"))
 			d->gfp_account = s->gfp.flags[i].value;
 	}
-	return 0;
+	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	return index_formats(d);
 }
 
 void kmt_tp_decoder_free(struct kmt_tp_decoder *d)
 {
 	kmt_hash_free(&d->by_id);
+	free(d->by_index);
+	d->by_index = NULL;
 }
 
 static inline int fits(const struct kmt_tp_field *f, size_t size)
@@ -116,7 +143,28 @@ static inline int fits(const struct kmt_tp_field *f, size_t size)
 static inline uint64_t rd(const struct kmt_tp_decoder *d,
 			  const struct kmt_tp_field *f, const void *data)
 {
-	return tep_read_number(d->tep, (const char *)data + f->offset, f->size);
+	const char *p = (const char *)data + f->offset;
+
+	if (d->native) {
+		uint64_t v8;
+		uint32_t v4;
+		uint16_t v2;
+
+		switch (f->size) {
+		case 8:
+			memcpy(&v8, p, 8);
+			return v8;
+		case 4:
+			memcpy(&v4, p, 4);
+			return v4;
+		case 2:
+			memcpy(&v2, p, 2);
+			return v2;
+		case 1:
+			return *(const uint8_t *)p;
+		}
+	}
+	return tep_read_number(d->tep, p, f->size);
 }
 
 /* sign-extends a field narrower than 64 bits */
@@ -131,6 +179,24 @@ static inline int64_t rds(const struct kmt_tp_decoder *d,
 		return (int64_t)(v << shift) >> shift;
 	}
 	return (int64_t)v;
+}
+
+/* cache names repeat: look in a small direct-mapped memo first */
+static uint32_t intern_name(struct kmt_tp_decoder *d, struct kmt_session *s,
+			    const char *name, size_t len)
+{
+	unsigned int slot = len ? (len * 31 + (unsigned char)name[0] * 7 +
+				   (unsigned char)name[len - 1] +
+				   (unsigned char)name[len / 2] * 3) & 63 : 0;
+	uint32_t id = d->names[slot].id;
+
+	if (id && d->names[slot].len == len &&
+	    !memcmp(kmt_strtab_get(&s->strs, id), name, len))
+		return id;
+	id = kmt_strtab_intern(&s->strs, name, len);
+	d->names[slot].id = id;
+	d->names[slot].len = (uint32_t)len;
+	return id;
 }
 
 int kmt_tp_event_id(const struct kmt_tp_decoder *d, const void *data,
@@ -180,7 +246,10 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 	kmt_event_init(ev);
 	if (id < 0)
 		return -1;
-	fmt = kmt_hash_get(&d->by_id, (uint32_t)id);
+	if (d->by_index)
+		fmt = (size_t)id < d->nr_index ? d->by_index[id] : NULL;
+	else
+		fmt = kmt_hash_get(&d->by_id, (uint32_t)id);
 	if (!fmt)
 		return -1;
 	if (fits(&d->common_pid, size))
@@ -189,10 +258,8 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 		return 0;
 	f = fmt->f;
 	/* every field a type needs must be inside the record */
-	for (int j = 0; j < KMT_TPF_NR; j++) {
-		if (f[j].offset >= 0 && !fits(&f[j], size))
-			return -1;
-	}
+	if (size < fmt->min_size)
+		return -1;
 	ev->type = (uint16_t)fmt->type;
 
 	if (f[KMT_TPF_CALL_SITE].offset >= 0)
@@ -225,8 +292,7 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 		/* the length counts the NUL */
 		while (len && ((const char *)data)[off + len - 1] == '\0')
 			len--;
-		ev->cache = kmt_strtab_intern(&s->strs,
-					      (const char *)data + off, len);
+		ev->cache = intern_name(d, s, (const char *)data + off, len);
 	}
 
 	if (kmt_ev_is_page(ev->type)) {

@@ -45,6 +45,7 @@ struct kmt_tp_format {
 	unsigned int type;	/* enum kmt_ev_type; NONE for others' events */
 	int pfn_is_page;	/* the old "page" pointer field, not a pfn */
 	struct tep_event *event;
+	size_t min_size;	/* the record must reach past every field */
 	struct kmt_tp_field f[KMT_TPF_NR];
 };
 
@@ -56,6 +57,19 @@ struct kmt_tp_decoder {
 	int pageblock_order;	/* for "fragmenting" when the format hides it */
 	/* __GFP_ACCOUNT, for slab formats that print "accounted" from gfp */
 	uint64_t gfp_account;
+	/*
+	 * The hot path: formats by id in an array (ids are small), field
+	 * reads without libtraceevent when the file has this machine's byte
+	 * order, and recently seen cache names, so that a record costs a few
+	 * loads rather than a hash lookup per field.
+	 */
+	struct kmt_tp_format **by_index;
+	size_t nr_index;
+	int native;
+	struct {
+		uint32_t id;	/* strtab id of the name, 0 empty */
+		uint32_t len;
+	} names[64];
 };
 
 /*

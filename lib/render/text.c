@@ -184,7 +184,8 @@ static void render_table(const struct kmt_table *t, FILE *out)
 				  line < RULE_WIDTH ? RULE_WIDTH : line);
 	}
 	if (t->total_rows > t->nrows)
-		fprintf(out, " ... %zu more rows\n", t->total_rows - t->nrows);
+		fprintf(out, " ... %zu more row%s\n", t->total_rows - t->nrows,
+			t->total_rows - t->nrows == 1 ? "" : "s");
 	if (!t->nrows)
 		fprintf(out, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)

@@ -63,5 +63,8 @@ static int chain_cmp(const void *a, const void *b, void *arg)
 void kmt_sort_rows(void *rows, size_t nr, size_t size,
 		   const struct kmt_sort_chain *chain)
 {
+	/* an empty table may have no array at all */
+	if (nr < 2)
+		return;
 	qsort_r(rows, nr, size, chain_cmp, (void *)chain);
 }

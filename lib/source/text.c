@@ -1,23 +1,1154 @@
 // SPDX-License-Identifier: GPL-2.0
-/* PLACEHOLDER: being written; replaced before the first commit */
+/*
+ * ftrace text reader: tracefs `trace` and `trace_pipe` output (with or
+ * without the irq-info and tgid columns), `trace-cmd report` output and
+ * `perf script` output of kmem events.  The input streams through one
+ * big buffer, line by line, with no allocation per line.
+ *
+ * Text is already merged by time.  Stacks follow their event: ftrace
+ * writes a "<stack trace>" entry on the same CPU right after the event
+ * that triggered it (other CPUs' lines may come between), perf prints the
+ * call chain under its sample.  So events wait in a small queue, in input
+ * order, until their CPU shows its next line (their stack or not) or they
+ * are too old for a stack to come; the queue is passed on in order.
+ */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "event/session.h"
 #include "source/source.h"
+#include "source/text.h"
+#include "util/array.h"
 
-static int probe(const unsigned char *head, size_t len)
+#define TEXT_BUF	(1U << 20)	/* longest line: longer ones are skipped */
+#define TEXT_MAX_STACK	512
+#define TEXT_MAX_QUEUE	65536		/* events waiting for a stack */
+/* a stack comes microseconds after its event; after this, none will */
+#define TEXT_STACK_WAIT	10000000ULL
+
+/* --- one line --- */
+
+static int is_space(int c)
 {
-	(void)head;
-	(void)len;
+	return c == ' ' || c == '\t';
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int starts(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - p) >= n && !memcmp(p, word, n);
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	return p;
+}
+
+/* decimal digits [p, end) to *v; 0 on success */
+static int parse_dec(const char *p, const char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (p == end)
+		return -1;
+	for (; p < end; p++) {
+		if (!is_digit(*p) || x > (UINT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_int(const char *p, const char *end, int32_t *v)
+{
+	uint64_t x;
+	int neg = p < end && *p == '-';
+
+	if (parse_dec(p + neg, end, &x) || x > 0x7fffffffULL + neg)
+		return -1;
+	*v = neg ? (int32_t)-(int64_t)x : (int32_t)x;
+	return 0;
+}
+
+/* hex digits, with or without 0x */
+static int parse_hex(const char *p, const char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	int d;
+
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (p == end || end - p > 16)
+		return -1;
+	for (; p < end; p++) {
+		d = hexval(*p);
+		if (d < 0)
+			return -1;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* "0x1a2b" today, decimal before 4.x */
+static int parse_num(const char *p, const char *end, uint64_t *v)
+{
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+		return parse_hex(p, end, v);
+	return parse_dec(p, end, v);
+}
+
+static int is_null_ptr(const char *p, const char *end)
+{
+	if (starts(p, end, "(null)") || starts(p, end, "(nil)"))
+		return 1;
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+		p += 2;
+	if (p == end)
+		return 0;
+	for (; p < end; p++) {
+		if (*p != '0')
+			return 0;
+	}
+	return 1;
+}
+
+static int parse_ptr(const char *p, const char *end, uint64_t *v)
+{
+	if (is_null_ptr(p, end)) {
+		*v = 0;
+		return 0;
+	}
+	return parse_hex(p, end, v);
+}
+
+static int parse_bool(const char *p, const char *end, int *v)
+{
+	size_t n = end - p;
+
+	if ((n == 4 && !memcmp(p, "true", 4)) || (n == 1 && *p == '1'))
+		*v = 1;
+	else if ((n == 5 && !memcmp(p, "false", 5)) || (n == 1 && *p == '0'))
+		*v = 0;
+	else
+		return -1;
+	return 0;
+}
+
+/* "5678.123456" (6 or 9 decimals) to ns; clocks without a point as is */
+static int parse_ts(const char *p, const char *end, uint64_t *ns)
+{
+	const char *dot = memchr(p, '.', end - p);
+	uint64_t sec, frac = 0;
+	int digits = 0;
+
+	if (!dot)
+		return parse_dec(p, end, ns);
+	if (parse_dec(p, dot, &sec) || sec > UINT64_MAX / 1000000000ULL)
+		return -1;
+	for (p = dot + 1; p < end; p++) {
+		if (!is_digit(*p))
+			return -1;
+		if (digits < 9) {
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			digits++;
+		}
+	}
+	if (!digits)
+		return -1;
+	while (digits++ < 9)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+enum text_field {
+	TF_CALL_SITE, TF_PTR, TF_NAME, TF_BYTES_REQ, TF_BYTES_ALLOC, TF_GFP,
+	TF_NODE, TF_ACCOUNTED, TF_PFN, TF_PAGE, TF_ORDER, TF_MT, TF_REFILL,
+	TF_FALLBACK_ORDER, TF_FALLBACK_MT, TF_FRAGMENTING, TF_CHANGE_OWNER,
+};
+
+/* the fields of every kmem event, by name; unknown names are skipped */
+static const struct {
+	const char *key;
+	unsigned char id;
+	const char *why;	/* when the value does not parse */
+} text_fields[] = {
+	{ "call_site",		TF_CALL_SITE,	"bad call_site=" },
+	{ "ptr",		TF_PTR,		"bad ptr=" },
+	{ "name",		TF_NAME,	"bad name=" },
+	{ "bytes_req",		TF_BYTES_REQ,	"bad bytes_req=" },
+	{ "bytes_alloc",	TF_BYTES_ALLOC,	"bad bytes_alloc=" },
+	{ "gfp_flags",		TF_GFP,		"bad gfp_flags=" },
+	{ "node",		TF_NODE,	"bad node=" },
+	{ "accounted",		TF_ACCOUNTED,	"bad accounted=" },
+	{ "pfn",		TF_PFN,		"bad pfn=" },
+	{ "page",		TF_PAGE,	"bad page=" },
+	{ "order",		TF_ORDER,	"bad order=" },
+	{ "alloc_order",	TF_ORDER,	"bad alloc_order=" },
+	{ "migratetype",	TF_MT,		"bad migratetype=" },
+	{ "alloc_migratetype",	TF_MT,		"bad alloc_migratetype=" },
+	{ "percpu_refill",	TF_REFILL,	"bad percpu_refill=" },
+	{ "fallback_order",	TF_FALLBACK_ORDER, "bad fallback_order=" },
+	{ "fallback_migratetype", TF_FALLBACK_MT, "bad fallback_migratetype=" },
+	{ "fragmenting",	TF_FRAGMENTING,	"bad fragmenting=" },
+	{ "change_ownership",	TF_CHANGE_OWNER, "bad change_ownership=" },
+};
+
+struct field_state {
+	int have_ptr, have_pfn, have_page, page_null;
+	uint64_t page;
+};
+
+static int set_field(struct kmt_session *s, struct kmt_event *ev,
+		     struct field_state *st, unsigned int id,
+		     const char *v, const char *end)
+{
+	int32_t i;
+	int b;
+
+	switch (id) {
+	case TF_CALL_SITE:
+		if (v == end)
+			return -1;
+		if (s)
+			ev->call_site = kmt_symtab_from_text(&s->syms, v, end - v);
+		return 0;
+	case TF_PTR:
+		st->have_ptr = 1;
+		return parse_ptr(v, end, &ev->ptr);
+	case TF_NAME:
+		if (s && v < end)
+			ev->cache = kmt_strtab_intern(&s->strs, v, end - v);
+		return 0;
+	case TF_BYTES_REQ:
+		return parse_dec(v, end, &ev->bytes_req);
+	case TF_BYTES_ALLOC:
+		return parse_dec(v, end, &ev->bytes_alloc);
+	case TF_GFP:
+		if (v == end)
+			return -1;
+		/* old kernels print a number; names are kept as text */
+		if (end - v == 4 && !memcmp(v, "none", 4)) {
+			ev->gfp = 0;
+			ev->flags |= KMT_EVF_HAS_GFP;
+		} else if (end - v > 2 && v[0] == '0' && v[1] == 'x') {
+			if (parse_hex(v, end, &ev->gfp))
+				return -1;
+			ev->flags |= KMT_EVF_HAS_GFP;
+		} else if (s) {
+			ev->gfp_str = kmt_strtab_intern(&s->strs, v, end - v);
+		}
+		return 0;
+	case TF_NODE:
+		return parse_int(v, end, &ev->node);
+	case TF_ACCOUNTED:
+		if (parse_bool(v, end, &b))
+			return -1;
+		if (b)
+			ev->flags |= KMT_EVF_ACCOUNTED;
+		return 0;
+	case TF_PFN:
+		st->have_pfn = 1;
+		return parse_num(v, end, &ev->ptr);
+	case TF_PAGE:
+		st->have_page = 1;
+		st->page_null = is_null_ptr(v, end);
+		return st->page_null ? 0 : parse_hex(v, end, &st->page);
+	case TF_ORDER:
+		return parse_int(v, end, &ev->order);
+	case TF_MT:
+		return parse_int(v, end, &ev->migratetype);
+	case TF_FALLBACK_ORDER:
+		return parse_int(v, end, &ev->fallback_order);
+	case TF_FALLBACK_MT:
+		return parse_int(v, end, &ev->fallback_migratetype);
+	case TF_REFILL:
+		if (parse_int(v, end, &i))
+			return -1;
+		ev->flags |= KMT_EVF_HAS_REFILL;
+		if (i)
+			ev->flags |= KMT_EVF_PERCPU_REFILL;
+		return 0;
+	case TF_FRAGMENTING:
+		if (parse_bool(v, end, &b))
+			return -1;
+		ev->flags |= KMT_EVF_HAS_FRAGMENTING;
+		if (b)
+			ev->flags |= KMT_EVF_FRAGMENTING;
+		return 0;
+	case TF_CHANGE_OWNER:
+		if (parse_bool(v, end, &b))
+			return -1;
+		if (b)
+			ev->flags |= KMT_EVF_CHANGE_OWNER;
+		return 0;
+	}
+	return 0;
+}
+
+/* "key=value key=value ...", read by name */
+static int parse_fields(struct kmt_session *s, const char *p, const char *end,
+			struct kmt_text_line *out)
+{
+	struct kmt_event *ev = &out->ev;
+	struct field_state st = { 0 };
+	size_t i;
+
+	if (kmt_ev_is_page(ev->type))
+		ev->order = 0;
+	while (p < end) {
+		const char *tok, *eq, *tend;
+
+		p = skip_space(p, end);
+		tok = p;
+		while (p < end && !is_space(*p))
+			p++;
+		tend = p;
+		eq = memchr(tok, '=', tend - tok);
+		/* trace-cmd's "(func+0x1a)" and other words without a value */
+		if (!eq)
+			continue;
+		for (i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++) {
+			if (strlen(text_fields[i].key) == (size_t)(eq - tok) &&
+			    !memcmp(text_fields[i].key, tok, eq - tok))
+				break;
+		}
+		if (i == sizeof(text_fields) / sizeof(text_fields[0]))
+			continue;
+		if (set_field(s, ev, &st, text_fields[i].id, eq + 1, tend)) {
+			out->why = text_fields[i].why;
+			return -1;
+		}
+	}
+	if (kmt_ev_is_slab(ev->type) && !st.have_ptr) {
+		out->why = "no ptr=";
+		return -1;
+	}
+	if (kmt_ev_is_page(ev->type)) {
+		if (!st.have_pfn && !st.have_page) {
+			out->why = "no pfn=";
+			return -1;
+		}
+		/* kernels before pfn= print the struct page pointer */
+		if (!st.have_pfn)
+			ev->ptr = st.page;
+		/* a failed allocation prints a NULL page (and pfn=0) */
+		if (ev->type == KMT_EV_PAGE_ALLOC && st.have_page && st.page_null)
+			ev->ptr = KMT_PFN_NONE;
+	}
+	return 0;
+}
+
+/* the first "[NNN]" between blanks: the CPU column */
+static const char *find_cpu(const char *line, const char *end, int32_t *cpu)
+{
+	const char *p, *q;
+
+	for (p = line; p < end; p++) {
+		if (*p != '[' || (p > line && !is_space(p[-1])))
+			continue;
+		for (q = p + 1; q < end && is_digit(*q); q++)
+			;
+		if (q == p + 1 || q >= end || *q != ']' ||
+		    (q + 1 < end && !is_space(q[1])))
+			continue;
+		if (parse_int(p + 1, q, cpu) || *cpu >= KMT_MAX_CPUS)
+			continue;
+		return p;
+	}
+	return NULL;
+}
+
+/* a word "digits[.digits]:" */
+static const char *ts_end(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && (is_digit(*q) || *q == '.'))
+		q++;
+	if (q == p || q >= end || *q != ':' || !is_digit(*p))
+		return NULL;
+	return q;
+}
+
+/*
+ * What comes before the CPU column: "[buffer:] comm-pid [(tgid)]" or perf's
+ * "comm pid" / "comm pid/tid".  The comm may hold blanks and dashes, so
+ * the pid is found from the right.
+ */
+static int parse_task(const char *p, const char *end, unsigned int hint,
+		      struct kmt_text_line *out)
+{
+	const char *q, *digits;
+	uint64_t v;
+
+	while (end > p && is_space(end[-1]))
+		end--;
+	if (end > p && end[-1] == ')') {
+		const char *open = end - 1;
+
+		while (open > p && *open != '(')
+			open--;
+		if (*open != '(')
+			return -1;
+		q = skip_space(open + 1, end - 1);
+		if (q < end - 1 && is_digit(*q)) {
+			if (parse_dec(q, end - 1, &v) || v > 0x7fffffff)
+				return -1;
+			out->tgid = (int32_t)v;
+		}
+		end = open;
+		while (end > p && is_space(end[-1]))
+			end--;
+	}
+	digits = end;
+	while (digits > p && is_digit(digits[-1]))
+		digits--;
+	if (digits == end || digits == p)
+		return -1;
+	if (digits[-1] == '/') {
+		/* perf "pid/tid": the thread is what ftrace calls the pid */
+		q = digits - 1;
+		while (q > p && is_digit(q[-1]))
+			q--;
+		if (q == digits - 1 || q == p || !is_space(q[-1]))
+			return -1;
+		if (parse_dec(digits, end, &v) || v > 0x7fffffff)
+			return -1;
+		out->style = KMT_TEXT_PERF;
+		end = q - 1;
+	} else {
+		if (parse_dec(digits, end, &v) || v > 0x7fffffff)
+			return -1;
+		if (is_space(digits[-1]))
+			out->style = KMT_TEXT_PERF;
+		else if (digits[-1] != '-')
+			return -1;
+		end = digits - 1;
+	}
+	out->ev.pid = (int32_t)v;
+	while (end > p && is_space(end[-1]))
+		end--;
+	p = skip_space(p, end);
+	/* trace-cmd report names the buffer of instance lines: "kmt-td: " */
+	q = p;
+	while (q < end && !is_space(*q))
+		q++;
+	if (q > p && q < end && q[-1] == ':' && out->style != KMT_TEXT_PERF &&
+	    (hint == KMT_TEXT_REPORT || (end - q > 1 && is_space(q[1])))) {
+		out->style = KMT_TEXT_REPORT;
+		p = skip_space(q, end);
+	}
+	if (end - p == 5 && !memcmp(p, "<...>", 5))
+		return 0;	/* ftrace lost the comm */
+	out->comm = p;
+	out->comm_len = end - p;
+	return 0;
+}
+
+static unsigned int bad(struct kmt_text_line *out, const char *why)
+{
+	out->why = why;
+	out->kind = KMT_TEXT_BAD;
+	return out->kind;
+}
+
+static unsigned int parse_event(struct kmt_session *s, const char *line,
+				const char *end, unsigned int hint,
+				struct kmt_text_line *out)
+{
+	const char *cpu, *p, *q, *name, *colon;
+	char tp[64];
+	int32_t ncpu;
+
+	cpu = find_cpu(line, end, &ncpu);
+	if (!cpu)
+		return KMT_TEXT_OTHER;
+	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
+	out->ev.cpu = ncpu;
+	/* "comm-pid [cpu]" makes an event line; then it must parse */
+	if (parse_task(line, cpu, hint, out))
+		return KMT_TEXT_OTHER;
+	p = skip_space(memchr(cpu, ']', end - cpu) + 1, end);
+	q = ts_end(p, end);
+	if (!q) {
+		/* the irqs-off/need-resched/preempt column: "d..1." */
+		while (p < end && !is_space(*p))
+			p++;
+		p = skip_space(p, end);
+		q = ts_end(p, end);
+		if (!q)
+			return bad(out, "no timestamp");
+	}
+	if (parse_ts(p, q, &out->ev.ts))
+		return bad(out, "bad timestamp");
+	p = skip_space(q + 1, end);
+	if (starts(p, end, "<stack trace"))
+		return out->kind = KMT_TEXT_STACK;
+	if (starts(p, end, "<user stack trace"))
+		return out->kind = KMT_TEXT_USER_STACK;
+	name = p;
+	while (p < end && !is_space(*p))
+		p++;
+	if (p == name || p[-1] != ':')
+		return bad(out, "no event name");
+	out->name = name;
+	out->name_len = p - 1 - name;
+	colon = memchr(name, ':', out->name_len);
+	if (colon) {
+		/* perf prints "system:event:" */
+		out->style = KMT_TEXT_PERF;
+		if (colon - name == 4 && !memcmp(name, "kmem", 4)) {
+			out->name_len -= colon + 1 - name;
+			out->name = colon + 1;
+		} else {
+			out->kind = KMT_TEXT_EVENT;
+			return out->kind;
+		}
+	}
+	if (out->name_len == 12 && !memcmp(out->name, "kernel_stack", 12)) {
+		out->style = KMT_TEXT_REPORT;
+		return out->kind = KMT_TEXT_STACK;
+	}
+	if (out->name_len == 10 && !memcmp(out->name, "user_stack", 10))
+		return out->kind = KMT_TEXT_USER_STACK;
+	if (out->name_len < sizeof(tp)) {
+		memcpy(tp, out->name, out->name_len);
+		tp[out->name_len] = '\0';
+		out->ev.type = (uint16_t)kmt_ev_type_from_tracepoint(tp);
+	}
+	out->kind = KMT_TEXT_EVENT;
+	if (out->ev.type != KMT_EV_NONE && parse_fields(s, p, end, out))
+		out->kind = KMT_TEXT_BAD;
+	return out->kind;
+}
+
+/* "CPU:3 [LOST 120 EVENTS]", "[LOST EVENTS]", "[120 EVENTS DROPPED]" */
+static unsigned int parse_lost(const char *p, const char *end,
+			       struct kmt_text_line *out)
+{
+	const char *q = p + 4, *r;
+	uint64_t n;
+	int32_t cpu;
+
+	while (q < end && is_digit(*q))
+		q++;
+	if (q == p + 4 || parse_int(p + 4, q, &cpu))
+		return KMT_TEXT_OTHER;
+	q = skip_space(q, end);
+	if (q >= end || *q != '[')
+		return KMT_TEXT_OTHER;
+	q++;
+	out->lost = -1;
+	if (starts(q, end, "LOST ")) {
+		q += 5;
+		r = q;
+		while (r < end && is_digit(*r))
+			r++;
+		if (r > q && !parse_dec(q, r, &n))
+			out->lost = (int64_t)n;
+		r = skip_space(r, end);
+		if (!starts(r, end, "EVENTS]"))
+			return KMT_TEXT_OTHER;
+	} else {
+		r = q;
+		while (r < end && is_digit(*r))
+			r++;
+		if (r > q && !parse_dec(q, r, &n))
+			out->lost = (int64_t)n;
+		r = skip_space(r, end);
+		if (!starts(r, end, "EVENTS DROPPED]"))
+			return KMT_TEXT_OTHER;
+	}
+	out->ev.cpu = cpu;
+	return out->kind = KMT_TEXT_LOST;
+}
+
+static unsigned int parse_frame(struct kmt_text_line *out, const char *p,
+				const char *end)
+{
+	const char *q;
+
+	p = skip_space(p, end);
+	/*
+	 * trace-cmd report adds the address, "=> name (ffffffff8123)", and
+	 * ftrace with options/sym-addr "=> name <ffffffff8123>"
+	 */
+	q = end;
+	if (q > p && (q[-1] == ')' || q[-1] == '>')) {
+		const char *open = q - 1;
+		char want = q[-1] == ')' ? '(' : '<';
+		uint64_t addr;
+
+		while (open > p && *open != want)
+			open--;
+		if (*open == want && !parse_hex(open + 1, q - 1, &addr)) {
+			out->frame_addr = addr;
+			q = open;
+		}
+	}
+	while (q > p && is_space(q[-1]))
+		q--;
+	out->frame = p;
+	out->frame_len = q - p;
+	return out->kind = KMT_TEXT_FRAME;
+}
+
+/*
+ * perf: "\tffffffff815c5828 __kmalloc+0x58 ([kernel.kallsyms])", kernel
+ * frames first, then "\t    7f3a12 malloc+0x1a (/usr/lib/libc.so.6)".
+ */
+static unsigned int parse_perf_frame(struct kmt_text_line *out, const char *p,
+				     const char *end)
+{
+	const char *q, *dso;
+	uint64_t addr;
+
+	p = skip_space(p, end);
+	q = p;
+	while (q < end && hexval(*q) >= 0)
+		q++;
+	if (q == p || (q < end && !is_space(*q)) || parse_hex(p, q, &addr))
+		return KMT_TEXT_OTHER;
+	out->frame_addr = addr;
+	p = skip_space(q, end);
+	q = p;
+	while (q < end && !is_space(*q))
+		q++;
+	dso = skip_space(q, end);
+	if (q - p == 9 && !memcmp(p, "[unknown]", 9))
+		q = p;
+	out->frame = p;
+	out->frame_len = q - p;
+	/* a file is user space; so are perf's pseudo maps but the kernel's */
+	if (starts(dso, end, "(/") || starts(dso, end, "([vdso]") ||
+	    starts(dso, end, "([vsyscall]") || starts(dso, end, "([uprobes]") ||
+	    (starts(dso, end, "([unknown]") && !(addr >> 63)))
+		out->frame_user = 1;
+	return out->kind = KMT_TEXT_FRAME;
+}
+
+unsigned int kmt_text_parse_line(struct kmt_session *s, const char *line,
+				 size_t len, unsigned int style_hint,
+				 struct kmt_text_line *out)
+{
+	const char *end = line + len, *p, *q;
+
+	memset(out, 0, sizeof(*out));
+	kmt_event_init(&out->ev);
+	out->tgid = -1;
+	out->kind = KMT_TEXT_OTHER;
+	while (end > line && (end[-1] == '\r' || is_space(end[-1])))
+		end--;
+	if (end == line)
+		return out->kind = KMT_TEXT_BLANK;
+	if (line[0] == '#' || starts(line, end, "cpus=") ||
+	    starts(line, end, "version =") || starts(line, end, "version=") ||
+	    (starts(line, end, "CPU ") && end - line > 9 &&
+	     !memcmp(end - 9, " is empty", 9)))
+		return out->kind = KMT_TEXT_HEADER;
+	if (line[0] == '\t' && parse_perf_frame(out, line + 1, end) ==
+	    KMT_TEXT_FRAME)
+		return out->kind;
+	p = skip_space(line, end);
+	if (starts(p, end, "=>"))
+		return parse_frame(out, p + 2, end);
+	/* a report line may carry the buffer name first */
+	q = p;
+	if (!starts(q, end, "CPU:")) {
+		while (q < end && !is_space(*q))
+			q++;
+		if (q > p && q[-1] == ':')
+			q = skip_space(q, end);
+		else
+			q = p;
+	}
+	if (starts(q, end, "CPU:") && parse_lost(q, end, out) == KMT_TEXT_LOST)
+		return out->kind;
+	return parse_event(s, line, end, style_hint, out);
+}
+
+/* --- the reader --- */
+
+struct pending {
+	struct kmt_event ev;
+	int done;
+};
+
+struct text_cpu {
+	uint64_t wait;		/* 1 + sequence number of its event that may
+				 * still get a stack, 0 none */
+	uint64_t last_ts;
+};
+
+struct text {
+	struct kmt_session *s;
+	struct kmt_input *in;
+	char *buf;
+	size_t len, pos;
+	int eof, skipping;
+	uint64_t lineno;
+	unsigned int style;		/* the input's, once known */
+	int have_style;
+
+	/* events in input order, waiting for a stack; a ring */
+	struct pending *q;
+	size_t q_alloc, q_head, q_nr;
+	uint64_t q_seq;			/* sequence number of q[q_head] */
+	uint64_t now;			/* latest timestamp read */
+
+	struct text_cpu *cpus;
+	size_t nr_cpu_slots;
+	int max_cpu;			/* 1 + the highest CPU seen */
+	int header_cpus;		/* "#P:2" or "cpus=2", 0 none */
+
+	int stack_state;		/* 0 none, 1 collecting, 2 skipping */
+	uint64_t stack_for;		/* 1 + sequence number */
+	size_t nr_ips;
+	uint64_t ips[TEXT_MAX_STACK];
+
+	uint64_t nr_event_lines, nr_lost_lines, nr_content_lines;
+	char first[72];			/* the first non-blank line */
+
+	int32_t comm_pid, tgid_pid;
+	size_t comm_len;
+	char comm[64];
+};
+
+static int grow_cpus(struct text *t, int32_t cpu)
+{
+	size_t need = (size_t)cpu + 1, n = t->nr_cpu_slots;
+
+	if (cpu + 1 > t->max_cpu)
+		t->max_cpu = cpu + 1;
+	if (need <= n)
+		return 0;
+	if (KMT_ARRAY_GROW(t->cpus, need, n))
+		return -ENOMEM;
+	memset(t->cpus + t->nr_cpu_slots, 0,
+	       (n - t->nr_cpu_slots) * sizeof(*t->cpus));
+	t->nr_cpu_slots = n;
+	return 0;
+}
+
+static struct pending *pending_at(struct text *t, uint64_t seq1)
+{
+	uint64_t seq = seq1 - 1;
+
+	if (!seq1 || seq < t->q_seq || seq - t->q_seq >= t->q_nr)
+		return NULL;
+	return &t->q[(t->q_head + (size_t)(seq - t->q_seq)) & (t->q_alloc - 1)];
+}
+
+/* passes on queued events from the front while they are complete */
+static int flush(struct text *t, int all)
+{
+	while (t->q_nr) {
+		struct pending *p = &t->q[t->q_head];
+		int ret;
+
+		if (!all && !p->done && t->q_nr < TEXT_MAX_QUEUE &&
+		    t->now - p->ev.ts < TEXT_STACK_WAIT)
+			break;
+		if ((size_t)p->ev.cpu < t->nr_cpu_slots &&
+		    t->cpus[p->ev.cpu].wait == t->q_seq + 1)
+			t->cpus[p->ev.cpu].wait = 0;
+		ret = kmt_session_emit(t->s, &p->ev);
+		t->q_head = (t->q_head + 1) & (t->q_alloc - 1);
+		t->q_nr--;
+		t->q_seq++;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int push(struct text *t, const struct kmt_event *ev)
+{
+	struct pending *p;
+
+	if (t->q_nr == t->q_alloc) {
+		size_t n = t->q_alloc ? t->q_alloc * 2 : 256, i;
+		struct pending *q = malloc(n * sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		for (i = 0; i < t->q_nr; i++)
+			q[i] = t->q[(t->q_head + i) & (t->q_alloc - 1)];
+		free(t->q);
+		t->q = q;
+		t->q_alloc = n;
+		t->q_head = 0;
+	}
+	p = &t->q[(t->q_head + t->q_nr) & (t->q_alloc - 1)];
+	p->ev = *ev;
+	p->done = 0;
+	t->q_nr++;
+	t->cpus[ev->cpu].wait = t->q_seq + t->q_nr;
+	return 0;
+}
+
+/* the CPU showed a line that is not a stack: its waiting event is done */
+static void cpu_moved_on(struct text *t, int32_t cpu)
+{
+	struct pending *p = pending_at(t, t->cpus[cpu].wait);
+
+	if (p)
+		p->done = 1;
+	t->cpus[cpu].wait = 0;
+}
+
+static void end_stack(struct text *t)
+{
+	struct pending *p;
+
+	if (t->stack_state == 1) {
+		p = pending_at(t, t->stack_for);
+		if (p) {
+			if (t->nr_ips) {
+				p->ev.stack = kmt_stacks_intern(&t->s->stacks,
+								t->ips, t->nr_ips);
+				if (p->ev.stack)
+					t->s->has_stacks = 1;
+			}
+			p->done = 1;
+			if (t->cpus[p->ev.cpu].wait == t->stack_for)
+				t->cpus[p->ev.cpu].wait = 0;
+		}
+	}
+	t->stack_state = 0;
+	t->stack_for = 0;
+	t->nr_ips = 0;
+}
+
+static void set_style(struct text *t, unsigned int style)
+{
+	static const char *const names[] = {
+		[KMT_TEXT_FTRACE] = "ftrace text",
+		[KMT_TEXT_REPORT] = "trace-cmd report text",
+		[KMT_TEXT_PERF] = "perf script text",
+	};
+
+	if (t->have_style && !(style == KMT_TEXT_REPORT &&
+			       t->style == KMT_TEXT_FTRACE))
+		return;
+	t->style = style;
+	t->have_style = 1;
+	t->s->format = names[style];
+}
+
+static int note_task(struct text *t, const struct kmt_text_line *l)
+{
+	struct kmt_session *s = t->s;
+	int32_t pid = l->ev.pid;
+
+	if (l->comm && pid >= 0 &&
+	    (pid != t->comm_pid || l->comm_len != t->comm_len ||
+	     memcmp(l->comm, t->comm, l->comm_len))) {
+		if (kmt_session_set_comm(s, pid, l->comm, l->comm_len))
+			return -ENOMEM;
+		t->comm_pid = pid;
+		t->comm_len = l->comm_len < sizeof(t->comm) ? l->comm_len : 0;
+		memcpy(t->comm, l->comm, t->comm_len);
+	}
+	if (l->tgid >= 0 && pid >= 0 && pid != t->tgid_pid) {
+		if (kmt_session_set_tgid(s, pid, l->tgid))
+			return -ENOMEM;
+		t->tgid_pid = pid;
+	}
+	return 0;
+}
+
+static int on_event(struct text *t, struct kmt_text_line *l)
+{
+	int32_t cpu = l->ev.cpu;
+	int ret;
+
+	end_stack(t);
+	if (grow_cpus(t, cpu))
+		return -ENOMEM;
+	t->nr_event_lines++;
+	set_style(t, l->style);
+	if (t->cpus[cpu].last_ts > l->ev.ts)
+		t->s->anomalies[KMT_ANOM_OUT_OF_ORDER]++;
+	t->cpus[cpu].last_ts = l->ev.ts;
+	if (l->ev.ts > t->now)
+		t->now = l->ev.ts;
+	cpu_moved_on(t, cpu);
+	ret = note_task(t, l);
+	if (ret)
+		return ret;
+	if (l->ev.type == KMT_EV_NONE)
+		return kmt_session_emit(t->s, &l->ev);
+	if (push(t, &l->ev))
+		return -ENOMEM;
+	/* perf prints the call chain right under its sample */
+	if (l->style == KMT_TEXT_PERF) {
+		t->stack_state = 1;
+		t->stack_for = t->cpus[cpu].wait;
+	}
+	return flush(t, 0);
+}
+
+static int on_line(struct text *t, const char *line, size_t len)
+{
+	struct kmt_text_line l;
+	struct pending *p;
+	unsigned int kind;
+	int32_t cpu;
+
+	kind = kmt_text_parse_line(t->s, line, len,
+				   t->have_style ? t->style : KMT_TEXT_FTRACE, &l);
+	if (kind != KMT_TEXT_BLANK && !t->first[0]) {
+		size_t i, n = len < sizeof(t->first) - 1 ? len : sizeof(t->first) - 1;
+
+		for (i = 0; i < n; i++)
+			t->first[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '.';
+		t->first[n] = '\0';
+	}
+	if (kind != KMT_TEXT_BLANK && kind != KMT_TEXT_HEADER)
+		t->nr_content_lines++;
+	if (kind != KMT_TEXT_FRAME && kind != KMT_TEXT_EVENT)
+		end_stack(t);
+	cpu = l.ev.cpu;
+	switch (kind) {
+	case KMT_TEXT_HEADER:
+		if (starts(line, line + len, "cpus=")) {
+			set_style(t, KMT_TEXT_REPORT);
+			t->header_cpus = atoi(line + 5);
+		} else if (line[0] == '#') {
+			const char *np = memmem(line, len, "#P:", 3);
+
+			if (np)
+				t->header_cpus = atoi(np + 3);
+		}
+		return 0;
+	case KMT_TEXT_EVENT:
+		return on_event(t, &l);
+	case KMT_TEXT_STACK:
+	case KMT_TEXT_USER_STACK:
+		if (grow_cpus(t, cpu))
+			return -ENOMEM;
+		t->nr_event_lines++;
+		p = pending_at(t, t->cpus[cpu].wait);
+		/* a trigger fires for events a pid filter drops: check */
+		if (kind == KMT_TEXT_STACK && p && p->ev.pid == l.ev.pid) {
+			t->stack_state = 1;
+			t->stack_for = t->cpus[cpu].wait;
+		} else {
+			/* a user stack, or a stack of an event not ours */
+			cpu_moved_on(t, cpu);
+			t->stack_state = 2;
+		}
+		return 0;
+	case KMT_TEXT_FRAME:
+		/* the kernel part of a perf chain ends at its first user frame */
+		if (l.frame_user) {
+			if (t->stack_state == 1) {
+				end_stack(t);
+				t->stack_state = 2;
+			}
+			return 0;
+		}
+		if (t->stack_state == 1 && t->nr_ips < TEXT_MAX_STACK) {
+			uint64_t ip = l.frame_len ?
+				kmt_symtab_from_text(&t->s->syms, l.frame,
+						     l.frame_len) : l.frame_addr;
+
+			if (ip)
+				t->ips[t->nr_ips++] = ip;
+		}
+		return 0;
+	case KMT_TEXT_LOST:
+		t->nr_lost_lines++;
+		t->s->nr_lost_records++;
+		if (l.lost > 0)
+			t->s->nr_lost += (uint64_t)l.lost;
+		if (grow_cpus(t, cpu))
+			return -ENOMEM;
+		cpu_moved_on(t, cpu);
+		return 0;
+	case KMT_TEXT_BAD:
+		t->s->anomalies[KMT_ANOM_BAD_RECORD]++;
+		return 0;
+	}
+	return 0;
+}
+
+/* the next line of the input, without its newline; 0 at the end */
+static int next_line(struct text *t, const char **line, size_t *len)
+{
+	for (;;) {
+		char *start = t->buf + t->pos;
+		char *nl = memchr(start, '\n', t->len - t->pos);
+		ssize_t n;
+
+		if (nl) {
+			t->pos = nl + 1 - t->buf;
+			if (t->skipping) {
+				t->skipping = 0;
+				continue;
+			}
+			*line = start;
+			*len = nl - start;
+			return 1;
+		}
+		if (t->eof) {
+			if (t->pos == t->len || t->skipping)
+				return 0;
+			*line = start;
+			*len = t->len - t->pos;
+			t->pos = t->len;
+			return 1;
+		}
+		if (t->pos) {
+			memmove(t->buf, start, t->len - t->pos);
+			t->len -= t->pos;
+			t->pos = 0;
+		}
+		if (t->len == TEXT_BUF) {
+			/* no event is this long: count it and skip it */
+			t->lineno++;
+			t->s->anomalies[KMT_ANOM_BAD_RECORD]++;
+			t->nr_content_lines++;
+			t->len = 0;
+			t->skipping = 1;
+		}
+		n = kmt_input_read(t->in, t->buf + t->len, TEXT_BUF - t->len);
+		if (n < 0)
+			return (int)n;
+		if (!n)
+			t->eof = 1;
+		t->len += n;
+	}
+}
+
+static int read_lines(struct text *t)
+{
+	const char *line = NULL;
+	size_t len = 0;
+	int ret;
+
+	while ((ret = next_line(t, &line, &len)) > 0) {
+		t->lineno++;
+		if (memchr(line, '\0', len))
+			return kmt_session_error(t->s, EINVAL,
+				"'%s' has binary data at line %llu: not ftrace text",
+				t->in->display, (unsigned long long)t->lineno);
+		ret = on_line(t, line, len);
+		if (ret == -ENOMEM)
+			return kmt_session_error(t->s, ENOMEM, "out of memory");
+		if (ret)
+			return ret;
+	}
+	if (ret < 0)
+		return kmt_session_error(t->s, -ret, "cannot read '%s': %s",
+					 t->in->display, strerror(-ret));
+	end_stack(t);
+	ret = flush(t, 1);
+	if (ret)
+		return ret;
+	/* the header knows the CPUs that logged nothing too */
+	t->s->nr_cpus = t->header_cpus > t->max_cpu &&
+			t->header_cpus <= KMT_MAX_CPUS ?
+			t->header_cpus : t->max_cpu;
+	if (!t->nr_event_lines && !t->nr_lost_lines && t->nr_content_lines)
+		return kmt_session_error(t->s, EINVAL,
+			"'%s' has no ftrace event lines (first line: %s)",
+			t->in->display, t->first);
 	return 0;
 }
 
 static int read_all(struct kmt_session *s, struct kmt_input *in)
 {
-	return kmt_session_error(s, ENOSYS, "%s: reader not written", in->display);
+	struct text *t;
+	int ret;
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return kmt_session_error(s, ENOMEM, "out of memory");
+	t->s = s;
+	t->in = in;
+	t->comm_pid = -1;
+	t->tgid_pid = -1;
+	t->buf = malloc(TEXT_BUF);
+	if (!t->buf) {
+		free(t);
+		return kmt_session_error(s, ENOMEM, "out of memory");
+	}
+	s->format = "ftrace text";
+	ret = read_lines(t);
+	free(t->buf);
+	free(t->q);
+	free(t->cpus);
+	free(t);
+	return ret;
+}
+
+/*
+ * Text whose complete lines include one that looks like ftrace output:
+ * an event, a stack, a lost-events note, or a tracer or report header.
+ */
+static int probe(const unsigned char *head, size_t len)
+{
+	const char *p = (const char *)head, *end = p + len;
+	size_t i, ctl = 0;
+
+	for (i = 0; i < len; i++) {
+		if (!head[i])
+			return 0;
+		if (head[i] < 0x20 && head[i] != '\n' && head[i] != '\t' &&
+		    head[i] != '\r')
+			ctl++;
+	}
+	if (ctl * 100 > len)
+		return 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		struct kmt_text_line l;
+		unsigned int kind;
+
+		/* a cut last line only counts when it ends the input */
+		if (!nl && len == KMT_INPUT_HEAD)
+			break;
+		if (!nl)
+			nl = end;
+		if (starts(p, nl, "# tracer:") || starts(p, nl, "cpus="))
+			return 1;
+		kind = kmt_text_parse_line(NULL, p, nl - p, KMT_TEXT_FTRACE, &l);
+		if (kind == KMT_TEXT_EVENT || kind == KMT_TEXT_STACK ||
+		    kind == KMT_TEXT_LOST)
+			return 1;
+		p = nl + 1;
+	}
+	return 0;
 }
 
 const struct kmt_source_ops kmt_source_text = {
 	.name = "text",
 	.probe = probe,
 	.read = read_all,
+	.needs_seek = 0,
 };

@@ -1,23 +1,1353 @@
 // SPDX-License-Identifier: GPL-2.0
-/* PLACEHOLDER: being written; replaced before the first commit */
+/*
+ * trace.dat reader (versions 6 and 7, compressed or not), on libtracecmd.
+ *
+ * libtracecmd parses the file and hands out records per CPU; this file
+ * merges the CPU streams of every buffer in the file by timestamp, keeps
+ * each kmem event together with the kernel stack the `stacktrace` trigger
+ * wrote right after it on the same CPU, decodes records with tpdecode and
+ * counts what the ring buffer lost.
+ */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
 #include "event/session.h"
+#include "event/tpdecode.h"
 #include "source/source.h"
+#include "util/array.h"
+
+/*
+ * Exported by libtracecmd 3.1 but declared only in its private header,
+ * which Debian does not ship.
+ */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
+struct tracecmd_compression;
+struct tracecmd_compress_chunk {
+	unsigned int size;
+	unsigned int zsize;
+	off64_t zoffset;
+	off64_t offset;
+};
+struct tracecmd_compression *tracecmd_compress_alloc(const char *name,
+	const char *version, int fd, struct tep_handle *tep, void *msg_handle);
+void tracecmd_compress_destroy(struct tracecmd_compression *handle);
+int tracecmd_load_chunks_info(struct tracecmd_compression *handle,
+			      struct tracecmd_compress_chunk **chunks_info);
+int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
+			      struct tracecmd_compress_chunk *chunk, char *data);
+
+#define TD_MAGIC	"\x17\x08\x44" "tracing"
+#define TD_MAGIC_LEN	10
+#define TD_OPT_BUFFER	3	/* option: offset and name of an instance */
+#define TD_OPT_CPUCOUNT	8
+#define TD_MAX_STACK	512
+#define TD_MAX_CHUNK	(64U << 20)	/* trace-cmd writes a few pages */
+
+/* one CPU of one buffer: the stream of records libtracecmd hands out */
+struct td_cursor {
+	struct tracecmd_input *h;	/* not owned */
+	struct tep_record *rec;		/* the next event, NULL at the end */
+	uint32_t stack;			/* its kernel stack id, 0 if none */
+	int cpu;
+	int buf;			/* index into td->bufs */
+	int started;			/* last_ts is valid */
+	uint64_t last_ts;
+	uint64_t missed;		/* counted by missed-events flags */
+	uint64_t nr_missed_records;
+	uint64_t stat_overrun;		/* from the stats the file stores */
+	uint64_t stat_other;		/* commit overruns, dropped events */
+};
+
+/* one CPU's ring-buffer pages in the file */
+struct td_region {
+	uint64_t offset, size;
+	unsigned int page_size;
+	int compressed;			/* v7: chunks of compressed pages */
+};
+
+struct td_buffer {
+	struct tracecmd_input *h;
+	const char *name;		/* "" for the top-level buffer */
+	int owned;			/* an instance handle we close */
+};
+
+struct td {
+	struct kmt_session *s;
+	struct kmt_input *in;
+	struct tracecmd_input *h;
+	struct tep_handle *tep;
+	struct kmt_tp_decoder dec;
+	int have_dec;
+	struct td_buffer *bufs;
+	size_t nr_bufs, alloc_bufs;
+	struct td_cursor *cur;
+	size_t nr_cur, alloc_cur;
+	size_t *heap;			/* cursor indexes, earliest first */
+	size_t nr_heap;
+	int stack_id;			/* ftrace:kernel_stack, -1 if absent */
+	int stack_size_off, stack_size_len;
+	int stack_caller_off, stack_elem;
+	uint64_t ips[TD_MAX_STACK];
+	unsigned long version;
+	int big_endian;
+	char zname[32], zversion[32];	/* v7 compression, "" none */
+	unsigned int page_size;		/* of the file header */
+	struct td_region *regions;	/* every CPU's data, to check */
+	size_t nr_regions, alloc_regions;
+};
 
 static int probe(const unsigned char *head, size_t len)
 {
-	(void)head;
-	(void)len;
+	return len >= TD_MAGIC_LEN && !memcmp(head, TD_MAGIC, TD_MAGIC_LEN);
+}
+
+static uint64_t rd_num(const struct td *td, const unsigned char *p, int size)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < size; i++) {
+		int shift = td->big_endian ? (size - 1 - i) * 8 : i * 8;
+
+		v |= (uint64_t)p[i] << shift;
+	}
+	return v;
+}
+
+static int pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got,
+				  (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += n;
+	}
 	return 0;
+}
+
+/*
+ * The fixed start of the file: magic, version string, endianness, long
+ * size, page size; v7 adds the compression names and the offset of the
+ * first options section.  Read from the sniffed head, which holds it.
+ */
+static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
+{
+	const unsigned char *h = td->in->head;
+	size_t len = td->in->head_len, p = TD_MAGIC_LEN, v;
+	char *end;
+
+	*options_at = 0;
+	*init_end = 0;
+	v = p;
+	while (p < len && p < v + 16 && h[p])
+		p++;
+	if (p >= len || h[p])
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is truncated at byte %zu: the trace.dat header is incomplete",
+			td->in->display, len);
+	td->version = strtoul((const char *)h + v, &end, 10);
+	if (end == (const char *)h + v || *end)
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: bad version string",
+			td->in->display);
+	if (td->version != 6 && td->version != 7)
+		return kmt_session_error(td->s, ENOTSUP,
+			"'%s' is a trace.dat of version %lu; versions 6 and 7 are read",
+			td->in->display, td->version);
+	p++;
+	if (p + 6 > len)
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is truncated at byte %zu: the trace.dat header is incomplete",
+			td->in->display, len);
+	/* endianness 0 or 1, long size 4 or 8: all numbers depend on them */
+	if (h[p] > 1 || (h[p + 1] != 4 && h[p + 1] != 8))
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: bad endianness or long size byte",
+			td->in->display);
+	td->big_endian = h[p] == 1;
+	td->page_size = (unsigned int)rd_num(td, h + p + 2, 4);
+	p += 6;
+	*init_end = p;
+	if (td->version == 7) {
+		int i;
+
+		/* compression algorithm and its version, both strings */
+		for (i = 0; i < 2; i++) {
+			char *dst = i ? td->zversion : td->zname;
+			size_t n = 0;
+
+			while (p < len && h[p]) {
+				if (n < sizeof(td->zname) - 1)
+					dst[n++] = (char)h[p];
+				p++;
+			}
+			dst[n] = '\0';
+			p++;
+		}
+		if (!strcmp(td->zname, "none"))
+			td->zname[0] = '\0';
+		if (p + 8 > len)
+			return kmt_session_error(td->s, EINVAL,
+				"'%s' is truncated at byte %zu: the trace.dat header is incomplete",
+				td->in->display, len);
+		*options_at = rd_num(td, h + p, 8);
+	}
+	return 0;
+}
+
+/*
+ * libtracecmd 3.1 crashes opening an instance buffer whose pages lie past
+ * the end of a v6 file and reads short CPU data without complaint, so a
+ * v6 file's layout is walked and checked against the file size first.
+ * Every part of it is a length-prefixed blob in a fixed order.  (v7 keeps
+ * its buffer descriptions at the end, which a cut file loses, and
+ * libtracecmd then refuses to open it.)
+ */
+struct td_walk {
+	struct td *td;
+	uint64_t pos;
+	uint64_t size;
+	int cpus;
+};
+
+static int walk_short(struct td_walk *w, uint64_t end, const char *what)
+{
+	return kmt_session_error(w->td->s, EINVAL,
+		"'%s' is truncated at byte %llu: %s should end at byte %llu",
+		w->td->in->display, (unsigned long long)w->size, what,
+		(unsigned long long)end);
+}
+
+static int walk_damaged(struct td_walk *w, uint64_t at, const char *what)
+{
+	return kmt_session_error(w->td->s, EINVAL,
+		"'%s' is not a valid trace.dat: byte %llu (%s) is damaged",
+		w->td->in->display, (unsigned long long)at, what);
+}
+
+/* reads an n-byte number at the walk position and moves past it */
+static int walk_num(struct td_walk *w, int n, uint64_t *v, const char *what)
+{
+	unsigned char b[8];
+
+	if (w->pos + n > w->size ||
+	    pread_all(w->td->in->fd, b, n, w->pos))
+		return walk_short(w, w->pos + n, what);
+	*v = rd_num(w->td, b, n);
+	w->pos += n;
+	return 0;
+}
+
+/* a blob: its size in lensize bytes, then that many bytes */
+static int walk_blob(struct td_walk *w, int lensize, const char *what)
+{
+	uint64_t len;
+	int ret = walk_num(w, lensize, &len, what);
+
+	if (ret)
+		return ret;
+	if (len > w->size || w->pos + len > w->size)
+		return walk_short(w, w->pos + len, what);
+	w->pos += len;
+	return 0;
+}
+
+/* a string with its NUL; copied to buf when buf is not NULL */
+static int walk_string(struct td_walk *w, char *buf, size_t bufsize,
+		       const char *what)
+{
+	char tmp[256];
+	size_t n = sizeof(tmp), len;
+
+	if (w->pos + n > w->size)
+		n = (size_t)(w->size - w->pos);
+	if (!n || pread_all(w->td->in->fd, tmp, n, w->pos))
+		return walk_short(w, w->pos + 1, what);
+	len = strnlen(tmp, n);
+	if (len == n)
+		return walk_short(w, w->pos + n + 1, what);
+	if (buf) {
+		size_t c = len < bufsize ? len : bufsize - 1;
+
+		memcpy(buf, tmp, c);
+		buf[c] = '\0';
+	}
+	w->pos += len + 1;
+	return 0;
+}
+
+static int add_region(struct td *td, uint64_t off, uint64_t size,
+		      unsigned int page_size, int compressed)
+{
+	struct td_region *r;
+
+	if (!size)
+		return 0;
+	if (KMT_ARRAY_GROW(td->regions, td->nr_regions + 1, td->alloc_regions))
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	r = &td->regions[td->nr_regions++];
+	r->offset = off;
+	r->size = size;
+	r->page_size = page_size;
+	r->compressed = compressed;
+	return 0;
+}
+
+/*
+ * Options libtracecmd reads without looking at their size: strings it
+ * strdup()s (so they must end in NUL) and numbers of a fixed size.
+ */
+static const struct {
+	unsigned short id;
+	unsigned char min;	/* bytes */
+	unsigned char string;
+} td_options[] = {
+	{ 1, 1, 1 },		/* DATE */
+	{ 5, 1, 1 },		/* UNAME */
+	{ 6, 1, 1 },		/* HOOK */
+	{ 7, 1, 1 },		/* OFFSET */
+	{ 8, 4, 0 },		/* CPUCOUNT */
+	{ 9, 1, 1 },		/* VERSION */
+	{ 10, 1, 1 },		/* PROCMAPS */
+	{ 11, 8, 0 },		/* TRACEID */
+	{ 14, 16, 0 },		/* TSC2NSEC */
+	{ 16, 8, 0 },		/* v7: offsets of the sections */
+	{ 17, 8, 0 },
+	{ 18, 8, 0 },
+	{ 19, 8, 0 },
+	{ 20, 8, 0 },
+	{ 21, 8, 0 },
+};
+
+static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
+		       uint64_t len)
+{
+	size_t i;
+	char c;
+
+	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
+		if (td_options[i].id != id)
+			continue;
+		if (len < td_options[i].min ||
+		    (td_options[i].string &&
+		     (pread_all(w->td->in->fd, &c, 1, at + len - 1) || c)))
+			return walk_damaged(w, at - 6, "an option");
+		return 0;
+	}
+	return 0;
+}
+
+/* "flyrecord\0" and per CPU the offset and size of its pages */
+static int walk_cpu_table(struct td_walk *w, const char *buf)
+{
+	char what[320];
+	char tag[10];
+	int cpu, ret;
+
+	snprintf(what, sizeof(what), "the CPU table%s%s%s",
+		 *buf ? " of buffer '" : "", buf, *buf ? "'" : "");
+	if (w->pos + 10 > w->size ||
+	    pread_all(w->td->in->fd, tag, sizeof(tag), w->pos))
+		return walk_short(w, w->pos + 10, what);
+	w->pos += 10;
+	/* latency text has no records; instances are always flyrecord */
+	if (!*buf && !memcmp(tag, "latency  ", 10))
+		return 0;
+	if (memcmp(tag, "flyrecord", 10))
+		return walk_damaged(w, w->pos - 10, what);
+	for (cpu = 0; cpu < w->cpus; cpu++) {
+		uint64_t off, size;
+
+		ret = walk_num(w, 8, &off, what);
+		if (!ret)
+			ret = walk_num(w, 8, &size, what);
+		if (ret)
+			return ret;
+		snprintf(what, sizeof(what),
+			 "the ring-buffer pages of CPU %d%s%s%s", cpu,
+			 *buf ? " of buffer '" : "", buf, *buf ? "'" : "");
+		if (off > w->size || size > w->size - off)
+			return walk_short(w, off + size, what);
+		/* pages follow the headers, page aligned */
+		if (size && (off < w->pos || !w->td->page_size ||
+			     off % w->td->page_size))
+			return walk_damaged(w, w->pos - 16, what);
+		ret = add_region(w->td, off, size, w->td->page_size, 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* a v6 instance: its data table's offset, then its name */
+static int walk_v6_buffer(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	struct td_walk b = { w->td, at, at + len, w->cpus };
+	char name[256];
+	uint64_t off;
+	int ret;
+
+	ret = walk_num(&b, 8, &off, "a buffer option");
+	if (!ret)
+		ret = walk_string(&b, name, sizeof(name), "a buffer option");
+	if (ret)
+		return walk_damaged(w, at, "a buffer option");
+	b.pos = off;
+	b.size = w->size;
+	return walk_cpu_table(&b, name);
+}
+
+/*
+ * The v6 options, then the top buffer's data table.  A CPUCOUNT option
+ * sets how many CPUs every data table has, as it does for libtracecmd,
+ * wherever it comes; so the buffer tables are checked after the options.
+ */
+static int walk_v6_options(struct td_walk *w)
+{
+	uint64_t *bufs = NULL, *lens = NULL, id, size, at;
+	size_t nr = 0, alloc = 0, alloc2 = 0, i;
+	int ret;
+
+	for (;;) {
+		ret = walk_num(w, 2, &id, "the options");
+		if (ret || !id)
+			break;
+		ret = walk_num(w, 4, &size, "the options");
+		if (ret)
+			break;
+		at = w->pos;
+		if (size > w->size || at + size > w->size) {
+			ret = walk_short(w, at + size, "the options");
+			break;
+		}
+		ret = walk_option(w, id, at, size);
+		if (ret)
+			break;
+		if (id == TD_OPT_CPUCOUNT && size >= 4) {
+			uint64_t v;
+
+			ret = walk_num(w, 4, &v, "the options");
+			if (!ret && (!v || v > KMT_MAX_CPUS))
+				ret = walk_damaged(w, at - 6, "the CPU count option");
+			if (ret)
+				break;
+			w->cpus = (int)v;
+		}
+		if (id == TD_OPT_BUFFER) {
+			if (KMT_ARRAY_GROW(bufs, nr + 1, alloc) ||
+			    KMT_ARRAY_GROW(lens, nr + 1, alloc2)) {
+				ret = kmt_session_error(w->td->s, ENOMEM,
+							"out of memory");
+				break;
+			}
+			bufs[nr] = at;
+			lens[nr++] = size;
+		}
+		w->pos = at + size;
+	}
+	for (i = 0; !ret && i < nr; i++)
+		ret = walk_v6_buffer(w, bufs[i], lens[i]);
+	free(bufs);
+	free(lens);
+	return ret ? ret : walk_cpu_table(w, "");
+}
+
+static int walk_v6(struct td *td, uint64_t start)
+{
+	struct td_walk w = { td, start, (uint64_t)td->in->size, 0 };
+	uint64_t n, i, j, v;
+	char tag[16];
+	int ret;
+
+	/* "header_page\0" and "header_event\0", each with its blob */
+	ret = walk_string(&w, NULL, 0, "the page header");
+	if (!ret)
+		ret = walk_blob(&w, 8, "the page header");
+	if (!ret)
+		ret = walk_string(&w, NULL, 0, "the event header");
+	if (!ret)
+		ret = walk_blob(&w, 8, "the event header");
+	if (!ret)
+		ret = walk_num(&w, 4, &n, "the ftrace formats");
+	for (i = 0; !ret && i < n; i++)
+		ret = walk_blob(&w, 8, "the ftrace formats");
+	if (!ret)
+		ret = walk_num(&w, 4, &n, "the event formats");
+	for (i = 0; !ret && i < n; i++) {
+		ret = walk_string(&w, NULL, 0, "the event formats");
+		if (!ret)
+			ret = walk_num(&w, 4, &v, "the event formats");
+		for (j = 0; !ret && j < v; j++)
+			ret = walk_blob(&w, 8, "the event formats");
+	}
+	if (!ret)
+		ret = walk_blob(&w, 4, "the kallsyms");
+	if (!ret)
+		ret = walk_blob(&w, 4, "the printk formats");
+	if (!ret)
+		ret = walk_blob(&w, 8, "the saved command lines");
+	if (!ret)
+		ret = walk_num(&w, 4, &v, "the CPU count");
+	if (ret)
+		return ret;
+	w.cpus = (int)v;
+	if (v > KMT_MAX_CPUS)
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: it claims %llu CPUs",
+			td->in->display, (unsigned long long)v);
+	if (w.pos + 10 > w.size || pread_all(td->in->fd, tag, 10, w.pos))
+		return walk_short(&w, w.pos + 10, "the CPU table");
+	if (memcmp(tag, "options  ", 10))
+		return walk_cpu_table(&w, "");
+	w.pos += 10;
+	return walk_v6_options(&w);
+}
+
+/*
+ * v7: the same crash waits behind a damaged buffer description, so the
+ * chain of options sections is followed to every BUFFER option, and its
+ * section and CPU data (with their compressed chunks) are checked.
+ * Compressed options sections only libtracecmd can look into.
+ */
+#define TD_SEC_OPTIONS		0
+#define TD_SEC_BUFFER		3
+#define TD_SEC_COMPRESSED	1
+#define TD_MAX_SECTIONS		64
+
+static int walk_section(struct td_walk *w, uint64_t at, unsigned int want,
+			uint64_t *flags, uint64_t *size, const char *what)
+{
+	uint64_t id, str;
+	int ret;
+
+	w->pos = at;
+	ret = walk_num(w, 2, &id, what);
+	if (!ret)
+		ret = walk_num(w, 2, flags, what);
+	if (!ret)
+		ret = walk_num(w, 4, &str, what);
+	if (!ret)
+		ret = walk_num(w, 8, size, what);
+	if (ret)
+		return ret;
+	if (id != want)
+		return walk_damaged(w, at, what);
+	if (*size > w->size - w->pos)
+		return walk_short(w, w->pos + *size, what);
+	return 0;
+}
+
+/*
+ * Compressed CPU data: a chunk count, then (size, raw size, bytes) per
+ * chunk.  trace-cmd 3.1 records the CPU's size without the count, so the
+ * chunks are held to the file's end only.
+ */
+static int walk_chunks(struct td_walk *w, uint64_t at, const char *what)
+{
+	struct td_walk c = { w->td, at, w->size, 0 };
+	uint64_t n, i, csize, usize;
+	int ret;
+
+	ret = walk_num(&c, 4, &n, what);
+	for (i = 0; !ret && i < n; i++) {
+		ret = walk_num(&c, 4, &csize, what);
+		if (!ret)
+			ret = walk_num(&c, 4, &usize, what);
+		if (!ret && (csize > c.size - c.pos || usize > TD_MAX_CHUNK))
+			ret = -EINVAL;
+		c.pos += csize;
+	}
+	/* the CPU's data is inside the file: say "damaged", not "cut" */
+	if (ret)
+		return walk_damaged(w, at, what);
+	return 0;
+}
+
+/* a BUFFER option: where its section and each CPU's data are */
+static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	struct td_walk b = { w->td, at, at + len, 0 };
+	struct td_walk f = { w->td, 0, w->size, 0 };
+	uint64_t off, page, ncpu, i, flags, size;
+	char name[256], what[320];
+	int ret;
+
+	ret = walk_num(&b, 8, &off, "a buffer option");
+	if (!ret)
+		ret = walk_string(&b, name, sizeof(name), "a buffer option");
+	if (!ret)
+		ret = walk_string(&b, NULL, 0, "a buffer option");
+	if (!ret)
+		ret = walk_num(&b, 4, &page, "a buffer option");
+	if (!ret)
+		ret = walk_num(&b, 4, &ncpu, "a buffer option");
+	if (ret)
+		return walk_damaged(w, at, "a buffer option");
+	snprintf(what, sizeof(what), "the data section of buffer '%s'", name);
+	ret = walk_section(&f, off, TD_SEC_BUFFER, &flags, &size, what);
+	if (ret)
+		return ret;
+	for (i = 0; i < ncpu; i++) {
+		uint64_t cpu, coff, csize;
+
+		ret = walk_num(&b, 4, &cpu, "a buffer option");
+		if (!ret)
+			ret = walk_num(&b, 8, &coff, "a buffer option");
+		if (!ret)
+			ret = walk_num(&b, 8, &csize, "a buffer option");
+		if (ret)
+			return walk_damaged(w, at, "a buffer option");
+		snprintf(what, sizeof(what),
+			 "the ring-buffer pages of CPU %llu of buffer '%s'",
+			 (unsigned long long)cpu, name);
+		if (coff > w->size || csize > w->size - coff)
+			return walk_short(w, coff + csize, what);
+		if (csize && !(flags & TD_SEC_COMPRESSED) &&
+		    (!page || coff % page))
+			return walk_damaged(w, at, what);
+		if ((flags & TD_SEC_COMPRESSED) && csize) {
+			ret = walk_chunks(w, coff, what);
+			if (ret)
+				return ret;
+		}
+		ret = add_region(w->td, coff, csize, (unsigned int)page,
+				 !!(flags & TD_SEC_COMPRESSED));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int walk_v7(struct td *td, uint64_t first)
+{
+	struct td_walk w = { td, first, (uint64_t)td->in->size, 0 };
+	uint64_t at = first, flags, size, end, id, len;
+	int n, ret;
+
+	for (n = 0; at && n < TD_MAX_SECTIONS; n++) {
+		ret = walk_section(&w, at, TD_SEC_OPTIONS, &flags, &size,
+				   "an options section");
+		if (ret)
+			return ret;
+		if (flags & TD_SEC_COMPRESSED)
+			return 0;
+		end = w.pos + size;
+		at = 0;
+		while (w.pos < end) {
+			ret = walk_num(&w, 2, &id, "an options section");
+			if (!ret)
+				ret = walk_num(&w, 4, &len, "an options section");
+			if (ret)
+				return ret;
+			if (len > end - w.pos)
+				return walk_damaged(&w, w.pos - 6,
+						    "an options section");
+			if (id == 0) {
+				if (len >= 8 && walk_num(&w, 8, &at,
+							 "an options section"))
+					return -EINVAL;
+				break;
+			}
+			ret = walk_option(&w, id, w.pos, len);
+			if (!ret && id == TD_OPT_BUFFER)
+				ret = walk_v7_buffer(&w, w.pos, len);
+			if (ret)
+				return ret;
+			w.pos += len;
+		}
+	}
+	return 0;
+}
+
+/*
+ * libtraceevent's kbuffer trusts the sizes inside ring-buffer pages, and
+ * libtracecmd uncompresses CPU data when it opens a buffer and crashes
+ * on the way out when that fails.  So before either sees the data, every
+ * page is checked here (after uncompressing it with libtracecmd's own
+ * codec): the committed size, the missed-events count after it, and each
+ * event's length inside it (type_len 0: length word; 1-28: type_len * 4;
+ * padding: length word, or the page's end; time extend/stamp: 8 bytes).
+ */
+#define TD_TYPE_PADDING		29
+#define TD_TYPE_TIME_EXTEND	30
+#define TD_COMMIT_MASK		((1ULL << 27) - 1)
+#define TD_MISSED_STORED	(1ULL << 30)
+
+static int check_page(struct td *td, const unsigned char *pg, size_t len)
+{
+	int lsize = tep_get_header_page_size(td->tep);
+	int tsize = tep_get_header_timestamp_size(td->tep);
+	size_t start = (size_t)tsize + lsize, pos, end;
+	uint64_t commit;
+
+	if (len < start)
+		return -1;
+	commit = rd_num(td, pg + tsize, lsize);
+	end = start + (commit & TD_COMMIT_MASK);
+	if (end > len || ((commit & TD_MISSED_STORED) && end + lsize > len))
+		return -1;
+	for (pos = start; pos < end;) {
+		uint32_t hdr, type, delta, size;
+
+		if (pos + 4 > end)
+			return -1;
+		hdr = (uint32_t)rd_num(td, pg + pos, 4);
+		type = td->big_endian ? hdr >> 27 : hdr & 0x1f;
+		delta = td->big_endian ? hdr & ((1U << 27) - 1) : hdr >> 5;
+		if (type == TD_TYPE_PADDING && !delta)
+			break;		/* the rest of the page is padding */
+		if (type == 0 || type == TD_TYPE_PADDING) {
+			if (pos + 8 > end)
+				return -1;
+			size = 4 + (uint32_t)rd_num(td, pg + pos + 4, 4);
+			if (size < 8)
+				return -1;
+		} else if (type >= TD_TYPE_TIME_EXTEND) {
+			size = 8;
+		} else {
+			size = 4 + type * 4;
+		}
+		if (size > end - pos)
+			return -1;
+		pos += (size + 3) & ~3U;
+	}
+	return 0;
+}
+
+static int check_pages(struct td *td, const unsigned char *buf, size_t len,
+		       unsigned int page_size)
+{
+	size_t off;
+
+	for (off = 0; off + page_size <= len; off += page_size) {
+		if (check_page(td, buf + off, page_size))
+			return -1;
+	}
+	return 0;
+}
+
+/* uncompresses a region's chunks and checks their pages */
+static int check_compressed(struct td *td, struct tracecmd_compression *z,
+			    const struct td_region *r, char **buf,
+			    size_t *have)
+{
+	struct tracecmd_compress_chunk *ch = NULL;
+	int n, j, ret = 0;
+
+	if (lseek(td->in->fd, (off_t)r->offset, SEEK_SET) < 0)
+		return -EINVAL;
+	n = tracecmd_load_chunks_info(z, &ch);
+	if (n < 0)
+		return -EINVAL;
+	for (j = 0; !ret && j < n; j++) {
+		/* chunks hold whole pages */
+		if (ch[j].size > TD_MAX_CHUNK || !ch[j].size ||
+		    ch[j].size % r->page_size) {
+			ret = -EINVAL;
+			break;
+		}
+		if (ch[j].size > *have) {
+			char *nb = realloc(*buf, ch[j].size);
+
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			*buf = nb;
+			*have = ch[j].size;
+		}
+		if (tracecmd_uncompress_chunk(z, &ch[j], *buf) ||
+		    check_pages(td, (unsigned char *)*buf, ch[j].size,
+				r->page_size))
+			ret = -EINVAL;
+	}
+	free(ch);
+	return ret;
+}
+
+static int check_plain(struct td *td, const struct td_region *r, char **buf,
+		       size_t *have)
+{
+	uint64_t off;
+
+	if (*have < r->page_size) {
+		char *nb = realloc(*buf, r->page_size);
+
+		if (!nb)
+			return -ENOMEM;
+		*buf = nb;
+		*have = r->page_size;
+	}
+	for (off = 0; off + r->page_size <= r->size; off += r->page_size) {
+		if (pread_all(td->in->fd, *buf, r->page_size, r->offset + off) ||
+		    check_page(td, (unsigned char *)*buf, r->page_size))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_data(struct td *td)
+{
+	struct tracecmd_compression *z = NULL;
+	const struct td_region *r = NULL;
+	char *buf = NULL;
+	size_t i, have = 0;
+	int ret = 0;
+
+	for (i = 0; !ret && i < td->nr_regions; i++) {
+		r = &td->regions[i];
+		if (r->page_size < 64 || r->page_size > TD_MAX_CHUNK) {
+			ret = -EINVAL;
+		} else if (!r->compressed) {
+			ret = check_plain(td, r, &buf, &have);
+		} else {
+			if (!z)
+				z = tracecmd_compress_alloc(td->zname,
+					td->zversion, td->in->fd, td->tep, NULL);
+			/* an unknown codec: libtracecmd has refused the file */
+			if (!z)
+				break;
+			ret = check_compressed(td, z, r, &buf, &have);
+		}
+	}
+	free(buf);
+	if (z)
+		tracecmd_compress_destroy(z);
+	if (ret == -ENOMEM)
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	if (ret)
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: the ring-buffer pages at byte %llu are damaged",
+			td->in->display, (unsigned long long)r->offset);
+	return 0;
+}
+
+/* --- lost events from the per-CPU stats the file stores --- */
+
+static struct td_cursor *find_cursor(struct td *td, int buf, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < td->nr_cur; i++) {
+		if (td->cur[i].buf == buf && td->cur[i].cpu == cpu)
+			return &td->cur[i];
+	}
+	return NULL;
+}
+
+static int buffer_index(struct td *td, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < td->nr_bufs; i++) {
+		if (strlen(td->bufs[i].name) == len &&
+		    !memcmp(td->bufs[i].name, name, len))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * The stats text trace-cmd stores: "CPU: N" then "overrun: N" and others,
+ * with "Buffer: NAME" lines before the stats of each instance.
+ */
+static void parse_cpustats(struct td *td, const char *text)
+{
+	const char *p = text;
+	int buf = 0, cpu = -1;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		struct td_cursor *c;
+		unsigned long long v;
+
+		if (len > 8 && !strncmp(p, "Buffer: ", 8)) {
+			buf = buffer_index(td, p + 8, len - 8);
+			cpu = -1;
+		} else if (sscanf(p, "CPU: %d", &cpu) == 1) {
+			/* the CPU the next lines are about */
+		} else if (buf >= 0 && cpu >= 0 &&
+			   (c = find_cursor(td, buf, cpu))) {
+			if (sscanf(p, "overrun: %llu", &v) == 1)
+				c->stat_overrun = v;
+			else if (sscanf(p, "commit overrun: %llu", &v) == 1 ||
+				 sscanf(p, "dropped events: %llu", &v) == 1)
+				c->stat_other += v;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+}
+
+/*
+ * A page's missed-events count and the overrun in the stats describe the
+ * same overwritten events, so per CPU the larger of the two is taken;
+ * commit overruns and dropped events (buffer full without overwrite) are
+ * never flagged on pages and are added.
+ */
+static void account_lost(struct td *td)
+{
+	struct kmt_session *s = td->s;
+	size_t i;
+
+	for (i = 0; i < td->nr_cur; i++) {
+		struct td_cursor *c = &td->cur[i];
+		uint64_t lost = c->missed > c->stat_overrun ?
+				c->missed : c->stat_overrun;
+
+		lost += c->stat_other;
+		s->nr_lost += lost;
+		s->nr_lost_records += c->nr_missed_records;
+		if (lost && !c->nr_missed_records)
+			s->nr_lost_records++;
+	}
+}
+
+/* --- records --- */
+
+static int record_id(struct td *td, const struct tep_record *rec)
+{
+	return kmt_tp_event_id(&td->dec, rec->data, (size_t)rec->size);
+}
+
+static int record_pid(struct td *td, const struct tep_record *rec)
+{
+	const struct kmt_tp_field *f = &td->dec.common_pid;
+
+	if (f->offset < 0 || f->offset + f->size > rec->size)
+		return -1;
+	return (int)tep_read_number(td->tep, (const char *)rec->data + f->offset,
+				    f->size);
+}
+
+static uint32_t decode_stack(struct td *td, const struct tep_record *rec)
+{
+	const unsigned char *data = rec->data;
+	size_t size = (size_t)rec->size, nr = 0, max;
+	uint64_t want = 0;
+
+	if (td->stack_caller_off < 0 || (size_t)td->stack_caller_off > size)
+		return 0;
+	max = (size - td->stack_caller_off) / td->stack_elem;
+	if (td->stack_size_off >= 0 &&
+	    (size_t)(td->stack_size_off + td->stack_size_len) <= size)
+		want = tep_read_number(td->tep, data + td->stack_size_off,
+				       td->stack_size_len);
+	/* "size" counts entries; kernels before 5.x stored a full array */
+	if (want && want < max)
+		max = want;
+	if (max > TD_MAX_STACK)
+		max = TD_MAX_STACK;
+	while (nr < max) {
+		uint64_t ip = tep_read_number(td->tep,
+			data + td->stack_caller_off + nr * td->stack_elem,
+			td->stack_elem);
+
+		/* old kernels end a short stack with ULONG_MAX */
+		if (ip == UINT64_MAX ||
+		    (td->stack_elem == 4 && ip == UINT32_MAX))
+			break;
+		td->ips[nr++] = ip;
+	}
+	while (nr && !td->ips[nr - 1])
+		nr--;
+	return nr ? kmt_stacks_intern(&td->s->stacks, td->ips, nr) : 0;
+}
+
+static void count_missed(struct td_cursor *c, const struct tep_record *rec)
+{
+	if (!rec->missed_events)
+		return;
+	c->nr_missed_records++;
+	/* negative: the page says events were lost, not how many */
+	if (rec->missed_events > 0)
+		c->missed += (uint64_t)rec->missed_events;
+}
+
+/*
+ * Loads the next event of a cursor together with the kernel stack that
+ * follows it on the same CPU, if any.
+ */
+static void cursor_next(struct td *td, struct td_cursor *c)
+{
+	struct tep_record *rec, *next;
+
+	c->rec = NULL;
+	c->stack = 0;
+	rec = tracecmd_read_data(c->h, c->cpu);
+	if (!rec)
+		return;
+	count_missed(c, rec);
+	if (c->started && rec->ts < c->last_ts)
+		td->s->anomalies[KMT_ANOM_OUT_OF_ORDER]++;
+	c->started = 1;
+	c->last_ts = rec->ts;
+	c->rec = rec;
+	if (td->stack_id < 0 || record_id(td, rec) == td->stack_id)
+		return;
+	next = tracecmd_peek_data(c->h, c->cpu);
+	if (!next || record_id(td, next) != td->stack_id)
+		return;
+	next = tracecmd_read_data(c->h, c->cpu);
+	if (!next)
+		return;
+	count_missed(c, next);
+	/*
+	 * A stack after a lost page, or of another task (a trigger fires
+	 * for events a pid filter then drops), is not this event's.
+	 */
+	if (!next->missed_events && record_pid(td, next) == record_pid(td, rec))
+		c->stack = decode_stack(td, next);
+	tracecmd_free_record(next);
+}
+
+static int cursor_before(const struct td *td, size_t a, size_t b)
+{
+	const struct tep_record *x = td->cur[a].rec, *y = td->cur[b].rec;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return a < b;
+}
+
+static void heap_down(struct td *td, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < td->nr_heap && cursor_before(td, td->heap[l], td->heap[m]))
+			m = l;
+		if (r < td->nr_heap && cursor_before(td, td->heap[r], td->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = td->heap[i];
+		td->heap[i] = td->heap[m];
+		td->heap[m] = t;
+		i = m;
+	}
+}
+
+static int emit_record(struct td *td, struct td_cursor *c)
+{
+	struct kmt_session *s = td->s;
+	struct tep_record *rec = c->rec;
+	struct kmt_event ev;
+	int r;
+
+	r = kmt_tp_decode(&td->dec, s, rec->data, (size_t)rec->size, &ev);
+	if (r < 0) {
+		int id = record_id(td, rec);
+
+		if (id >= 0 && !tep_find_event(td->tep, id))
+			s->anomalies[KMT_ANOM_UNKNOWN_ID]++;
+		else
+			s->anomalies[KMT_ANOM_BAD_RECORD]++;
+		return 0;
+	}
+	ev.ts = rec->ts;
+	ev.cpu = rec->cpu;
+	if (r > 0 && c->stack) {
+		ev.stack = c->stack;
+		s->has_stacks = 1;
+	}
+	if (r > 0 && ev.pid >= 0 && !kmt_session_comm(s, ev.pid)) {
+		const char *comm = tep_data_comm_from_pid(td->tep, ev.pid);
+
+		if (comm && strcmp(comm, "<...>") &&
+		    kmt_session_set_comm(s, ev.pid, comm, strlen(comm)))
+			return kmt_session_error(s, ENOMEM, "out of memory");
+	}
+	return kmt_session_emit(s, &ev);
+}
+
+static int merge(struct td *td)
+{
+	size_t i;
+	int ret;
+
+	td->heap = calloc(td->nr_cur ? td->nr_cur : 1, sizeof(*td->heap));
+	if (!td->heap)
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	for (i = 0; i < td->nr_cur; i++) {
+		cursor_next(td, &td->cur[i]);
+		if (td->cur[i].rec)
+			td->heap[td->nr_heap++] = i;
+	}
+	for (i = td->nr_heap; i-- > 0;)
+		heap_down(td, i);
+	while (td->nr_heap) {
+		struct td_cursor *c = &td->cur[td->heap[0]];
+
+		ret = emit_record(td, c);
+		tracecmd_free_record(c->rec);
+		c->rec = NULL;
+		if (ret)
+			return ret;
+		cursor_next(td, c);
+		if (!c->rec)
+			td->heap[0] = td->heap[--td->nr_heap];
+		heap_down(td, 0);
+	}
+	return 0;
+}
+
+/* --- setup --- */
+
+static int add_buffer(struct td *td, struct tracecmd_input *h,
+		      const char *name, int owned)
+{
+	struct td_buffer *b;
+	int cpu, cpus;
+
+	if (KMT_ARRAY_GROW(td->bufs, td->nr_bufs + 1, td->alloc_bufs)) {
+		if (owned)
+			tracecmd_close(h);
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	}
+	b = &td->bufs[td->nr_bufs++];
+	b->h = h;
+	b->name = name ? name : "";
+	b->owned = owned;
+	cpus = tracecmd_cpus(h);
+	if (cpus > KMT_MAX_CPUS)
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: it claims %d CPUs",
+			td->in->display, cpus);
+	if (cpus > td->s->nr_cpus)
+		td->s->nr_cpus = cpus;
+	for (cpu = 0; cpu < cpus; cpu++) {
+		struct td_cursor *c;
+
+		if (KMT_ARRAY_GROW(td->cur, td->nr_cur + 1, td->alloc_cur))
+			return kmt_session_error(td->s, ENOMEM, "out of memory");
+		c = &td->cur[td->nr_cur++];
+		memset(c, 0, sizeof(*c));
+		c->h = h;
+		c->cpu = cpu;
+		c->buf = (int)(td->nr_bufs - 1);
+	}
+	return 0;
+}
+
+static void find_stack_event(struct td *td)
+{
+	struct tep_event *ev;
+	struct tep_format_field *f;
+
+	td->stack_id = -1;
+	td->stack_size_off = td->stack_caller_off = -1;
+	ev = tep_find_event_by_name(td->tep, "ftrace", "kernel_stack");
+	if (!ev)
+		return;
+	f = tep_find_field(ev, "caller");
+	if (!f)
+		return;
+	td->stack_id = ev->id;
+	td->stack_caller_off = f->offset;
+	td->stack_elem = f->elementsize > 0 ? (int)f->elementsize :
+			 tep_get_long_size(td->tep);
+	if (td->stack_elem != 4 && td->stack_elem != 8)
+		td->stack_elem = 8;
+	f = tep_find_field(ev, "size");
+	if (f) {
+		td->stack_size_off = f->offset;
+		td->stack_size_len = f->size;
+	}
+}
+
+static void set_release(struct kmt_session *s, const char *uname)
+{
+	const char *p = uname;
+	size_t len;
+	int i;
+
+	/* "sysname nodename release machine": the third word */
+	for (i = 0; i < 2 && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return;
+	len = strcspn(p, " \n");
+	if (len >= sizeof(s->kernel_release))
+		len = sizeof(s->kernel_release) - 1;
+	memcpy(s->kernel_release, p, len);
+	s->kernel_release[len] = '\0';
+}
+
+static int open_file(struct td *td)
+{
+	struct kmt_session *s = td->s;
+	uint64_t options_at, init_end;
+	int fd, ret;
+
+	ret = parse_init(td, &options_at, &init_end);
+	if (!ret && td->version == 6 && td->in->size >= 0)
+		ret = walk_v6(td, init_end);
+	if (!ret && td->version == 7 && td->in->size >= 0 &&
+	    options_at < (uint64_t)td->in->size)
+		ret = walk_v7(td, options_at);
+	if (ret)
+		return ret;
+	fd = dup(td->in->fd);
+	if (fd < 0)
+		return kmt_session_error(s, errno, "cannot read '%s': %s",
+					 td->in->display, strerror(errno));
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		ret = errno;
+		close(fd);
+		return kmt_session_error(s, ret, "cannot seek '%s': %s",
+					 td->in->display, strerror(ret));
+	}
+	/* lib/ never prints: keep libtracecmd and libtraceevent quiet */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	td->h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
+				 TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!td->h) {
+		struct stat a, b;
+
+		/*
+		 * libtracecmd closes fd when it fails, except when it fails
+		 * before it keeps it: close it if it is still our file.
+		 */
+		if (!fstat(fd, &a) && !fstat(td->in->fd, &b) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			close(fd);
+		if (td->version == 7 && td->in->size >= 0 &&
+		    options_at >= (uint64_t)td->in->size)
+			return kmt_session_error(s, EINVAL,
+				"'%s' is truncated at byte %lld: its options start at byte %llu",
+				td->in->display, (long long)td->in->size,
+				(unsigned long long)options_at);
+		return kmt_session_error(s, EINVAL,
+			"'%s' is not a valid trace.dat: libtracecmd cannot read its headers (version %lu)",
+			td->in->display, td->version);
+	}
+	td->tep = tracecmd_get_tep(td->h);
+	if (!td->tep)
+		return kmt_session_error(s, EINVAL,
+			"'%s' is not a valid trace.dat: no event formats",
+			td->in->display);
+	/* without the ring-buffer page header no page can be read */
+	ret = tep_get_header_page_size(td->tep);
+	if ((ret != 4 && ret != 8) ||
+	    tep_get_header_timestamp_size(td->tep) != 8)
+		return kmt_session_error(s, EINVAL,
+			"'%s' is not a valid trace.dat: its ring-buffer page header is missing or damaged",
+			td->in->display);
+	return check_data(td);
+}
+
+static int setup(struct td *td)
+{
+	struct kmt_session *s = td->s;
+	const char *text;
+	int i, n, ret;
+
+	ret = open_file(td);
+	if (ret)
+		return ret;
+	s->format = td->version == 6 ? "trace.dat v6" : "trace.dat v7";
+	text = tracecmd_get_uname(td->h);
+	if (text)
+		set_release(s, text);
+
+	/* the session keeps the formats and kallsyms for symbol lookups */
+	tep_ref(td->tep);
+	if (s->tep)
+		tep_free(s->tep);
+	s->tep = td->tep;
+	s->syms.tep = td->tep;
+
+	ret = kmt_tp_decoder_init(&td->dec, td->tep, s);
+	td->have_dec = 1;
+	if (ret)
+		return kmt_session_error(s, ret, "cannot decode '%s': %s",
+					 td->in->display, strerror(-ret));
+	find_stack_event(td);
+
+	ret = add_buffer(td, td->h, "", 0);
+	if (ret)
+		return ret;
+	n = tracecmd_buffer_instances(td->h);
+	for (i = 0; i < n; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(td->h, i);
+
+		if (!b)
+			return kmt_session_error(s, EINVAL,
+				"'%s' is not a valid trace.dat: cannot read buffer '%s'",
+				td->in->display,
+				tracecmd_buffer_instance_name(td->h, i));
+		ret = add_buffer(td, b, tracecmd_buffer_instance_name(td->h, i), 1);
+		if (ret)
+			return ret;
+	}
+	text = tracecmd_get_cpustats(td->h);
+	if (text)
+		parse_cpustats(td, text);
+	return 0;
+}
+
+static void cleanup(struct td *td)
+{
+	size_t i;
+
+	for (i = 0; i < td->nr_cur; i++) {
+		if (td->cur[i].rec)
+			tracecmd_free_record(td->cur[i].rec);
+	}
+	free(td->cur);
+	free(td->heap);
+	/* instances before the handle whose tep they share */
+	for (i = td->nr_bufs; i-- > 0;) {
+		if (td->bufs[i].owned)
+			tracecmd_close(td->bufs[i].h);
+	}
+	free(td->bufs);
+	free(td->regions);
+	if (td->have_dec)
+		kmt_tp_decoder_free(&td->dec);
+	if (td->h)
+		tracecmd_close(td->h);
 }
 
 static int read_all(struct kmt_session *s, struct kmt_input *in)
 {
-	return kmt_session_error(s, ENOSYS, "%s: reader not written", in->display);
+	struct td td;
+	int ret;
+
+	memset(&td, 0, sizeof(td));
+	td.s = s;
+	td.in = in;
+	ret = setup(&td);
+	if (!ret)
+		ret = merge(&td);
+	if (ret >= 0)
+		account_lost(&td);
+	cleanup(&td);
+	return ret;
 }
 
 const struct kmt_source_ops kmt_source_tracedat = {
 	.name = "tracedat",
 	.probe = probe,
 	.read = read_all,
+	.needs_seek = 1,
 };

@@ -32,17 +32,19 @@ void kmt_hash_init(struct kmt_hash *h, size_t value_size)
 void kmt_hash_free(struct kmt_hash *h)
 {
 	free(h->slots);
-	free(h->used);
+	free(h->zero_slot);
 	h->slots = NULL;
-	h->used = NULL;
+	h->zero_slot = NULL;
+	h->has_zero = 0;
 	h->nr_slots = 0;
 	h->nr_used = 0;
 }
 
 void kmt_hash_clear(struct kmt_hash *h)
 {
-	if (h->used)
-		memset(h->used, 0, h->nr_slots);
+	if (h->slots)
+		memset(h->slots, 0, h->nr_slots * h->slot_size);
+	h->has_zero = 0;
 	h->nr_used = 0;
 }
 
@@ -50,48 +52,64 @@ void *kmt_hash_get(const struct kmt_hash *h, uint64_t key)
 {
 	size_t i, mask;
 
-	if (!h->nr_used)
+	if (!key)
+		return h->has_zero ? h->zero_slot + sizeof(uint64_t) : NULL;
+	if (!h->nr_slots)
 		return NULL;
 	mask = h->nr_slots - 1;
-	for (i = home_slot(h, key); h->used[i]; i = (i + 1) & mask) {
-		if (*slot_key(h, i) == key)
+	for (i = home_slot(h, key);; i = (i + 1) & mask) {
+		uint64_t k = *slot_key(h, i);
+
+		if (k == key)
 			return slot_value(h, i);
+		if (!k)
+			return NULL;
 	}
-	return NULL;
 }
 
 static int grow(struct kmt_hash *h)
 {
 	size_t new_nr = h->nr_slots ? h->nr_slots * 2 : KMT_HASH_MIN_SLOTS;
-	struct kmt_hash n = *h;
-	size_t i;
+	unsigned char *old = h->slots;
+	size_t old_nr = h->nr_slots, i;
 
-	n.slots = malloc(new_nr * h->slot_size);
-	n.used = calloc(new_nr, 1);
-	if (!n.slots || !n.used) {
-		free(n.slots);
-		free(n.used);
+	h->slots = calloc(new_nr, h->slot_size);
+	if (!h->slots) {
+		h->slots = old;
 		return -1;
 	}
-	n.nr_slots = new_nr;
-	n.nr_used = 0;
-	for (i = 0; i < h->nr_slots; i++) {
+	h->nr_slots = new_nr;
+	for (i = 0; i < old_nr; i++) {
+		const unsigned char *src = old + i * h->slot_size;
+		uint64_t key = *(const uint64_t *)src;
 		size_t j;
 
-		if (!h->used[i])
+		if (!key)
 			continue;
-		j = home_slot(&n, *slot_key(h, i));
-		while (n.used[j])
-			j = (j + 1) & (new_nr - 1);
-		n.used[j] = 1;
-		memcpy(n.slots + j * n.slot_size, h->slots + i * h->slot_size,
-		       h->slot_size);
-		n.nr_used++;
+		for (j = home_slot(h, key); *slot_key(h, j);
+		     j = (j + 1) & (new_nr - 1))
+			;
+		memcpy(h->slots + j * h->slot_size, src, h->slot_size);
 	}
-	free(h->slots);
-	free(h->used);
-	*h = n;
+	free(old);
 	return 0;
+}
+
+static void *put_zero(struct kmt_hash *h, int *is_new)
+{
+	if (!h->zero_slot) {
+		h->zero_slot = calloc(1, h->slot_size);
+		if (!h->zero_slot)
+			return NULL;
+	}
+	if (!h->has_zero) {
+		memset(h->zero_slot, 0, h->slot_size);
+		h->has_zero = 1;
+		h->nr_used++;
+		if (is_new)
+			*is_new = 1;
+	}
+	return h->zero_slot + sizeof(uint64_t);
 }
 
 void *kmt_hash_put(struct kmt_hash *h, uint64_t key, int *is_new)
@@ -100,15 +118,20 @@ void *kmt_hash_put(struct kmt_hash *h, uint64_t key, int *is_new)
 
 	if (is_new)
 		*is_new = 0;
+	if (!key)
+		return put_zero(h, is_new);
 	/* load factor at most 3/4 */
 	if ((h->nr_used + 1) * 4 > h->nr_slots * 3 && grow(h))
 		return NULL;
 	mask = h->nr_slots - 1;
-	for (i = home_slot(h, key); h->used[i]; i = (i + 1) & mask) {
-		if (*slot_key(h, i) == key)
+	for (i = home_slot(h, key);; i = (i + 1) & mask) {
+		uint64_t k = *slot_key(h, i);
+
+		if (k == key)
 			return slot_value(h, i);
+		if (!k)
+			break;
 	}
-	h->used[i] = 1;
 	*slot_key(h, i) = key;
 	memset(slot_value(h, i), 0, h->slot_size - sizeof(uint64_t));
 	h->nr_used++;
@@ -121,15 +144,27 @@ int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
 {
 	size_t i, j, mask;
 
-	if (!h->nr_used)
+	if (!key) {
+		if (!h->has_zero)
+			return 0;
+		if (out)
+			memcpy(out, h->zero_slot + sizeof(uint64_t),
+			       h->value_size);
+		h->has_zero = 0;
+		h->nr_used--;
+		return 1;
+	}
+	if (!h->nr_slots)
 		return 0;
 	mask = h->nr_slots - 1;
-	for (i = home_slot(h, key); h->used[i]; i = (i + 1) & mask) {
-		if (*slot_key(h, i) == key)
+	for (i = home_slot(h, key);; i = (i + 1) & mask) {
+		uint64_t k = *slot_key(h, i);
+
+		if (k == key)
 			break;
+		if (!k)
+			return 0;
 	}
-	if (!h->used[i])
-		return 0;
 	if (out)
 		memcpy(out, slot_value(h, i), h->value_size);
 
@@ -137,11 +172,13 @@ int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
 	j = i;
 	for (;;) {
 		size_t home;
+		uint64_t k;
 
 		j = (j + 1) & mask;
-		if (!h->used[j])
+		k = *slot_key(h, j);
+		if (!k)
 			break;
-		home = home_slot(h, *slot_key(h, j));
+		home = home_slot(h, k);
 		/* can the entry at j live at i? only if home is not in (i, j] */
 		if ((j > i && (home <= i || home > j)) ||
 		    (j < i && (home <= i && home > j))) {
@@ -150,7 +187,7 @@ int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
 			i = j;
 		}
 	}
-	h->used[i] = 0;
+	*slot_key(h, i) = 0;
 	h->nr_used--;
 	return 1;
 }
@@ -161,7 +198,7 @@ int kmt_hash_next(const struct kmt_hash *h, size_t *iter, uint64_t *key,
 	size_t i;
 
 	for (i = *iter; i < h->nr_slots; i++) {
-		if (!h->used[i])
+		if (!*slot_key(h, i))
 			continue;
 		if (key)
 			*key = *slot_key(h, i);
@@ -170,8 +207,38 @@ int kmt_hash_next(const struct kmt_hash *h, size_t *iter, uint64_t *key,
 		*iter = i + 1;
 		return 1;
 	}
-	*iter = i;
+	/* key 0 comes last, at iter == nr_slots */
+	if (i == h->nr_slots && h->has_zero) {
+		if (key)
+			*key = 0;
+		if (value)
+			*value = h->zero_slot + sizeof(uint64_t);
+		*iter = i + 1;
+		return 1;
+	}
+	*iter = h->nr_slots + 1;
 	return 0;
+}
+
+void *kmt_hash_compact(struct kmt_hash *h, size_t *nr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < h->nr_slots; i++) {
+		if (!*slot_key(h, i))
+			continue;
+		if (i != n)
+			memcpy(h->slots + n * h->slot_size,
+			       h->slots + i * h->slot_size, h->slot_size);
+		n++;
+	}
+	/* the load factor leaves room for key 0 at the end */
+	if (h->has_zero && n < h->nr_slots) {
+		memcpy(h->slots + n * h->slot_size, h->zero_slot, h->slot_size);
+		n++;
+	}
+	*nr = n;
+	return h->slots;
 }
 
 uint64_t kmt_hash_bytes(const void *data, size_t len)
@@ -180,17 +247,19 @@ uint64_t kmt_hash_bytes(const void *data, size_t len)
 	uint64_t x = 0x9e3779b97f4a7c15ULL ^ len;
 	size_t i;
 
+	/* one multiply per word, one full mix at the end */
 	for (i = 0; i + 8 <= len; i += 8) {
 		uint64_t w;
 
 		memcpy(&w, p + i, 8);
-		x = kmt_hash_mix(x ^ w) + 0x9e3779b97f4a7c15ULL;
+		x = (x ^ w) * 0xbf58476d1ce4e5b9ULL;
+		x ^= x >> 31;
 	}
 	if (i < len) {
 		uint64_t w = 0;
 
 		memcpy(&w, p + i, len - i);
-		x = kmt_hash_mix(x ^ w ^ ((uint64_t)(len - i) << 56));
+		x = (x ^ w ^ ((uint64_t)(len - i) << 56)) * 0x94d049bb133111ebULL;
 	}
 	return kmt_hash_mix(x);
 }

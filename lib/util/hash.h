@@ -15,10 +15,16 @@
  * until the next put or delete.
  */
 struct kmt_hash {
-	unsigned char *slots;	/* nr_slots * slot_size bytes */
-	unsigned char *used;	/* one byte per slot */
+	/*
+	 * nr_slots * slot_size bytes: each slot is a key then its value.
+	 * Key 0 marks a free slot, so a probe reads one cache line, not a
+	 * key and a separate "used" map; key 0 itself lives in zero_slot.
+	 */
+	unsigned char *slots;
+	unsigned char *zero_slot;	/* slot_size bytes, for key 0 */
+	int has_zero;
 	size_t nr_slots;	/* a power of two, or 0 */
-	size_t nr_used;
+	size_t nr_used;		/* keys present, key 0 included */
 	size_t value_size;
 	size_t slot_size;
 };
@@ -61,6 +67,32 @@ static inline uint64_t kmt_hash_mix(uint64_t x)
 	x ^= x >> 33;
 	return x;
 }
+
+/*
+ * Starts loading the slot where key would live, for a lookup a little
+ * later: with tables far larger than the caches, most of a lookup is
+ * waiting for memory, and a batch of events can wait in parallel.
+ */
+static inline void kmt_hash_prefetch(const struct kmt_hash *h, uint64_t key)
+{
+	if (h->nr_slots)
+		__builtin_prefetch(h->slots + (kmt_hash_mix(key) &
+					       (h->nr_slots - 1)) * h->slot_size);
+}
+
+/* Whether slot i of the table array holds a key (for tests) */
+static inline int kmt_hash_slot_used(const struct kmt_hash *h, size_t i)
+{
+	return *(const uint64_t *)(h->slots + i * h->slot_size) != 0;
+}
+
+/*
+ * Moves every entry to the front of the slot array and returns it: *nr
+ * entries of slot_size bytes, each a uint64_t key then the value, ready
+ * to sort in place without a copy.  Afterwards the table can only be
+ * cleared or freed.
+ */
+void *kmt_hash_compact(struct kmt_hash *h, size_t *nr);
 
 uint64_t kmt_hash_bytes(const void *data, size_t len);
 

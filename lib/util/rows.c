@@ -32,6 +32,25 @@ static uint64_t key_hash(const struct kmt_rows *r, const void *key)
 	return kmt_hash_bytes(key, r->key_size);
 }
 
+/* keys are small: compare words inline rather than call memcmp */
+static inline int key_equal(const void *a, const void *b, size_t size)
+{
+	const unsigned char *x = a, *y = b;
+	size_t i;
+
+	if (size % 8)
+		return !memcmp(a, b, size);
+	for (i = 0; i < size; i += 8) {
+		uint64_t u, v;
+
+		memcpy(&u, x + i, 8);
+		memcpy(&v, y + i, 8);
+		if (u != v)
+			return 0;
+	}
+	return 1;
+}
+
 void *kmt_rows_get(struct kmt_rows *r, const void *key, int create,
 		   int *is_new)
 {
@@ -47,7 +66,7 @@ void *kmt_rows_get(struct kmt_rows *r, const void *key, int create,
 		if (!idx)
 			break;
 		row = kmt_rows_at(r, *idx);
-		if (!memcmp(row, key, r->key_size))
+		if (key_equal(row, key, r->key_size))
 			return row;
 		h++;	/* another key with this hash: probe on */
 	}

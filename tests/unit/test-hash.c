@@ -39,7 +39,7 @@ static long slot_of(const struct kmt_hash *h, uint64_t key)
 	size_t i;
 
 	for (i = 0; i < h->nr_slots; i++) {
-		if (h->used[i] &&
+		if (kmt_hash_slot_used(h, i) &&
 		    *(const uint64_t *)(h->slots + i * h->slot_size) == key)
 			return (long)i;
 	}
@@ -188,7 +188,7 @@ static void test_many_random_keys(void)
 	CHECK_EQ_U64(bad, 0);
 	CHECK_EQ_U64(kmt_hash_count(&h), 0);
 	for (i = 0, bad = 0; i < h.nr_slots; i++)
-		bad += h.used[i] != 0;
+		bad += kmt_hash_slot_used(&h, i) != 0;
 	CHECK_EQ_U64(bad, 0);
 	kmt_hash_free(&h);
 	free(keys);
@@ -299,7 +299,7 @@ static void test_delete_wraparound(void)
 	CHECK_EQ_U64(slot_of(&h, d), 0);
 	CHECK_EQ_U64(slot_of(&h, e), 1);
 	CHECK_EQ_U64(slot_of(&h, f), 2);
-	CHECK_EQ_U64(h.used[3], 0);
+	CHECK_EQ_U64(kmt_hash_slot_used(&h, 3), 0);
 	for (i = 1; i < 6; i++) {
 		uint64_t *v = kmt_hash_get(&h, keys[i]);
 
@@ -317,7 +317,7 @@ static void test_delete_wraparound(void)
 	CHECK_EQ_U64(slot_of(&h, d), 15);
 	CHECK_EQ_U64(slot_of(&h, e), 0);
 	CHECK_EQ_U64(slot_of(&h, f), 1);
-	CHECK_EQ_U64(h.used[2], 0);
+	CHECK_EQ_U64(kmt_hash_slot_used(&h, 2), 0);
 
 	/*
 	 * Deleting E (at its home 0) must not pull F back past its home 1;
@@ -325,7 +325,7 @@ static void test_delete_wraparound(void)
 	 */
 	CHECK_EQ_U64(kmt_hash_del(&h, e, NULL), 1);
 	CHECK_EQ_U64(slot_of(&h, f), 1);
-	CHECK_EQ_U64(h.used[0], 0);
+	CHECK_EQ_U64(kmt_hash_slot_used(&h, 0), 0);
 	CHECK(kmt_hash_get(&h, c) && kmt_hash_get(&h, d) &&
 	      kmt_hash_get(&h, f));
 	CHECK(!kmt_hash_get(&h, a) && !kmt_hash_get(&h, b) &&
@@ -383,7 +383,7 @@ static void test_delete_keeps_home_order(void)
 	CHECK_EQ_U64(slot_of(&h, y), 15);
 	CHECK_EQ_U64(slot_of(&h, w), 1);
 	CHECK_EQ_U64(kmt_hash_del(&h, y, NULL), 1);
-	CHECK_EQ_U64(h.used[15], 0);
+	CHECK_EQ_U64(kmt_hash_slot_used(&h, 15), 0);
 	CHECK_EQ_U64(slot_of(&h, z), 0);
 	CHECK_EQ_U64(slot_of(&h, w), 1);
 	CHECK(kmt_hash_get(&h, z) != NULL && kmt_hash_get(&h, w) != NULL);
@@ -580,7 +580,48 @@ static void test_hash_bytes(void)
 	CHECK_EQ_U64(bad, 0);
 }
 
+/* compact: every entry once, key 0 included, values intact */
+static void test_compact(void)
+{
+	struct kmt_hash h;
+	unsigned char *e;
+	size_t n, i, sum = 0, seen0 = 0;
+	uint64_t k;
+
+	kmt_hash_init(&h, sizeof(uint64_t));
+	for (k = 0; k < 1000; k++)
+		*(uint64_t *)kmt_hash_put(&h, k * 7919, NULL) = k;
+	for (k = 0; k < 1000; k += 2)
+		CHECK(kmt_hash_del(&h, k * 7919, NULL));
+	e = kmt_hash_compact(&h, &n);
+	CHECK_EQ_U64(n, 500);
+	for (i = 0; i < n; i++) {
+		uint64_t key = *(uint64_t *)(e + i * h.slot_size);
+		uint64_t val = *(uint64_t *)(e + i * h.slot_size + 8);
+
+		CHECK_EQ_U64(key, val * 7919);
+		CHECK(val % 2 == 1);
+		sum += val;
+		seen0 += key == 0;
+	}
+	CHECK_EQ_U64(sum, 250000);
+	CHECK_EQ_U64(seen0, 0);
+	kmt_hash_clear(&h);
+	*(uint64_t *)kmt_hash_put(&h, 0, NULL) = 42;
+	*(uint64_t *)kmt_hash_put(&h, 5, NULL) = 5;
+	e = kmt_hash_compact(&h, &n);
+	CHECK_EQ_U64(n, 2);
+	for (i = 0; i < n; i++) {
+		uint64_t key = *(uint64_t *)(e + i * h.slot_size);
+
+		CHECK_EQ_U64(*(uint64_t *)(e + i * h.slot_size + 8),
+			     key ? 5 : 42);
+	}
+	kmt_hash_free(&h);
+}
+
 KMT_TESTS(
+	KMT_TEST(test_compact),
 	KMT_TEST(test_empty),
 	KMT_TEST(test_put_get_del_basic),
 	KMT_TEST(test_extreme_keys),

@@ -23,6 +23,7 @@ static void test_callsite_rule(void)
 		"rmqueue_bulk", "__rmqueue_pcplist", "post_alloc_hook",
 		"trace_event_raw_event_mm_page_alloc", "perf_trace_mm_page_alloc",
 		"__trace_stack", "event_triggers_call", "ftrace_trace_stack",
+		"__traceiter_mm_page_alloc",
 	};
 	static const char *const callers[] = {
 		"__page_cache_alloc", "new_slab", "allocate_slab",

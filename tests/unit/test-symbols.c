@@ -57,7 +57,7 @@ static const struct kmt_sym *find_sym(const struct ctx *c, const char *name)
 	for (i = 0; i < c->syms.nr; i++) {
 		const struct kmt_sym *s = &c->syms.syms[i];
 
-		if (!strcmp(kmt_strtab_get(&c->strs, s->name), name))
+		if (!strcmp(s->name, name))
 			return s;
 	}
 	return NULL;
@@ -106,16 +106,16 @@ static void test_parse_types_and_modules(void)
 	CHECK(find_sym(&c, "fixed_percpu_data") == NULL);
 	CHECK(find_sym(&c, "two_letter_type") == NULL);
 	s = find_sym(&c, "early_idt_handler");
-	CHECK(s && s->addr == 0xffffffff81001000ULL && s->module == 0);
+	CHECK(s && s->addr == 0xffffffff81001000ULL && s->module == NULL);
 	s = find_sym(&c, "ext4_fill_super");
 	CHECK(s && s->addr == 0xffffffffc0a01000ULL);
 	if (s)
-		CHECK_STR(kmt_strtab_get(&c.strs, s->module), "ext4");
+		CHECK_STR(s->module, "ext4");
 	/* the last line has no newline and is still read, module and all */
 	s = find_sym(&c, "xfs_fs_fill_super");
 	CHECK(s != NULL);
 	if (s)
-		CHECK_STR(kmt_strtab_get(&c.strs, s->module), "xfs");
+		CHECK_STR(s->module, "xfs");
 	CHECK(!kmt_symtab_empty(&c.syms));
 	unload(&c);
 

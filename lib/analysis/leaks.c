@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --leaks: what is still allocated at the end of the recording (or of the
+ * --time window), slab objects and page blocks alike, grouped by callsite
+ * and, where the recording has stacks, by stack, with how long it has
+ * been alive.  Objects freed in the recording but allocated before it
+ * began never enter the live table, so they are not leaks.
+ *
+ * Nothing is kept per event: the groups are built at the end from the
+ * live table (live.h), which holds the allocation time of every object.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/leaks.h"
+#include "analysis/live.h"
+#include "analysis/views.h"
+#include "event/event.h"
+#include "event/session.h"
+#include "report/report.h"
+#include "report/sort.h"
+#include "util/rows.h"
+
+#define LEAKS_DEFAULT_SORT "bytes"
+
+struct leak_key {
+	uint64_t callsite;
+	uint32_t stack;		/* 0 in the callsite table */
+	uint32_t type;		/* KMT_EV_KMALLOC / _CACHE_ALLOC / _PAGE_ALLOC;
+				 * both slab types are KMT_EV_KMALLOC here */
+};
+
+struct leak_row {
+	struct leak_key k;
+	uint64_t count;
+	uint64_t bytes;
+	uint64_t min_age;
+	uint64_t max_age;
+	double sum_age;
+	uint32_t cache;		/* of the first object met */
+	uint32_t kmalloc_size;	/* the same, for kmalloc objects */
+	int accounted;
+};
+
+struct leaks_ctx {
+	struct kmt_session *s;
+	struct kmt_report_opts opts;
+	struct kmt_live_use live;
+	struct kmt_sort_chain sort;
+	struct kmt_rows sites;
+	struct kmt_rows stacks;
+	struct kmt_leaks_totals t;
+};
+
+static int cmp_bytes(const void *a, const void *b)
+{
+	const struct leak_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->bytes, y->bytes);
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct leak_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->count, y->count);
+}
+
+static int cmp_age(const void *a, const void *b)
+{
+	const struct leak_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->max_age, y->max_age);
+}
+
+static int cmp_callsite(const void *a, const void *b)
+{
+	const struct leak_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->k.callsite, y->k.callsite);
+}
+
+static int cmp_identity(const void *a, const void *b)
+{
+	const struct leak_row *x = a, *y = b;
+	int c;
+
+	if ((c = KMT_CMP_ASC(x->k.type, y->k.type)) ||
+	    (c = KMT_CMP_ASC(x->k.callsite, y->k.callsite)))
+		return c;
+	return KMT_CMP_ASC(x->k.stack, y->k.stack);
+}
+
+static const struct kmt_sort_key leaks_sort_keys[] = {
+	{ "bytes", cmp_bytes },
+	{ "count", cmp_count },
+	{ "age", cmp_age },
+	{ "callsite", cmp_callsite },
+};
+
+static int leaks_knows_sort_key(const char *name, size_t len)
+{
+	return kmt_sort_has_key(leaks_sort_keys, KMT_NCOLS(leaks_sort_keys),
+				name, len);
+}
+
+static void *leaks_create(struct kmt_session *s,
+			  const struct kmt_report_opts *opts)
+{
+	struct leaks_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->s = s;
+	c->opts = *opts;
+	kmt_live_use_init(&c->live, s, opts->tracker);
+	kmt_rows_init(&c->sites, sizeof(struct leak_row),
+		      sizeof(struct leak_key));
+	kmt_rows_init(&c->stacks, sizeof(struct leak_row),
+		      sizeof(struct leak_key));
+	kmt_view_sort(&c->sort, opts->sort, LEAKS_DEFAULT_SORT,
+		      leaks_sort_keys, KMT_NCOLS(leaks_sort_keys),
+		      cmp_identity);
+	return c;
+}
+
+static void leaks_destroy(void *ctx)
+{
+	struct leaks_ctx *c = ctx;
+
+	if (!c)
+		return;
+	kmt_live_use_free(&c->live);
+	kmt_rows_free(&c->sites);
+	kmt_rows_free(&c->stacks);
+	free(c);
+}
+
+static int leaks_on_event(void *ctx, const struct kmt_event *ev)
+{
+	struct leaks_ctx *c = ctx;
+	int ret = kmt_live_use_feed(&c->live, ev);
+
+	return ret < 0 ? ret : 0;
+}
+
+static int add_to(struct kmt_rows *rows, const struct leak_key *k,
+		  const struct kmt_live_obj *o, uint64_t bytes, uint64_t age)
+{
+	struct leak_row *row;
+	int is_new;
+
+	row = kmt_rows_get(rows, k, 1, &is_new);
+	if (!row)
+		return -ENOMEM;
+	if (is_new || age < row->min_age)
+		row->min_age = age;
+	if (age > row->max_age)
+		row->max_age = age;
+	if (is_new) {
+		row->cache = o->cache;
+		row->kmalloc_size = o->type == KMT_EV_KMALLOC ?
+				    o->bytes_alloc : 0;
+		row->accounted = !!(o->flags & KMT_LIVE_ACCOUNTED);
+	}
+	row->count++;
+	row->bytes += bytes;
+	row->sum_age += (double)age;
+	return 0;
+}
+
+static int collect(struct leaks_ctx *c, struct kmt_hash *h, uint64_t end)
+{
+	struct kmt_live *l = c->live.l;
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+
+	while (kmt_hash_next(h, &it, &key, &val)) {
+		const struct kmt_live_obj *o = val;
+		uint64_t bytes = kmt_live_obj_bytes(l, o);
+		uint64_t age = end > o->ts ? end - o->ts : 0;
+		int page = o->type == KMT_EV_PAGE_ALLOC;
+		struct leak_key k;
+
+		if (!(o->flags & KMT_LIVE_PASS))
+			continue;
+		if (page) {
+			c->t.pages++;
+			c->t.page_bytes += bytes;
+		} else {
+			c->t.objects++;
+			c->t.slab_bytes += bytes;
+		}
+		if (age < c->opts.older_than)
+			continue;
+		if (page) {
+			c->t.shown_pages++;
+			c->t.shown_page_bytes += bytes;
+		} else {
+			c->t.shown_objects++;
+			c->t.shown_slab_bytes += bytes;
+		}
+		memset(&k, 0, sizeof(k));
+		k.callsite = o->callsite;
+		k.type = page ? KMT_EV_PAGE_ALLOC : KMT_EV_KMALLOC;
+		if (add_to(&c->sites, &k, o, bytes, age))
+			return -ENOMEM;
+		if (!o->stack)
+			continue;
+		c->t.with_stack++;
+		k.stack = o->stack;
+		if (add_to(&c->stacks, &k, o, bytes, age))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static const struct kmt_col leak_cols[] = {
+	{ "kind", "Kind", KMT_V_STR, KMT_COL_LEFT },
+	{ "count", "Count", KMT_V_U64, 0 },
+	{ "bytes", "Bytes", KMT_V_U64, KMT_COL_GROUPED },
+	{ "min_age_ns", "Min age", KMT_V_DURATION, 0 },
+	{ "avg_age_ns", "Avg age", KMT_V_DURATION, 0 },
+	{ "max_age_ns", "Max age", KMT_V_DURATION, 0 },
+	{ "cache", "Cache", KMT_V_STR, KMT_COL_LEFT },
+	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
+	{ "address", "Address", KMT_V_HEX, KMT_COL_NO_TEXT },
+	{ "stack", "Stack", KMT_V_STR, KMT_COL_LEFT },
+};
+
+static int add_table(struct leaks_ctx *c, struct kmt_report *r,
+		     struct kmt_rows *rows, const char *key,
+		     const char *title, int with_stack)
+{
+	size_t i, n = rows->nr;
+	struct kmt_table *t;
+
+	t = kmt_report_add_table(r, "leaks", key, title, leak_cols,
+				 KMT_NCOLS(leak_cols) - !with_stack,
+				 KMT_TABLE_PLAIN);
+	if (!t)
+		return -ENOMEM;
+	/* qsort wants rows, even for none */
+	if (rows->nr)
+		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
+	kmt_hash_clear(&rows->index);	/* the sort moved the rows */
+	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
+		n = c->opts.lines;
+	for (i = 0; i < n; i++) {
+		const struct leak_row *row = kmt_rows_at(rows, i);
+		union kmt_val *v = kmt_table_add_row(t);
+
+		if (!v)
+			return -ENOMEM;
+		v[0].str = row->k.type == KMT_EV_PAGE_ALLOC ? "page" : "slab";
+		v[1].u = row->count;
+		v[2].u = row->bytes;
+		v[3].u = row->min_age;
+		v[4].u = (uint64_t)(row->sum_age / (double)row->count + 0.5);
+		v[5].u = row->max_age;
+		if (row->cache)
+			v[6].str = kmt_strtab_get(&c->s->strs, row->cache);
+		else if (row->kmalloc_size)
+			v[6].str = kmt_view_kmalloc_cache(r, row->kmalloc_size,
+							  row->accounted,
+							  c->s->page_size);
+		else
+			v[6].str = "";
+		v[7].str = kmt_analysis_sym(c->s, r, row->k.callsite,
+					    c->opts.raw_ip);
+		v[8].u = kmt_view_addr(row->k.callsite);
+		if (with_stack)
+			v[9].str = kmt_view_stack(c->s, r, row->k.stack,
+						  row->k.callsite,
+						  c->opts.raw_ip);
+	}
+	t->total_rows = rows->nr;
+	return 0;
+}
+
+static int leaks_finish(void *ctx, struct kmt_report *r)
+{
+	struct leaks_ctx *c = ctx;
+	struct kmt_live *l = c->live.l;
+	const struct kmt_leaks_totals *t = &c->t;
+	struct kmt_summary *s;
+	int err = 0;
+
+	memset(&c->t, 0, sizeof(c->t));
+	c->t.end_ts = kmt_live_end_ts(l);
+	if (collect(c, &l->slab, t->end_ts) || collect(c, &l->page, t->end_ts))
+		return -ENOMEM;
+
+	if (add_table(c, r, &c->sites, "callsites",
+		      "LEAKS: still allocated at the end, by callsite", 0))
+		return -ENOMEM;
+	if (t->with_stack &&
+	    add_table(c, r, &c->stacks, "stacks",
+		      "LEAKS: still allocated at the end, by stack", 1))
+		return -ENOMEM;
+
+	s = kmt_report_add_summary(r, "leaks", "summary",
+				   "SUMMARY (still allocated at the end)");
+	if (!s)
+		return -ENOMEM;
+	{
+		struct kmt_sum_item it = {
+			.kind = KMT_SUM_VALUE, .label = "End of the recording:",
+			.key = "end_ts_ns", .type = KMT_V_TIME, .v.u = t->end_ts,
+		};
+
+		err |= kmt_summary_add(s, &it);
+	}
+	err |= kmt_summary_u64(s, "Slab objects outstanding:", "slab_objects",
+			       t->objects);
+	err |= kmt_summary_u64(s, "Slab bytes outstanding:", "slab_bytes",
+			       t->slab_bytes);
+	err |= kmt_summary_u64(s, "Page blocks outstanding:", "page_blocks",
+			       t->pages);
+	err |= kmt_summary_u64(s, "Page bytes outstanding:", "page_bytes",
+			       t->page_bytes);
+	if (c->opts.older_than) {
+		struct kmt_sum_item it = {
+			.kind = KMT_SUM_VALUE, .label = "Shown: alive at least",
+			.key = "older_than_ns", .type = KMT_V_DURATION,
+			.v.u = c->opts.older_than,
+		};
+
+		err |= kmt_summary_add(s, &it);
+		err |= kmt_summary_u64(s, "Slab objects that old:",
+				       "older_slab_objects", t->shown_objects);
+		err |= kmt_summary_u64(s, "Slab bytes that old:",
+				       "older_slab_bytes", t->shown_slab_bytes);
+		err |= kmt_summary_u64(s, "Page blocks that old:",
+				       "older_page_blocks", t->shown_pages);
+		err |= kmt_summary_u64(s, "Page bytes that old:",
+				       "older_page_bytes", t->shown_page_bytes);
+	}
+	return err ? -ENOMEM : 0;
+}
+
+void kmt_leaks_get_totals(const void *ctx, struct kmt_leaks_totals *out)
+{
+	const struct leaks_ctx *c = ctx;
+
+	*out = c->t;
+}
+
+const struct kmt_analysis_ops kmt_analysis_leaks = {
+	.name = "leaks",
+	.create = leaks_create,
+	.on_event = leaks_on_event,
+	.finish = leaks_finish,
+	.destroy = leaks_destroy,
+	.knows_sort_key = leaks_knows_sort_key,
+};

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --procs: which processes stress the allocators, one row per process (or
+ * per command name with --by comm), with the columns of Mel Gorman's
+ * trace-pagealloc-postprocess report and the slab figures beside them.
+ *
+ * As in that report, a run of consecutive per-CPU drain (or refill)
+ * events of one process is one drain (refill): the zone lock was taken
+ * once for it.  Other processes' events in between do not end the run;
+ * the next event of the same process that is not a drain (refill) does.
+ * Frees count for the process that frees; outstanding bytes for the one
+ * that allocated.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/live.h"
+#include "analysis/procs.h"
+#include "analysis/views.h"
+#include "event/event.h"
+#include "event/session.h"
+#include "report/report.h"
+#include "report/sort.h"
+#include "util/rows.h"
+
+#define PROCS_DEFAULT_SORT "page_allocs,slab_alloc_bytes"
+
+enum { RUN_NONE, RUN_DRAIN, RUN_REFILL };
+
+struct procs_ctx {
+	struct kmt_session *s;
+	struct kmt_report_opts opts;
+	struct kmt_live_use live;
+	struct kmt_sort_chain sort;
+	struct kmt_rows rows;		/* struct kmt_proc_row by key */
+	/* recent keys -> row number + 1, in the slot of their low bits */
+	struct {
+		uint64_t key;
+		size_t idx;
+	} recent[64];
+};
+
+/* one compare function per column, from a table of offsets */
+#define CMP_U(field)							\
+static int cmp_##field(const void *a, const void *b)			\
+{									\
+	const struct kmt_proc_row *x = a, *y = b;			\
+	return KMT_CMP_DESC(x->field, y->field);			\
+}
+CMP_U(page_allocs)
+CMP_U(zone_locked)
+CMP_U(freed_direct)
+CMP_U(freed_batched)
+CMP_U(pcpu_drained)
+CMP_U(pcpu_drains)
+CMP_U(pcpu_refills)
+CMP_U(fallbacks)
+CMP_U(fragmenting)
+CMP_U(mt_changed)
+CMP_U(severe)
+CMP_U(moderate)
+CMP_U(slab_allocs)
+CMP_U(slab_alloc_bytes)
+CMP_U(slab_frees)
+CMP_U(slab_freed_bytes)
+CMP_U(page_alloc_bytes)
+CMP_U(slab_live)
+CMP_U(page_live)
+
+static int cmp_outstanding(const void *a, const void *b)
+{
+	const struct kmt_proc_row *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->slab_live + x->page_live,
+			    y->slab_live + y->page_live);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct kmt_proc_row *x = a, *y = b;
+
+	return KMT_CMP_ASC(x->key, y->key);
+}
+
+static const struct kmt_sort_key procs_sort_keys[] = {
+	{ "pid", cmp_key },
+	{ "page_allocs", cmp_page_allocs },
+	{ "zone_locked", cmp_zone_locked },
+	{ "freed_direct", cmp_freed_direct },
+	{ "freed_batched", cmp_freed_batched },
+	{ "pcpu_drained", cmp_pcpu_drained },
+	{ "pcpu_drains", cmp_pcpu_drains },
+	{ "pcpu_refills", cmp_pcpu_refills },
+	{ "fallbacks", cmp_fallbacks },
+	{ "fragmenting", cmp_fragmenting },
+	{ "mt_changed", cmp_mt_changed },
+	{ "severe", cmp_severe },
+	{ "moderate", cmp_moderate },
+	{ "slab_allocs", cmp_slab_allocs },
+	{ "slab_alloc_bytes", cmp_slab_alloc_bytes },
+	{ "slab_frees", cmp_slab_frees },
+	{ "slab_freed_bytes", cmp_slab_freed_bytes },
+	{ "page_alloc_bytes", cmp_page_alloc_bytes },
+	{ "outstanding_bytes", cmp_outstanding },
+	{ "slab_outstanding_bytes", cmp_slab_live },
+	{ "page_outstanding_bytes", cmp_page_live },
+};
+
+static int procs_knows_sort_key(const char *name, size_t len)
+{
+	return kmt_sort_has_key(procs_sort_keys, KMT_NCOLS(procs_sort_keys),
+				name, len);
+}
+
+static void *procs_create(struct kmt_session *s,
+			  const struct kmt_report_opts *opts)
+{
+	struct procs_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->s = s;
+	c->opts = *opts;
+	kmt_live_use_init(&c->live, s, opts->tracker);
+	kmt_rows_init(&c->rows, sizeof(struct kmt_proc_row), sizeof(uint64_t));
+	kmt_view_sort(&c->sort, opts->sort, PROCS_DEFAULT_SORT,
+		      procs_sort_keys, KMT_NCOLS(procs_sort_keys), cmp_key);
+	return c;
+}
+
+static void procs_destroy(void *ctx)
+{
+	struct procs_ctx *c = ctx;
+
+	if (!c)
+		return;
+	kmt_live_use_free(&c->live);
+	kmt_rows_free(&c->rows);
+	free(c);
+}
+
+static uint64_t key_of(struct procs_ctx *c, int32_t pid)
+{
+	const uint32_t *comm;
+
+	if (!c->opts.by_comm)
+		return (uint32_t)pid;
+	comm = kmt_hash_get(&c->s->comms, (uint32_t)pid);
+	return comm ? *comm : 0;
+}
+
+static struct kmt_proc_row *row_of(struct procs_ctx *c, int32_t pid)
+{
+	uint64_t key = key_of(c, pid);
+	size_t slot = key % 64;
+	struct kmt_proc_row *row;
+
+	/* few processes are busy at a time: skip the lookup for them */
+	if (c->recent[slot].idx && c->recent[slot].key == key)
+		return kmt_rows_at(&c->rows, c->recent[slot].idx - 1);
+	row = kmt_rows_get(&c->rows, &key, 1, NULL);
+	if (!row)
+		return NULL;
+	c->recent[slot].key = key;
+	c->recent[slot].idx = (size_t)((unsigned char *)row - c->rows.rows) /
+			      c->rows.row_size + 1;
+	return row;
+}
+
+static int is_refill(const struct kmt_event *ev)
+{
+	/* kernels without percpu_refill: every zone-locked page, as Mel did */
+	return !(ev->flags & KMT_EVF_HAS_REFILL) ||
+	       (ev->flags & KMT_EVF_PERCPU_REFILL);
+}
+
+static int fragmenting(const struct kmt_event *ev)
+{
+	if (ev->flags & KMT_EVF_HAS_FRAGMENTING)
+		return !!(ev->flags & KMT_EVF_FRAGMENTING);
+	return ev->fallback_order < KMT_PAGEBLOCK_ORDER_GUESS;
+}
+
+/* the allocating process' outstanding bytes, as its object goes */
+static int release(struct procs_ctx *c, const struct kmt_live_obj *o,
+		   uint64_t bytes)
+{
+	struct kmt_proc_row *row = row_of(c, o->pid);
+
+	if (!row)
+		return -ENOMEM;
+	if (o->type == KMT_EV_PAGE_ALLOC)
+		row->page_live -= (int64_t)bytes;
+	else
+		row->slab_live -= (int64_t)bytes;
+	return 0;
+}
+
+static int procs_on_event(void *ctx, const struct kmt_event *ev)
+{
+	struct procs_ctx *c = ctx;
+	const struct kmt_live_step *st;
+	struct kmt_proc_row *row;
+	int ret = kmt_live_use_feed(&c->live, ev), run = RUN_NONE;
+
+	if (ret <= 0)
+		return ret;
+	st = &c->live.l->step;
+	if (st->what == KMT_LIVE_ALLOC_OVER) {
+		ret = release(c, &st->prev, kmt_live_obj_bytes(c->live.l,
+							       &st->prev));
+		if (ret)
+			return ret;
+	}
+	row = row_of(c, ev->pid);
+	if (!row)
+		return -ENOMEM;
+	switch (ev->type) {
+	case KMT_EV_KMALLOC:
+	case KMT_EV_CACHE_ALLOC:
+		row->slab_allocs++;
+		row->slab_alloc_bytes += ev->bytes_alloc;
+		if (st->what == KMT_LIVE_ALLOC || st->what == KMT_LIVE_ALLOC_OVER)
+			row->slab_live += (int64_t)st->bytes;
+		break;
+	case KMT_EV_KFREE:
+	case KMT_EV_CACHE_FREE:
+		if (st->what != KMT_LIVE_FREE)
+			break;
+		row->slab_frees++;
+		row->slab_freed_bytes += st->bytes;
+		break;
+	case KMT_EV_PAGE_ALLOC:
+		row->page_allocs++;
+		row->page_alloc_bytes += (uint64_t)c->s->page_size <<
+					 (ev->order > 0 ? ev->order & 63 : 0);
+		if (st->what == KMT_LIVE_ALLOC || st->what == KMT_LIVE_ALLOC_OVER)
+			row->page_live += (int64_t)st->bytes;
+		break;
+	case KMT_EV_PAGE_FREE:
+		row->freed_direct++;
+		break;
+	case KMT_EV_PAGE_FREE_BATCHED:
+		row->freed_batched++;
+		break;
+	case KMT_EV_PAGE_ZONE_LOCKED:
+		row->zone_locked++;
+		if (is_refill(ev)) {
+			run = RUN_REFILL;
+			if (row->last != RUN_REFILL)
+				row->pcpu_refills++;
+		}
+		break;
+	case KMT_EV_PCPU_DRAIN:
+		row->pcpu_drained++;
+		run = RUN_DRAIN;
+		if (row->last != RUN_DRAIN)
+			row->pcpu_drains++;
+		break;
+	case KMT_EV_EXTFRAG:
+		row->fallbacks++;
+		if (ev->flags & KMT_EVF_CHANGE_OWNER)
+			row->mt_changed++;
+		if (!fragmenting(ev))
+			break;
+		row->fragmenting++;
+		if (ev->fallback_order <= 3)
+			row->severe++;
+		else
+			row->moderate++;
+		break;
+	default:
+		break;
+	}
+	row->last = (uint8_t)run;
+	/* a free moves the allocating process' figure, wherever it is */
+	if (st->what == KMT_LIVE_FREE)
+		return release(c, &st->prev, st->bytes);
+	return 0;
+}
+
+#define PROC_COLS							\
+	{ "page_allocs", "Allocd", KMT_V_U64, 0 },			\
+	{ "zone_locked", "Allocd locked", KMT_V_U64, 0 },		\
+	{ "freed_direct", "Freed direct", KMT_V_U64, 0 },		\
+	{ "freed_batched", "Freed batched", KMT_V_U64, 0 },		\
+	{ "pcpu_drained", "PCPU drained", KMT_V_U64, 0 },		\
+	{ "pcpu_drains", "PCPU drains", KMT_V_U64, 0 },			\
+	{ "pcpu_refills", "PCPU refills", KMT_V_U64, 0 },		\
+	{ "fallbacks", "Fallbacks", KMT_V_U64, 0 },			\
+	{ "fragmenting", "Frag causing", KMT_V_U64, 0 },		\
+	{ "mt_changed", "Mt changed", KMT_V_U64, 0 },			\
+	{ "severe", "Severe", KMT_V_U64, 0 },				\
+	{ "moderate", "Moderate", KMT_V_U64, 0 },			\
+	{ "slab_alloc_bytes", "Slab allocd", KMT_V_U64, KMT_COL_GROUPED }, \
+	{ "slab_freed_bytes", "Slab freed", KMT_V_U64, KMT_COL_GROUPED }, \
+	{ "outstanding_bytes", "Outstanding", KMT_V_S64, 0 },		\
+	{ "slab_outstanding_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },	\
+	{ "page_outstanding_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },	\
+	{ "page_alloc_bytes", "", KMT_V_U64, KMT_COL_NO_TEXT },		\
+	{ "slab_allocs", "", KMT_V_U64, KMT_COL_NO_TEXT },		\
+	{ "slab_frees", "", KMT_V_U64, KMT_COL_NO_TEXT },
+
+static const struct kmt_col pid_cols[] = {
+	{ "process", "Process", KMT_V_STR, KMT_COL_LEFT },
+	{ "pid", "", KMT_V_S64, KMT_COL_NO_TEXT },
+	{ "comm", "", KMT_V_STR, KMT_COL_NO_TEXT },
+	PROC_COLS
+};
+
+static const struct kmt_col comm_cols[] = {
+	{ "process", "Command", KMT_V_STR, KMT_COL_LEFT },
+	{ "comm", "", KMT_V_STR, KMT_COL_NO_TEXT },
+	PROC_COLS
+};
+
+static void fill(union kmt_val *v, const struct kmt_proc_row *row)
+{
+	v[0].u = row->page_allocs;
+	v[1].u = row->zone_locked;
+	v[2].u = row->freed_direct;
+	v[3].u = row->freed_batched;
+	v[4].u = row->pcpu_drained;
+	v[5].u = row->pcpu_drains;
+	v[6].u = row->pcpu_refills;
+	v[7].u = row->fallbacks;
+	v[8].u = row->fragmenting;
+	v[9].u = row->mt_changed;
+	v[10].u = row->severe;
+	v[11].u = row->moderate;
+	v[12].u = row->slab_alloc_bytes;
+	v[13].u = row->slab_freed_bytes;
+	v[14].s = row->slab_live + row->page_live;
+	v[15].s = row->slab_live;
+	v[16].s = row->page_live;
+	v[17].u = row->page_alloc_bytes;
+	v[18].u = row->slab_allocs;
+	v[19].u = row->slab_frees;
+}
+
+static void add_up(struct kmt_proc_row *sum, const struct kmt_proc_row *row)
+{
+	sum->page_allocs += row->page_allocs;
+	sum->zone_locked += row->zone_locked;
+	sum->freed_direct += row->freed_direct;
+	sum->freed_batched += row->freed_batched;
+	sum->pcpu_drained += row->pcpu_drained;
+	sum->pcpu_drains += row->pcpu_drains;
+	sum->pcpu_refills += row->pcpu_refills;
+	sum->fallbacks += row->fallbacks;
+	sum->fragmenting += row->fragmenting;
+	sum->mt_changed += row->mt_changed;
+	sum->severe += row->severe;
+	sum->moderate += row->moderate;
+	sum->slab_allocs += row->slab_allocs;
+	sum->slab_alloc_bytes += row->slab_alloc_bytes;
+	sum->slab_frees += row->slab_frees;
+	sum->slab_freed_bytes += row->slab_freed_bytes;
+	sum->page_alloc_bytes += row->page_alloc_bytes;
+	sum->slab_live += row->slab_live;
+	sum->page_live += row->page_live;
+}
+
+static int procs_finish(void *ctx, struct kmt_report *r)
+{
+	struct procs_ctx *c = ctx;
+	struct kmt_rows *rows = &c->rows;
+	int by_comm = c->opts.by_comm;
+	struct kmt_proc_row sum;
+	struct kmt_summary *s;
+	struct kmt_table *t;
+	size_t i, n = rows->nr;
+	int err = 0;
+
+	t = kmt_report_add_table(r, "procs", "processes",
+				 by_comm ? "PROCESSES: allocator stress by command name" :
+				 "PROCESSES: allocator stress by process",
+				 by_comm ? comm_cols : pid_cols,
+				 by_comm ? KMT_NCOLS(comm_cols) :
+				 KMT_NCOLS(pid_cols), KMT_TABLE_PLAIN);
+	if (!t)
+		return -ENOMEM;
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < n; i++)
+		add_up(&sum, kmt_rows_at(rows, i));
+	/* qsort wants rows, even for none */
+	if (rows->nr)
+		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
+	kmt_hash_clear(&rows->index);
+	memset(c->recent, 0, sizeof(c->recent));
+	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
+		n = c->opts.lines;
+	for (i = 0; i < n; i++) {
+		const struct kmt_proc_row *row = kmt_rows_at(rows, i);
+		union kmt_val *v = kmt_table_add_row(t);
+
+		if (!v)
+			return -ENOMEM;
+		if (by_comm) {
+			const char *comm = row->key ?
+				kmt_strtab_get(&c->s->strs, (uint32_t)row->key) :
+				NULL;
+
+			v[0].str = comm ? comm : "(unknown)";
+			v[1].str = comm ? comm : "";
+			fill(v + 2, row);
+		} else {
+			const char *comm = kmt_session_comm(c->s,
+							    (int32_t)row->key);
+
+			v[0].str = kmt_view_proc(c->s, r, (int32_t)row->key);
+			v[1].s = (int32_t)row->key;
+			v[2].str = comm ? comm : "";
+			fill(v + 3, row);
+		}
+	}
+	t->total_rows = rows->nr;
+
+	s = kmt_report_add_summary(r, "procs", "totals",
+				   "TOTALS (all processes)");
+	if (!s)
+		return -ENOMEM;
+	err |= kmt_summary_u64(s, "Processes:", "processes", rows->nr);
+	err |= kmt_summary_u64(s, "Pages allocated (mm_page_alloc):",
+			       "page_allocs", sum.page_allocs);
+	err |= kmt_summary_u64(s, "Allocated under the zone lock:",
+			       "zone_locked", sum.zone_locked);
+	err |= kmt_summary_u64(s, "Freed directly (mm_page_free):",
+			       "freed_direct", sum.freed_direct);
+	err |= kmt_summary_u64(s, "Freed in batches (mm_page_free_batched):",
+			       "freed_batched", sum.freed_batched);
+	err |= kmt_summary_u64(s, "Per-CPU pages drained:", "pcpu_drained",
+			       sum.pcpu_drained);
+	err |= kmt_summary_u64(s, "Per-CPU drains:", "pcpu_drains",
+			       sum.pcpu_drains);
+	err |= kmt_summary_u64(s, "Per-CPU refills:", "pcpu_refills",
+			       sum.pcpu_refills);
+	err |= kmt_summary_u64(s, "Fragmentation fallbacks:", "fallbacks",
+			       sum.fallbacks);
+	err |= kmt_summary_u64(s, "Fallbacks causing fragmentation:",
+			       "fragmenting", sum.fragmenting);
+	err |= kmt_summary_u64(s, "Migratetype changes:", "mt_changed",
+			       sum.mt_changed);
+	err |= kmt_summary_u64(s, "Severe fragmentation:", "severe",
+			       sum.severe);
+	err |= kmt_summary_u64(s, "Moderate fragmentation:", "moderate",
+			       sum.moderate);
+	err |= kmt_summary_u64(s, "Slab allocations:", "slab_allocs",
+			       sum.slab_allocs);
+	err |= kmt_summary_u64(s, "Slab bytes allocated:", "slab_alloc_bytes",
+			       sum.slab_alloc_bytes);
+	err |= kmt_summary_u64(s, "Slab frees matched:", "slab_frees",
+			       sum.slab_frees);
+	err |= kmt_summary_u64(s, "Slab bytes freed:", "slab_freed_bytes",
+			       sum.slab_freed_bytes);
+	err |= kmt_summary_u64(s, "Slab bytes outstanding:",
+			       "slab_outstanding_bytes", (uint64_t)sum.slab_live);
+	err |= kmt_summary_u64(s, "Page bytes outstanding:",
+			       "page_outstanding_bytes", (uint64_t)sum.page_live);
+	return err ? -ENOMEM : 0;
+}
+
+const struct kmt_proc_row *kmt_procs_find(const void *ctx, uint64_t key)
+{
+	const struct procs_ctx *c = ctx;
+	size_t i;
+
+	/* for tests: a scan, as finish may have sorted the rows */
+	for (i = 0; i < c->rows.nr; i++) {
+		const struct kmt_proc_row *row = kmt_rows_at(&c->rows, i);
+
+		if (row->key == key)
+			return row;
+	}
+	return NULL;
+}
+
+const struct kmt_analysis_ops kmt_analysis_procs = {
+	.name = "procs",
+	.create = procs_create,
+	.on_event = procs_on_event,
+	.finish = procs_finish,
+	.destroy = procs_destroy,
+	.knows_sort_key = procs_knows_sort_key,
+};

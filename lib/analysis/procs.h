@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_ANALYSIS_PROCS_H
+#define KMT_ANALYSIS_PROCS_H
+
+#include <stdint.h>
+
+/* one process (or command name) of the procs view */
+struct kmt_proc_row {
+	uint64_t key;			/* pid, or comm id with --by comm */
+	uint64_t page_allocs;		/* mm_page_alloc events */
+	uint64_t zone_locked;		/* mm_page_alloc_zone_locked events */
+	uint64_t freed_direct;		/* mm_page_free events */
+	uint64_t freed_batched;		/* mm_page_free_batched events */
+	uint64_t pcpu_drained;		/* mm_page_pcpu_drain events */
+	uint64_t pcpu_drains;		/* runs of them */
+	uint64_t pcpu_refills;		/* runs of per-CPU refill events */
+	uint64_t fallbacks;		/* mm_page_alloc_extfrag events */
+	uint64_t fragmenting;		/* of them, fragmenting */
+	uint64_t mt_changed;		/* of them, changing the block's type */
+	uint64_t severe;		/* fragmenting, fallback order <= 3 */
+	uint64_t moderate;		/* fragmenting, fallback order > 3 */
+	uint64_t slab_allocs;
+	uint64_t slab_alloc_bytes;
+	uint64_t slab_frees;		/* frees matched, by the freeing process */
+	uint64_t slab_freed_bytes;
+	uint64_t page_alloc_bytes;
+	int64_t slab_live;		/* bytes it allocated still allocated */
+	int64_t page_live;
+	uint8_t last;			/* the run it is in */
+};
+
+/* the row of key, or NULL (for tests) */
+const struct kmt_proc_row *kmt_procs_find(const void *ctx, uint64_t key);
+
+#endif

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/views.h"
+#include "event/event.h"
+#include "event/session.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+
+uint64_t kmt_view_addr(uint64_t addr)
+{
+	return addr >= KMT_SYNTH_BASE && addr < 0x8000000000000000ULL ? 0 : addr;
+}
+
+const char *kmt_view_kind(unsigned int type)
+{
+	return kmt_ev_is_slab(type) ? "slab" : "page";
+}
+
+void kmt_view_sort(struct kmt_sort_chain *chain, const char *spec,
+		   const char *def, const struct kmt_sort_key *keys,
+		   size_t nr_keys, kmt_cmp_fn tiebreak)
+{
+	char bad[64];
+
+	chain->nr = 0;
+	/* keys of other analyses in -s are theirs: skip them here */
+	if (spec)
+		kmt_sort_parse(chain, spec, keys, nr_keys, 1, bad, sizeof(bad));
+	if (!chain->nr)
+		kmt_sort_parse(chain, def, keys, nr_keys, 1, bad, sizeof(bad));
+	chain->tiebreak = tiebreak;
+}
+
+const char *kmt_view_proc(struct kmt_session *s, struct kmt_report *r,
+			  int32_t pid)
+{
+	const char *comm = kmt_session_comm(s, pid);
+
+	return kmt_report_printf(r, "%s-%d", comm ? comm : "", (int)pid);
+}
+
+const char *kmt_view_stack(struct kmt_session *s, struct kmt_report *r,
+			   uint32_t stack, uint64_t callsite, int raw_ip)
+{
+	const struct kmt_stack *st = kmt_stacks_get(&s->stacks, stack);
+	struct kmt_sb sb = KMT_SB_INIT;
+	uint32_t i, from = 0;
+	const char *out;
+
+	if (!st)
+		return "";
+	for (i = 0; callsite && i < st->nr; i++) {
+		if (st->ips[i] == callsite) {
+			from = i;
+			break;
+		}
+	}
+	for (i = from; i < st->nr; i++) {
+		if (i > from)
+			kmt_sb_adds(&sb, " <- ");
+		kmt_sb_adds(&sb, kmt_analysis_sym(s, r, st->ips[i], raw_ip));
+	}
+	out = kmt_report_strdup(r, kmt_sb_str(&sb));
+	kmt_sb_release(&sb);
+	return out;
+}
+
+const char *kmt_view_kmalloc_cache(struct kmt_report *r, uint64_t size,
+				   int accounted, uint32_t page_size)
+{
+	const char *cg = accounted ? "cg-" : "";
+
+	if (size > 2ULL * page_size)
+		return "kmalloc-large";
+	if (size >= 1024 && !(size % 1024))
+		return kmt_report_printf(r, "kmalloc-%s%" PRIu64 "k", cg,
+					 size / 1024);
+	return kmt_report_printf(r, "kmalloc-%s%" PRIu64, cg, size);
+}
+
+const char *kmt_view_migratetype(struct kmt_session *s, struct kmt_report *r,
+				 int mt)
+{
+	const char *name = kmt_session_migratetype_name(s, mt);
+
+	return name ? name : kmt_report_printf(r, "UNKNOWN(%d)", mt);
+}

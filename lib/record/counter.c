@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "record/counter.h"
+#include "record/recorder.h"
+
+static int counter_error(struct kmt_counters *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int counter_error(struct kmt_counters *c, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
+	va_end(ap);
+	return err > 0 ? -err : (err ? err : -EINVAL);
+}
+
+static int add_event(struct kmt_counters *c, const char *name)
+{
+	int i, id;
+
+	for (i = 0; i < c->nr_events; i++) {
+		if (!strcmp(c->names[i], name))
+			return 0;
+	}
+	if (c->nr_events >= KMT_COUNTER_MAX_EVENTS)
+		return 0;
+	id = kmt_rec_event_id(name);
+	if (id < 0)
+		return 0;	/* listed but without an id: not a tracepoint */
+	c->names[c->nr_events] = strdup(name);
+	if (!c->names[c->nr_events])
+		return -ENOMEM;
+	c->ids[c->nr_events++] = id;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int kmt_counters_init(struct kmt_counters *c)
+{
+	char **list;
+	unsigned int i;
+	int n, ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	list = tracefs_system_events(NULL, "kmem");
+	if (!list)
+		return counter_error(c, ENOENT,
+				     "this kernel has no kmem events in tracefs");
+	/* the allocator events first, in kmemtrace's order, then the rest */
+	for (i = 0; !ret && i < kmt_rec_nr_events; i++) {
+		const char *name = kmt_rec_events[i].name;
+		char **p;
+
+		for (p = list; *p && strcmp(*p, name); p++)
+			;
+		if (*p)
+			ret = add_event(c, name);
+	}
+	n = tracefs_list_size(list);
+	qsort(list, n, sizeof(*list), cmp_str);
+	for (i = 0; !ret && list[i]; i++)
+		ret = add_event(c, list[i]);
+	tracefs_list_free(list);
+	if (ret)
+		return counter_error(c, ret, "out of memory");
+	if (!c->nr_events)
+		return counter_error(c, ENOENT, "this kernel has no kmem events");
+	return 0;
+}
+
+static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+int kmt_counters_open(struct kmt_counters *c, enum kmt_counter_target target,
+		      const pid_t *tasks, size_t nr_tasks)
+{
+	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int e, i, opened;
+
+	if (nr_cpus < 1)
+		nr_cpus = 1;
+	c->nr_per_event = target == KMT_COUNT_SYSTEM ? (int)nr_cpus :
+			  (int)nr_tasks;
+	c->fds = malloc(sizeof(int) * c->nr_events * (c->nr_per_event ?
+						       c->nr_per_event : 1));
+	if (!c->fds)
+		return counter_error(c, ENOMEM, "out of memory");
+	for (i = 0; i < c->nr_events * c->nr_per_event; i++)
+		c->fds[i] = -1;
+
+	for (e = 0; e < c->nr_events; e++) {
+		struct perf_event_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.type = PERF_TYPE_TRACEPOINT;
+		attr.size = sizeof(attr);
+		attr.config = (uint64_t)c->ids[e];
+		attr.disabled = 1;
+		attr.inherit = target != KMT_COUNT_SYSTEM;
+		attr.enable_on_exec = target == KMT_COUNT_EXEC;
+		opened = 0;
+		for (i = 0; i < c->nr_per_event; i++) {
+			int fd;
+
+			if (target == KMT_COUNT_SYSTEM)
+				fd = perf_open(&attr, -1, i);
+			else
+				fd = perf_open(&attr, tasks[i], -1);
+			if (fd < 0 && target == KMT_COUNT_SYSTEM &&
+			    errno == ENODEV)
+				continue;	/* an offline CPU */
+			if (fd < 0 && target == KMT_COUNT_TASKS &&
+			    errno == ESRCH)
+				continue;	/* a thread that ended meanwhile */
+			if (fd < 0) {
+				int err = errno;
+
+				return counter_error(c, err,
+					"cannot count kmem:%s: %s%s", c->names[e],
+					strerror(err),
+					err == EACCES || err == EPERM ?
+					" (counting kernel events needs root or perf_event_paranoid -1)" :
+					"");
+			}
+			c->fds[e * c->nr_per_event + i] = fd;
+			opened++;
+		}
+		if (!opened)
+			return counter_error(c, ESRCH, "nothing left to count");
+	}
+	if (target == KMT_COUNT_EXEC)
+		return 0;
+	for (i = 0; i < c->nr_events * c->nr_per_event; i++) {
+		if (c->fds[i] >= 0)
+			ioctl(c->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	}
+	return 0;
+}
+
+int kmt_counters_read(struct kmt_counters *c, uint64_t *values)
+{
+	int e, i;
+
+	for (e = 0; e < c->nr_events; e++) {
+		values[e] = 0;
+		for (i = 0; i < c->nr_per_event; i++) {
+			int fd = c->fds[e * c->nr_per_event + i];
+			uint64_t v;
+
+			if (fd < 0)
+				continue;
+			if (read(fd, &v, sizeof(v)) != sizeof(v))
+				return counter_error(c, errno ? errno : EIO,
+						     "cannot read the count of kmem:%s: %s",
+						     c->names[e],
+						     strerror(errno ? errno : EIO));
+			values[e] += v;
+		}
+	}
+	return 0;
+}
+
+void kmt_counters_free(struct kmt_counters *c)
+{
+	int i;
+
+	for (i = 0; c->fds && i < c->nr_events * c->nr_per_event; i++) {
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
+	}
+	free(c->fds);
+	c->fds = NULL;
+	for (i = 0; i < c->nr_events; i++)
+		free(c->names[i]);
+	c->nr_events = 0;
+}

@@ -1,0 +1,1155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live recording through a private tracefs instance.  The top level of
+ * tracefs is only ever read (formats, kallsyms, saved_cmdlines); every
+ * setting kmemtrace makes lives in its own instance, which goes away with
+ * kmt_rec_free.  Pages travel from the ring buffer to disk by splice
+ * (tracefs_cpu_write) and from the per-CPU files into the trace.dat by
+ * copy_file_range, so the event data is never copied through user space
+ * except for the last, partly filled page of each CPU.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <kbuffer.h>
+#include <tracefs.h>
+#include <sys/mman.h>
+
+#include "record/recorder.h"
+#include "record/tracedat-write.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/strtab.h"
+
+const struct kmt_rec_event kmt_rec_events[] = {
+	{ "kmalloc",			KMT_REC_SLAB,		0 },
+	{ "kmem_cache_alloc",		KMT_REC_SLAB,		0 },
+	{ "kfree",			KMT_REC_SLAB,		0 },
+	{ "kmem_cache_free",		KMT_REC_SLAB,		0 },
+	{ "kmalloc_node",		KMT_REC_SLAB,		1 },
+	{ "kmem_cache_alloc_node",	KMT_REC_SLAB,		1 },
+	{ "mm_page_alloc",		KMT_REC_PAGE,		0 },
+	{ "mm_page_free",		KMT_REC_PAGE,		0 },
+	{ "mm_page_free_batched",	KMT_REC_PAGE,		0 },
+	{ "mm_page_free_direct",	KMT_REC_PAGE,		1 },
+	{ "mm_pagevec_free",		KMT_REC_PAGE,		1 },
+	{ "mm_page_alloc_zone_locked",	KMT_REC_PCPU,		0 },
+	{ "mm_page_pcpu_drain",		KMT_REC_PCPU,		0 },
+	{ "mm_page_alloc_extfrag",	KMT_REC_EXTFRAG,	0 },
+};
+
+const unsigned int kmt_rec_nr_events =
+	sizeof(kmt_rec_events) / sizeof(kmt_rec_events[0]);
+
+/*
+ * Readers wake when a CPU's buffer is this full, then drain it all: early
+ * enough to leave most of the buffer as slack for a reader that is late.
+ */
+#define WAKE_PERCENT "10"
+
+/*
+ * Room reserved beyond the header's estimate: for the cmdlines and stats,
+ * and for the first chunks of pages moved into the file, so that on a
+ * full disk the move (which frees each chunk of the temporary file as it
+ * goes) always has somewhere to start.  Four of kmt_tdw_copy's chunks.
+ */
+#define HEADER_SLACK (4u << 20)
+
+/* pid -> (comm, tgid) of every task, from saved_cmdlines and /proc */
+struct task_info {
+	uint32_t comm;
+	int32_t tgid;
+};
+
+struct tasks {
+	struct kmt_hash map;
+	struct kmt_strtab names;
+};
+
+struct kmt_rec_meta {
+	char *header_page, *header_event, *printk, *clock;
+	int header_page_len, header_event_len, printk_len, clock_len;
+	struct kmt_blob *ftrace;
+	size_t nr_ftrace;
+	struct kmt_blob *kmem;
+	size_t nr_kmem;
+	char **ftrace_names, **kmem_names;	/* tracefs lists */
+	struct kmt_sb kallsyms;
+	char uname[512];
+	struct tasks tasks;
+	int have_tasks;
+};
+
+static void tasks_from_proc(struct tasks *t);
+static int host_big_endian(void);
+
+static int rec_error(struct kmt_rec *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rec_error(struct kmt_rec *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->errmsg, sizeof(r->errmsg), fmt, ap);
+	va_end(ap);
+	return err > 0 ? -err : (err ? err : -EINVAL);
+}
+
+int kmt_rec_check_access(char *err, size_t errlen)
+{
+	const char *dir = NULL;
+	struct stat st;
+	char path[PATH_MAX];
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen,
+			 "tracing kernel events needs root: run it as root or with sudo");
+		return -EPERM;
+	}
+	/* libtracefs mounts tracefs when it is not and it may */
+	dir = tracefs_tracing_dir();
+	if (!dir) {
+		snprintf(err, errlen,
+			 "tracefs is not mounted and could not be: mount it with 'mount -t tracefs nodev /sys/kernel/tracing'");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/events/kmem", dir);
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen,
+			 "this kernel has no kmem events ('%s' is missing): it needs CONFIG_TRACEPOINTS",
+			 path);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen,
+			 "'%s' is missing: this kernel has no tracing instances",
+			 path);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int kmt_rec_event_id(const char *name)
+{
+	char *buf;
+	long id;
+	int len = 0;
+
+	buf = tracefs_event_file_read(NULL, "kmem", name, "id", &len);
+	if (!buf)
+		return -ENOENT;
+	id = strtol(buf, NULL, 10);
+	free(buf);
+	return id > 0 && id < INT_MAX ? (int)id : -EINVAL;
+}
+
+unsigned int kmt_rec_default_buffer_kb(int nr_cpus)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t kb = KMT_REC_DEFAULT_BUFFER_KB;
+
+	/* all the buffers together take at most 1/64 of the memory */
+	if (pages > 0 && psize > 0 && nr_cpus > 0) {
+		uint64_t cap = (uint64_t)pages * (uint64_t)psize / 1024 / 64 /
+			       (uint64_t)nr_cpus;
+
+		if (cap < kb)
+			kb = cap;
+	}
+	if (kb < KMT_REC_MIN_BUFFER_KB)
+		kb = KMT_REC_MIN_BUFFER_KB;
+	return (unsigned int)kb;
+}
+
+void kmt_rec_init(struct kmt_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->out_fd = -1;
+}
+
+/*
+ * Instances of kmemtrace runs that were killed before they could clean
+ * up: "kmemtrace-PID" where PID is gone.  (tracefs_instances() would do
+ * the matching, but libtracefs 1.6 leaks its regex.)
+ */
+static int remove_if_stale(const char *name, void *ctx)
+{
+	struct tracefs_instance *inst;
+	char *end;
+	long pid;
+
+	(void)ctx;
+	if (strncmp(name, "kmemtrace-", 10))
+		return 0;
+	pid = strtol(name + 10, &end, 10);
+	if (*end || end == name + 10 || pid <= 0 || pid == getpid() ||
+	    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (inst) {
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	return 0;
+}
+
+static void remove_stale_instances(void)
+{
+	tracefs_instances_walk(remove_if_stale, NULL);
+}
+
+static int read_file(const char *path, struct kmt_sb *sb)
+{
+	char buf[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		kmt_sb_add(sb, buf, n);
+	}
+	close(fd);
+	return sb->oom ? -ENOMEM : 0;
+}
+
+static int read_formats(const char *system, char ***names,
+			struct kmt_blob **blobs, size_t *nr)
+{
+	size_t i, n;
+
+	*names = tracefs_system_events(NULL, system);
+	if (!*names)
+		return -ENOENT;
+	n = tracefs_list_size(*names);
+	*blobs = calloc(n ? n : 1, sizeof(**blobs));
+	if (!*blobs)
+		return -ENOMEM;
+	*nr = 0;
+	for (i = 0; i < n; i++) {
+		int len = 0;
+		char *fmt = tracefs_event_file_read(NULL, system, (*names)[i],
+						    "format", &len);
+
+		if (!fmt)
+			continue;	/* an event without a format is not ours */
+		(*blobs)[*nr].data = fmt;
+		(*blobs)[(*nr)++].len = len;
+	}
+	return 0;
+}
+
+static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
+{
+	struct utsname u;
+	int ret;
+
+	m->header_page = tracefs_instance_file_read(NULL, "events/header_page",
+						    &m->header_page_len);
+	m->header_event = tracefs_instance_file_read(NULL, "events/header_event",
+						     &m->header_event_len);
+	if (!m->header_page || !m->header_event)
+		return rec_error(r, errno ? errno : EIO,
+				  "cannot read the ring-buffer headers from tracefs: %s",
+				  strerror(errno ? errno : EIO));
+	m->printk = tracefs_instance_file_read(NULL, "printk_formats",
+					       &m->printk_len);
+	m->clock = tracefs_instance_file_read(r->inst, "trace_clock",
+					      &m->clock_len);
+	ret = read_formats("ftrace", &m->ftrace_names, &m->ftrace,
+			   &m->nr_ftrace);
+	if (!ret)
+		ret = read_formats("kmem", &m->kmem_names, &m->kmem, &m->nr_kmem);
+	if (ret)
+		return rec_error(r, ret, "cannot read the event formats from tracefs: %s",
+				  strerror(-ret));
+	if (!r->no_kallsyms) {
+		ret = read_file("/proc/kallsyms", &m->kallsyms);
+		if (ret)
+			return rec_error(r, ret, "cannot read '/proc/kallsyms': %s",
+					  strerror(-ret));
+	}
+	if (uname(&u) == 0)
+		snprintf(m->uname, sizeof(m->uname), "%s %s %s %s", u.sysname,
+			 u.nodename, u.release, u.machine);
+	return 0;
+}
+
+static void free_meta(struct kmt_rec_meta *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	free(m->header_page);
+	free(m->header_event);
+	free(m->printk);
+	free(m->clock);
+	for (i = 0; i < m->nr_ftrace; i++)
+		free((void *)m->ftrace[i].data);
+	for (i = 0; i < m->nr_kmem; i++)
+		free((void *)m->kmem[i].data);
+	free(m->ftrace);
+	free(m->kmem);
+	tracefs_list_free(m->ftrace_names);
+	tracefs_list_free(m->kmem_names);
+	kmt_sb_release(&m->kallsyms);
+	if (m->have_tasks) {
+		kmt_hash_free(&m->tasks.map);
+		kmt_strtab_free(&m->tasks.names);
+	}
+	free(m);
+}
+
+static int enable_events(struct kmt_rec *r, unsigned int groups)
+{
+	unsigned int i;
+
+	for (i = 0; i < kmt_rec_nr_events; i++) {
+		const struct kmt_rec_event *e = &kmt_rec_events[i];
+
+		if (!(e->group & groups))
+			continue;
+		if (!tracefs_event_file_exists(r->inst, "kmem", e->name,
+					       "enable")) {
+			if (!e->legacy && r->nr_missing < 32)
+				r->missing[r->nr_missing++] = e->name;
+			continue;
+		}
+		if (tracefs_event_enable(r->inst, "kmem", e->name) < 0)
+			return rec_error(r, errno ? errno : EIO,
+					  "cannot enable kmem:%s in instance '%s': %s",
+					  e->name, r->name,
+					  strerror(errno ? errno : EIO));
+		if (r->nr_enabled < 32)
+			r->enabled[r->nr_enabled++] = e->name;
+	}
+	if (!r->nr_enabled)
+		return rec_error(r, ENOENT,
+				  "this kernel has none of the kmem events asked for");
+	return 0;
+}
+
+/* the directory part of path, "." when there is none */
+static void dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else if (slash == path)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}
+
+/* an unnamed file in dir (or a named one, unlinked at once when unnamed=1) */
+static int open_temp(const char *dir, int unnamed, char *path, size_t size)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		if (path)
+			path[0] = '\0';
+		return fd;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	{
+		char tmpl[PATH_MAX];
+
+		snprintf(tmpl, sizeof(tmpl), "%s/.kmemtrace-%d.XXXXXX", dir,
+			 (int)getpid());
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		fchmod(fd, 0600);
+		if (unnamed)
+			unlink(tmpl);
+		else if (path)
+			snprintf(path, size, "%s", tmpl);
+	}
+	return fd;
+}
+
+static uint64_t meta_estimate(const struct kmt_rec_meta *m)
+{
+	uint64_t n = m->kallsyms.len + m->header_page_len +
+		     m->header_event_len + m->printk_len;
+	size_t i;
+
+	for (i = 0; i < m->nr_ftrace; i++)
+		n += m->ftrace[i].len + 8;
+	for (i = 0; i < m->nr_kmem; i++)
+		n += m->kmem[i].len + 8;
+	return n;
+}
+
+int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
+{
+	unsigned int groups = cfg->groups ? cfg->groups :
+			      KMT_REC_SLAB | KMT_REC_PAGE;
+	unsigned int kb;
+	struct kmt_rec_meta *m;
+	char val[32];
+	struct stat st;
+	int ret;
+
+	r->stacks = cfg->stacks;
+	r->version = cfg->version;
+	r->no_kallsyms = cfg->no_kallsyms;
+	r->output = cfg->output;
+
+	/* the output first: a missing directory must cost nothing */
+	dir_of(cfg->output, r->outdir, sizeof(r->outdir));
+	if (stat(r->outdir, &st) < 0)
+		return rec_error(r, errno, "cannot write '%s': directory '%s': %s",
+				  cfg->output, r->outdir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return rec_error(r, ENOTDIR, "cannot write '%s': '%s' is not a directory",
+				  cfg->output, r->outdir);
+	if (stat(cfg->output, &st) == 0 && S_ISDIR(st.st_mode))
+		return rec_error(r, EISDIR, "cannot write '%s': it is a directory",
+				  cfg->output);
+	ret = open_temp(r->outdir, 0, r->out_tmp, sizeof(r->out_tmp));
+	if (ret < 0)
+		return rec_error(r, ret, "cannot create a file in '%s': %s",
+				  r->outdir, strerror(-ret));
+	r->out_fd = ret;
+	r->out_named = r->out_tmp[0] != '\0';
+
+	remove_stale_instances();
+	snprintf(r->name, sizeof(r->name), "kmemtrace-%d", (int)getpid());
+	r->inst = tracefs_instance_create(r->name);
+	if (r->inst && !tracefs_instance_is_new(r->inst)) {
+		/* left by an earlier process with our pid: start afresh */
+		tracefs_instance_destroy(r->inst);
+		tracefs_instance_free(r->inst);
+		r->inst = tracefs_instance_create(r->name);
+	}
+	if (!r->inst)
+		return rec_error(r, errno ? errno : EIO,
+				  "cannot create tracefs instance '%s': %s",
+				  r->name, strerror(errno ? errno : EIO));
+	/* a new instance traces at once; nothing is enabled yet, but be sure */
+	tracefs_trace_off(r->inst);
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return rec_error(r, ENOMEM, "out of memory");
+	r->meta = m;
+	ret = load_meta(r, m);
+	if (ret)
+		return ret;
+	kmt_hash_init(&m->tasks.map, sizeof(struct task_info));
+	if (kmt_strtab_init(&m->tasks.names))
+		return rec_error(r, ENOMEM, "out of memory");
+	m->have_tasks = 1;
+	tasks_from_proc(&m->tasks);
+
+	r->nr_cpus = 0;
+	for (;;) {
+		snprintf(val, sizeof(val), "per_cpu/cpu%d", r->nr_cpus);
+		if (!tracefs_dir_exists(r->inst, val))
+			break;
+		r->nr_cpus++;
+	}
+	if (!r->nr_cpus)
+		return rec_error(r, ENOENT, "instance '%s' has no per-CPU buffers",
+				  r->name);
+	r->cpus = calloc(r->nr_cpus, sizeof(*r->cpus));
+	if (!r->cpus)
+		return rec_error(r, ENOMEM, "out of memory");
+	for (int i = 0; i < r->nr_cpus; i++)
+		r->cpus[i].fd = -1;
+	kb = cfg->buffer_kb ? cfg->buffer_kb : kmt_rec_default_buffer_kb(r->nr_cpus);
+	r->buffer_kb = kb;
+	if (tracefs_instance_set_buffer_size(r->inst, kb, -1) < 0)
+		return rec_error(r, errno ? errno : ENOMEM,
+				  "cannot set a ring buffer of %u KB per CPU: %s",
+				  kb, strerror(errno ? errno : ENOMEM));
+	tracefs_instance_file_write(r->inst, "buffer_percent", WAKE_PERCENT);
+	/* pid -> tgid for the report's per-process view */
+	tracefs_instance_file_write(r->inst, "options/record-tgid", "1");
+
+	ret = enable_events(r, groups);
+	if (ret)
+		return ret;
+	if (r->stacks &&
+	    tracefs_event_file_write(r->inst, "kmem", "mm_page_alloc",
+				     "trigger", "stacktrace") < 0)
+		return rec_error(r, errno ? errno : EINVAL,
+				  "cannot add a stacktrace trigger to kmem:mm_page_alloc: %s",
+				  strerror(errno ? errno : EINVAL));
+
+	r->page_size = getpagesize();
+	{
+		char *sub = tracefs_instance_file_read(r->inst,
+						       "buffer_subbuf_size_kb",
+						       NULL);
+
+		if (sub && atoi(sub) > 0)
+			r->page_size = atoi(sub) * 1024;
+		free(sub);
+	}
+
+	/*
+	 * Keep room for the header now: if the disk fills while recording,
+	 * the pages already written can still be made into a valid file.
+	 */
+	r->reserved = meta_estimate(m) + HEADER_SLACK;
+	if (fallocate(r->out_fd, 0, 0, (off_t)r->reserved) < 0 &&
+	    errno != EOPNOTSUPP && errno != ENOSYS)
+		return rec_error(r, errno, "cannot reserve %llu KB in '%s': %s",
+				  (unsigned long long)r->reserved >> 10,
+				  r->outdir, strerror(errno));
+	return 0;
+}
+
+int kmt_rec_set_pids(struct kmt_rec *r, const pid_t *pids, size_t nr,
+		      int follow)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++)
+		kmt_sb_addf(&sb, "%s%d", i ? " " : "", (int)pids[i]);
+	if (sb.oom)
+		return rec_error(r, ENOMEM, "out of memory");
+	if (follow &&
+	    tracefs_instance_file_write(r->inst, "options/event-fork", "1") < 0) {
+		kmt_sb_release(&sb);
+		return rec_error(r, errno ? errno : EINVAL,
+				  "cannot follow children: options/event-fork: %s",
+				  strerror(errno ? errno : EINVAL));
+	}
+	ret = tracefs_instance_file_write(r->inst, "set_event_pid",
+					  kmt_sb_str(&sb));
+	kmt_sb_release(&sb);
+	if (ret < 0)
+		return rec_error(r, errno ? errno : EINVAL,
+				  "cannot limit events to the pids: set_event_pid: %s",
+				  strerror(errno ? errno : EINVAL));
+	return 0;
+}
+
+/*
+ * One per CPU.  Blocks until the buffer reaches the watermark, then moves
+ * whole pages by splice until none is left, and so on; after the stop it
+ * moves what remains, the last partial page by read.
+ */
+static void *reader(void *arg)
+{
+	struct kmt_rec_cpu *c = arg;
+	int n;
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		n = tracefs_cpu_write(c->tcpu, c->fd, false);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			goto fail;
+		c->bytes += n;
+		while ((n = tracefs_cpu_write(c->tcpu, c->fd, true)) > 0)
+			c->bytes += n;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			goto fail;
+	}
+	while ((n = tracefs_cpu_write(c->tcpu, c->fd, true)) > 0)
+		c->bytes += n;
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		goto fail;
+	while ((n = tracefs_cpu_flush_write(c->tcpu, c->fd)) > 0)
+		c->bytes += n;
+	if (n < 0 && errno != EAGAIN)
+		goto fail;
+	return NULL;
+fail:
+	c->err = errno ? errno : EIO;
+	/* what reached the file may end in a torn page: count it later */
+	__atomic_store_n(&c->rec->failed, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int kmt_rec_start(struct kmt_rec *r)
+{
+	sigset_t all, old;
+	int i, ret;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct kmt_rec_cpu *c = &r->cpus[i];
+
+		c->rec = r;
+		c->cpu = i;
+		c->fd = open_temp(r->outdir, 1, NULL, 0);
+		if (c->fd < 0)
+			return rec_error(r, c->fd, "cannot create a temporary file in '%s': %s",
+					  r->outdir, strerror(-c->fd));
+		c->tcpu = tracefs_cpu_open(r->inst, i, false);
+		if (!c->tcpu)
+			return rec_error(r, errno ? errno : EIO,
+					  "cannot open the ring buffer of CPU %d: %s",
+					  i, strerror(errno ? errno : EIO));
+	}
+	/* the readers take no signals: the command's main thread does */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < r->nr_cpus; i++) {
+		ret = pthread_create(&r->cpus[i].thread, NULL, reader,
+				     &r->cpus[i]);
+		if (ret) {
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			return rec_error(r, ret, "cannot start a reader thread: %s",
+					  strerror(ret));
+		}
+		r->cpus[i].running = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (tracefs_trace_on(r->inst) < 0)
+		return rec_error(r, errno ? errno : EIO,
+				  "cannot turn tracing on in instance '%s': %s",
+				  r->name, strerror(errno ? errno : EIO));
+	r->started = 1;
+	return 0;
+}
+
+static void stop_readers(struct kmt_rec *r)
+{
+	int i;
+
+	for (i = 0; r->cpus && i < r->nr_cpus; i++) {
+		struct kmt_rec_cpu *c = &r->cpus[i];
+
+		if (!c->running)
+			continue;
+		__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+		tracefs_cpu_stop(c->tcpu);
+	}
+	for (i = 0; r->cpus && i < r->nr_cpus; i++) {
+		struct kmt_rec_cpu *c = &r->cpus[i];
+
+		if (!c->running)
+			continue;
+		pthread_join(c->thread, NULL);
+		c->running = 0;
+	}
+}
+
+static uint64_t stat_field(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t len = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return strtoull(p + len + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static void read_stats(struct kmt_rec *r)
+{
+	char file[64];
+	int i;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct kmt_rec_cpu *c = &r->cpus[i];
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", i);
+		free(c->stats);
+		c->stats = tracefs_instance_file_read(r->inst, file, NULL);
+		if (!c->stats)
+			continue;
+		c->entries = stat_field(c->stats, "entries");
+		c->overrun = stat_field(c->stats, "overrun");
+		c->commit_overrun = stat_field(c->stats, "commit overrun");
+		c->dropped = stat_field(c->stats, "dropped events");
+		c->read = stat_field(c->stats, "read events");
+	}
+}
+
+int kmt_rec_stop(struct kmt_rec *r)
+{
+	if (r->inst && r->started)
+		tracefs_trace_off(r->inst);
+	stop_readers(r);
+	if (r->inst && r->started)
+		read_stats(r);
+	r->started = 0;
+	return 0;
+}
+
+static void task_set(struct tasks *t, long pid, const char *comm, size_t len,
+		     long tgid)
+{
+	struct task_info *ti;
+
+	if (pid < 0 || pid > INT32_MAX)
+		return;
+	ti = kmt_hash_put(&t->map, (uint64_t)pid, NULL);
+	if (!ti)
+		return;
+	if (comm && len)
+		ti->comm = kmt_strtab_intern(&t->names, comm, len);
+	if (tgid > 0)
+		ti->tgid = (int32_t)tgid;
+}
+
+static void tasks_from_proc(struct tasks *t)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *pd;
+
+	if (!proc)
+		return;
+	while ((pd = readdir(proc))) {
+		char path[PATH_MAX];
+		long tgid = strtol(pd->d_name, NULL, 10);
+		struct dirent *td;
+		DIR *task;
+
+		if (tgid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task", tgid);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((td = readdir(task))) {
+			long pid = strtol(td->d_name, NULL, 10);
+			char comm[64];
+			ssize_t n;
+			int fd;
+
+			if (pid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%ld/task/%ld/comm",
+				 tgid, pid);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			n = read(fd, comm, sizeof(comm) - 1);
+			close(fd);
+			while (n > 0 && comm[n - 1] == '\n')
+				n--;
+			task_set(t, pid, comm, n > 0 ? (size_t)n : 0, tgid);
+		}
+		closedir(task);
+	}
+	closedir(proc);
+}
+
+/* "pid comm\n" (saved_cmdlines) or "pid tgid\n" (saved_tgids) lines */
+static void tasks_from_text(struct tasks *t, const char *text, int tgids)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl ? nl : p + strlen(p);
+		char *rest;
+		long pid = strtol(p, &rest, 10);
+
+		if (rest != p && rest < end && *rest == ' ') {
+			rest++;
+			if (tgids)
+				task_set(t, pid, NULL, 0, strtol(rest, NULL, 10));
+			else if (pid > 0 && strncmp(rest, "<...>", 5))
+				task_set(t, pid, rest, end - rest, 0);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/*
+ * The names and thread groups of the tasks seen in the recording (and of
+ * their thread-group leaders), not of every task the machine ran.
+ */
+static int collect_tasks(struct kmt_rec *r, const struct kmt_hash *seen,
+			 struct kmt_sb *cmdlines, struct kmt_sb *tgids)
+{
+	struct tasks *t = &r->meta->tasks;
+	struct kmt_hash keep;
+	uint64_t pid;
+	size_t it = 0;
+	void *v;
+	char *text;
+
+	kmt_sb_adds(tgids, KMT_TDW_TGIDS_MAGIC);
+
+	/*
+	 * The scan at the start names the tasks that ran then; the kernel's
+	 * caches name those that came and went; a scan now, those alive.
+	 */
+	text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	tasks_from_text(t, text, 0);
+	free(text);
+	text = tracefs_instance_file_read(NULL, "saved_tgids", NULL);
+	tasks_from_text(t, text, 1);
+	free(text);
+	tasks_from_proc(t);
+
+	kmt_hash_init(&keep, 0);
+	while (kmt_hash_next(seen, &it, &pid, &v)) {
+		const struct task_info *ti = kmt_hash_get(&t->map, pid);
+
+		if (!kmt_hash_put(&keep, pid, NULL) ||
+		    (ti && ti->tgid && !kmt_hash_put(&keep, (uint64_t)ti->tgid, NULL))) {
+			kmt_hash_free(&keep);
+			return -ENOMEM;
+		}
+	}
+	it = 0;
+	while (kmt_hash_next(&t->map, &it, &pid, &v)) {
+		const struct task_info *ti = v;
+
+		if (!kmt_hash_get(&keep, pid))
+			continue;
+		if (ti->comm)
+			kmt_sb_addf(cmdlines, "%d %s\n", (int)pid,
+				    kmt_strtab_get(&t->names, ti->comm));
+		if (ti->tgid)
+			kmt_sb_addf(tgids, "%d %d\n", (int)pid, (int)ti->tgid);
+	}
+	kmt_hash_free(&keep);
+	return cmdlines->oom || tgids->oom ? -ENOMEM : 0;
+}
+
+/* moves the finished file under its name, the old one to NAME.old */
+static int link_output(struct kmt_rec *r)
+{
+	char old[PATH_MAX + 8];
+	struct stat st;
+
+	if (lstat(r->output, &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(old, sizeof(old), "%s.old", r->output);
+		if (rename(r->output, old) < 0)
+			return rec_error(r, errno, "cannot rename '%s' to '%s': %s",
+					  r->output, old, strerror(errno));
+	}
+	if (r->out_named) {
+		if (rename(r->out_tmp, r->output) < 0)
+			return rec_error(r, errno, "cannot create '%s': %s",
+					  r->output, strerror(errno));
+		r->out_tmp[0] = '\0';
+		return 0;
+	}
+	snprintf(old, sizeof(old), "/proc/self/fd/%d", r->out_fd);
+	if (linkat(AT_FDCWD, old, AT_FDCWD, r->output, AT_SYMLINK_FOLLOW) < 0)
+		return rec_error(r, errno, "cannot create '%s': %s", r->output,
+				  strerror(errno));
+	return 0;
+}
+
+/* the offset of a field in an event format, 4 (common_pid's) if absent */
+static int field_offset(const char *format, const char *field)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s;\toffset:", field);
+	p = strstr(format, key);
+	return p ? atoi(p + strlen(key)) : 4;
+}
+
+/*
+ * Counts the events in the pages of one CPU, kmem events and others (the
+ * stacks of -g), and notes the pid of each: the file names only the tasks
+ * it holds events of.
+ */
+static int count_pages(struct kmt_rec *r, int fd, uint64_t size,
+		       const int *ids, int pid_off, struct kmt_hash *pids,
+		       struct kmt_rec_result *res)
+{
+	struct kbuffer *kb;
+	unsigned char *map;
+	uint64_t off;
+
+	if (!size)
+		return 0;
+	kb = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			   host_big_endian() ? KBUFFER_ENDIAN_BIG :
+					       KBUFFER_ENDIAN_LITTLE);
+	if (!kb)
+		return -ENOMEM;
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		kbuffer_free(kb);
+		return -errno;
+	}
+	madvise(map, size, MADV_SEQUENTIAL);
+	for (off = 0; off < size; off += r->page_size) {
+		unsigned long long ts;
+		void *rec;
+
+		if (kbuffer_load_subbuffer(kb, map + off) < 0)
+			continue;
+		for (rec = kbuffer_read_event(kb, &ts); rec;
+		     rec = kbuffer_next_event(kb, &ts)) {
+			uint16_t type;
+			int i;
+
+			if (kbuffer_event_size(kb) < pid_off + 4)
+				continue;
+
+			int32_t pid;
+
+			memcpy(&type, rec, sizeof(type));
+			memcpy(&pid, (char *)rec + pid_off, sizeof(pid));
+			/* out of memory, a task goes unnamed: no worse */
+			if (pid > 0)
+				kmt_hash_put(pids, (uint32_t)pid, NULL);
+			for (i = 0; ids[i] >= 0 && ids[i] != type; i++)
+				;
+			if (ids[i] >= 0)
+				res->events++;
+			else
+				res->other++;
+		}
+	}
+	munmap(map, size);
+	kbuffer_free(kb);
+	return 0;
+}
+
+static int host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 0;
+}
+
+int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
+{
+	struct kmt_tdw_option *opts = NULL;
+	struct kmt_sb cmdlines = KMT_SB_INIT, tgids = KMT_SB_INIT;
+	struct kmt_sb *cpustat = NULL;
+	struct kmt_tdw_system kmem;
+	struct kmt_tdw_header h;
+	struct kmt_rec_meta *m = r->meta;
+	uint64_t *sizes = NULL, off, data_off;
+	int ids[sizeof(r->enabled) / sizeof(r->enabled[0]) + 1];
+	int pid_off = m->nr_kmem ? field_offset(m->kmem[0].data, "common_pid") : 4;
+	struct kmt_hash pids;
+	struct stat st;
+	size_t nopt = 0;
+	int i, ret, full = 0;
+
+	memset(res, 0, sizeof(*res));
+	kmt_hash_init(&pids, 0);
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct kmt_rec_cpu *c = &r->cpus[i];
+
+		/* what the readers left in the buffer is lost as well */
+		res->lost += c->overrun + c->commit_overrun + c->dropped +
+			     c->entries;
+		if (c->err == ENOSPC || c->err == EDQUOT)
+			full = 1;
+		else if (c->err)
+			return rec_error(r, c->err,
+					  "cannot record CPU %d into '%s': %s",
+					  i, r->outdir, strerror(c->err));
+	}
+	sizes = calloc(r->nr_cpus, sizeof(*sizes));
+	cpustat = calloc(r->nr_cpus, sizeof(*cpustat));
+	opts = calloc(r->nr_cpus + 5, sizeof(*opts));
+	if (!sizes || !cpustat || !opts) {
+		ret = rec_error(r, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (m->clock) {
+		opts[nopt].id = KMT_TDW_OPT_TRACECLOCK;
+		opts[nopt].val.data = m->clock;
+		opts[nopt++].val.len = m->clock_len;
+	}
+	if (m->uname[0]) {
+		opts[nopt].id = KMT_TDW_OPT_UNAME;
+		opts[nopt].val.data = m->uname;
+		opts[nopt++].val.len = strlen(m->uname) + 1;
+	}
+	opts[nopt].id = KMT_TDW_OPT_VERSION;
+	opts[nopt].val.data = r->version ? r->version : "kmemtrace";
+	opts[nopt].val.len = strlen(opts[nopt].val.data) + 1;
+	nopt++;
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct kmt_rec_cpu *c = &r->cpus[i];
+
+		kmt_sb_addf(&cpustat[i], "CPU: %d\n%s", i,
+			    c->stats ? c->stats : "");
+		opts[nopt].id = KMT_TDW_OPT_CPUSTAT;
+		opts[nopt].val.data = kmt_sb_str(&cpustat[i]);
+		opts[nopt++].val.len = cpustat[i].len + 1;
+		/*
+		 * The file's own size, not the reader's count: a write that
+		 * failed half-way (the disk filled) may have left part of a
+		 * page, which is cut off.
+		 */
+		if (fstat(c->fd, &st) < 0) {
+			ret = rec_error(r, errno, "cannot read the pages of CPU %d: %s",
+					i, strerror(errno));
+			goto out;
+		}
+		sizes[i] = (uint64_t)st.st_size / r->page_size * r->page_size;
+	}
+
+	for (i = 0; i < (int)r->nr_enabled; i++)
+		ids[i] = kmt_rec_event_id(r->enabled[i]);
+	ids[i] = -1;
+	for (i = 0; i < r->nr_cpus; i++)
+		count_pages(r, r->cpus[i].fd, sizes[i], ids, pid_off, &pids,
+			    res);
+	ret = collect_tasks(r, &pids, &cmdlines, &tgids);
+	if (ret) {
+		ret = rec_error(r, ret, "out of memory");
+		goto out;
+	}
+
+	memset(&h, 0, sizeof(h));
+	h.page_size = r->page_size;
+	h.header_page.data = m->header_page;
+	h.header_page.len = m->header_page_len;
+	h.header_event.data = m->header_event;
+	h.header_event.len = m->header_event_len;
+	h.ftrace_formats = m->ftrace;
+	h.nr_ftrace_formats = m->nr_ftrace;
+	kmem.name = "kmem";
+	kmem.formats = m->kmem;
+	kmem.nr_formats = m->nr_kmem;
+	h.systems = &kmem;
+	h.nr_systems = 1;
+	h.kallsyms.data = m->kallsyms.buf;
+	h.kallsyms.len = m->kallsyms.len;
+	h.printk_formats.data = m->printk;
+	h.printk_formats.len = m->printk ? m->printk_len : 0;
+	h.cmdlines.data = cmdlines.buf;
+	h.cmdlines.len = cmdlines.len;
+	h.options = opts;
+	h.nr_options = nopt;
+	h.nr_cpus = r->nr_cpus;
+	if (tgids.len > strlen(KMT_TDW_TGIDS_MAGIC)) {
+		opts[nopt].id = KMT_TDW_OPT_TGIDS;
+		opts[nopt].val.data = kmt_sb_str(&tgids);
+		opts[nopt++].val.len = tgids.len + 1;
+		h.nr_options = nopt;
+	}
+
+	ret = kmt_tdw_write_header(r->out_fd, &h, sizes, r->errmsg,
+				   sizeof(r->errmsg));
+	if (ret)
+		goto out;
+	data_off = kmt_tdw_data_offset(&h);
+	off = data_off;
+	for (i = 0; i < r->nr_cpus; i++) {
+		uint64_t done;
+		int err;
+
+		done = kmt_tdw_copy(r->out_fd, off, r->cpus[i].fd, 0, sizes[i],
+				    KMT_TDW_COPY_PUNCH, &err);
+		if (err == ENOSPC || err == EDQUOT) {
+			int j;
+
+			/* keep the whole pages that fit; later CPUs are empty */
+			sizes[i] = done / r->page_size * r->page_size;
+			for (j = i + 1; j < r->nr_cpus; j++)
+				sizes[j] = 0;
+			full = 1;
+			ret = kmt_tdw_write_header(r->out_fd, &h, sizes,
+						   r->errmsg, sizeof(r->errmsg));
+			if (ret)
+				goto out;
+			off += sizes[i];
+			break;
+		}
+		if (err) {
+			ret = rec_error(r, err, "cannot write '%s': %s",
+					 r->output, strerror(err));
+			goto out;
+		}
+		off += sizes[i];
+	}
+	if (ftruncate(r->out_fd, (off_t)off) < 0) {
+		ret = rec_error(r, errno, "cannot write '%s': %s", r->output,
+				 strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < r->nr_cpus; i++)
+		res->data_bytes += sizes[i];
+	res->bytes = off;
+	res->truncated = full;
+	ret = link_output(r);
+	if (!ret && full)
+		ret = rec_error(r, ENOSPC,
+				 "the disk filled: '%s' keeps the first %.1f MB of events",
+				 r->output, res->data_bytes / 1e6);
+out:
+	for (i = 0; cpustat && i < r->nr_cpus; i++)
+		kmt_sb_release(&cpustat[i]);
+	free(cpustat);
+	free(sizes);
+	free(opts);
+	kmt_sb_release(&cmdlines);
+	kmt_sb_release(&tgids);
+	kmt_hash_free(&pids);
+	return ret;
+}
+
+void kmt_rec_free(struct kmt_rec *r)
+{
+	int i;
+
+	stop_readers(r);
+	for (i = 0; r->cpus && i < r->nr_cpus; i++) {
+		struct kmt_rec_cpu *c = &r->cpus[i];
+
+		if (c->tcpu)
+			tracefs_cpu_close(c->tcpu);
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c->stats);
+	}
+	free(r->cpus);
+	r->cpus = NULL;
+	if (r->inst) {
+		tracefs_trace_off(r->inst);
+		if (r->stacks)
+			tracefs_event_file_write(r->inst, "kmem", "mm_page_alloc",
+						 "trigger", "!stacktrace");
+		tracefs_instance_destroy(r->inst);
+		tracefs_instance_free(r->inst);
+		r->inst = NULL;
+	}
+	if (r->out_fd >= 0)
+		close(r->out_fd);
+	r->out_fd = -1;
+	if (r->out_named && r->out_tmp[0])
+		unlink(r->out_tmp);
+	r->out_tmp[0] = '\0';
+	free_meta(r->meta);
+	r->meta = NULL;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemtrace check: is a recording whole?  Reads it through the same
+ * readers as report, checks on its own that each CPU's events go forward
+ * in time, and prints what it found as "key: value" lines.  Lost events
+ * are reported, not held against the file: the kernel dropped them, the
+ * file did not.  A reader error, records out of order, unknown event ids
+ * or undecodable records make it damaged.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "event/session.h"
+#include "options.h"
+#include "source/source.h"
+#include "util/hash.h"
+#include "util/json.h"
+
+static const char *const check_usage[] = {
+	"kmemtrace check [--json] <file>",
+	NULL
+};
+
+struct order_check {
+	struct kmt_hash last_ts;	/* cpu -> uint64_t last timestamp */
+	uint64_t out_of_order;
+	int oom;
+};
+
+static int check_event(void *ctx, const struct kmt_event *ev)
+{
+	struct order_check *oc = ctx;
+	int is_new = 0;
+	uint64_t *last;
+
+	last = kmt_hash_put(&oc->last_ts, (uint32_t)ev->cpu, &is_new);
+	if (!last) {
+		oc->oom = 1;
+		return -ENOMEM;
+	}
+	if (!is_new && ev->ts < *last)
+		oc->out_of_order++;
+	*last = ev->ts;
+	return 0;
+}
+
+struct verdict {
+	uint64_t out_of_order;
+	uint64_t unknown_ids;
+	uint64_t bad_records;
+	int damaged;
+};
+
+static void print_text(const struct kmt_session *s, const char *path,
+		       const struct verdict *v, size_t cpus_seen)
+{
+	unsigned int t;
+
+	printf("file: %s\n", path);
+	printf("format: %s\n", s->format ? s->format : "unknown");
+	if (s->kernel_release[0])
+		printf("kernel: %s\n", s->kernel_release);
+	printf("events: %llu\n",
+	       (unsigned long long)kmt_session_total_events(s));
+	for (t = 1; t < KMT_EV_NR; t++)
+		printf("%s: %llu\n", kmt_ev_type_name(t),
+		       (unsigned long long)s->nr_events[t]);
+	printf("other-events: %llu\n", (unsigned long long)s->nr_other);
+	printf("lost: %llu\n", (unsigned long long)s->nr_lost);
+	printf("lost-records: %llu\n", (unsigned long long)s->nr_lost_records);
+	printf("out-of-order: %llu\n", (unsigned long long)v->out_of_order);
+	printf("unknown-ids: %llu\n", (unsigned long long)v->unknown_ids);
+	printf("bad-records: %llu\n", (unsigned long long)v->bad_records);
+	printf("cpus: %d\n", s->nr_cpus ? s->nr_cpus : (int)cpus_seen);
+	printf("cpus-with-events: %zu\n", cpus_seen);
+	printf("stacks: %s\n", s->has_stacks ? "yes" : "no");
+	printf("first-ts: %llu\n", (unsigned long long)s->first_ts);
+	printf("last-ts: %llu\n", (unsigned long long)s->last_ts);
+	printf("status: %s\n", v->damaged ? "damaged" : "ok");
+}
+
+static void print_json(const struct kmt_session *s, const char *path,
+		       const struct verdict *v, size_t cpus_seen,
+		       const char *error)
+{
+	struct kmt_json j;
+	unsigned int t;
+
+	kmt_json_init(&j, stdout, 1);
+	kmt_json_obj_open(&j, NULL);
+	kmt_json_str(&j, "file", path);
+	kmt_json_str(&j, "format", s->format ? s->format : "unknown");
+	if (s->kernel_release[0])
+		kmt_json_str(&j, "kernel", s->kernel_release);
+	kmt_json_u64(&j, "events", kmt_session_total_events(s));
+	kmt_json_obj_open(&j, "by_type");
+	for (t = 1; t < KMT_EV_NR; t++)
+		kmt_json_u64(&j, kmt_ev_type_name(t), s->nr_events[t]);
+	kmt_json_obj_close(&j);
+	kmt_json_u64(&j, "other_events", s->nr_other);
+	kmt_json_u64(&j, "lost", s->nr_lost);
+	kmt_json_u64(&j, "lost_records", s->nr_lost_records);
+	kmt_json_u64(&j, "out_of_order", v->out_of_order);
+	kmt_json_u64(&j, "unknown_ids", v->unknown_ids);
+	kmt_json_u64(&j, "bad_records", v->bad_records);
+	kmt_json_u64(&j, "cpus", s->nr_cpus ? (uint64_t)s->nr_cpus : cpus_seen);
+	kmt_json_u64(&j, "cpus_with_events", cpus_seen);
+	kmt_json_bool(&j, "stacks", s->has_stacks);
+	kmt_json_u64(&j, "first_ts", s->first_ts);
+	kmt_json_u64(&j, "last_ts", s->last_ts);
+	kmt_json_str(&j, "status", v->damaged ? "damaged" : "ok");
+	if (error)
+		kmt_json_str(&j, "error", error);
+	kmt_json_obj_close(&j);
+	kmt_json_finish(&j);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	int json = 0;
+	const struct kmt_option options[] = {
+		OPT_BOOL(0, "json", &json, "print one JSON object"),
+		OPT_END()
+	};
+	struct order_check oc;
+	struct kmt_session s;
+	struct verdict v;
+	int nargs, ret;
+
+	nargs = kmt_parse_options(argc, argv, options, check_usage, 0);
+	if (nargs != 1) {
+		fprintf(stderr, "error: %s\n", nargs ? "one file at a time" :
+			"which recording? give a file ('-' for stdin)");
+		kmt_usage_with_options(check_usage, options, 1);
+		return 129;
+	}
+	if (kmt_session_init(&s)) {
+		fprintf(stderr, "kmemtrace check: out of memory\n");
+		return 1;
+	}
+	memset(&oc, 0, sizeof(oc));
+	kmt_hash_init(&oc.last_ts, sizeof(uint64_t));
+	s.consumer = check_event;
+	s.consumer_ctx = &oc;
+
+	ret = kmt_source_read_file(&s, argv[0]);
+	if (ret && oc.oom)
+		kmt_session_error(&s, ENOMEM, "out of memory");
+	if (ret && !s.format) {
+		/* not a recording at all: there is nothing to list */
+		fprintf(stderr, "kmemtrace check: %s\n", s.errmsg);
+		kmt_hash_free(&oc.last_ts);
+		kmt_session_free(&s);
+		return 1;
+	}
+
+	memset(&v, 0, sizeof(v));
+	/* the reader sees the order before merging; count the worse view */
+	v.out_of_order = oc.out_of_order;
+	if (s.anomalies[KMT_ANOM_OUT_OF_ORDER] > v.out_of_order)
+		v.out_of_order = s.anomalies[KMT_ANOM_OUT_OF_ORDER];
+	v.unknown_ids = s.anomalies[KMT_ANOM_UNKNOWN_ID];
+	v.bad_records = s.anomalies[KMT_ANOM_BAD_RECORD];
+	v.damaged = ret != 0 || v.out_of_order || v.unknown_ids ||
+		    v.bad_records;
+
+	if (json)
+		print_json(&s, argv[0], &v, kmt_hash_count(&oc.last_ts),
+			   ret ? s.errmsg : NULL);
+	else
+		print_text(&s, argv[0], &v, kmt_hash_count(&oc.last_ts));
+	if (ret)
+		fprintf(stderr, "kmemtrace check: %s\n", s.errmsg);
+	kmt_hash_free(&oc.last_ts);
+	kmt_session_free(&s);
+	return v.damaged ? 1 : 0;
+}

@@ -1,0 +1,742 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemtrace pageowner: page_owner_sort's job, streaming.  The options and
+ * the text of page_owner_sort are kept so that its users' scripts go on
+ * working; the summary and JSON are new.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/pageowner.h"
+#include "builtin.h"
+#include "options.h"
+#include "source/pageowner.h"
+#include "util/array.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+
+#define PAGE_OWNER_PATH "/sys/kernel/debug/page_owner"
+#define SHOW_STACKS_PATH "/sys/kernel/debug/page_owner_stacks/show_stacks"
+#define WARN_MALFORMED 5
+
+static const char *const pageowner_usage[] = {
+	"kmemtrace pageowner [<options>] [<input> [<output>]]",
+	NULL
+};
+
+struct po_cmd {
+	const char *input, *display, *output;
+	int json, summary, debug, limit;
+	unsigned int cull;
+	int filter_pid, filter_tgid, filter_name;
+	struct kmt_po_sortkey keys[KMT_PO_MAX_SORTKEYS];
+	int nr_keys;
+	struct kmt_po_analysis a;
+	FILE *out;
+};
+
+static int fail(const struct po_cmd *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* one line on stderr, or {"error": ...} on stdout in JSON mode */
+static int fail(const struct po_cmd *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c && c->json) {
+		struct kmt_json j;
+
+		kmt_json_init(&j, stdout, 0);
+		kmt_json_obj_open(&j, NULL);
+		kmt_json_str(&j, "error", msg);
+		kmt_json_obj_close(&j);
+		kmt_json_finish(&j);
+	} else {
+		fprintf(stderr, "error: %s\n", msg);
+	}
+	return 1;
+}
+
+static void on_malformed(void *ctx, uint64_t line, const char *why)
+{
+	struct po_cmd *c = ctx;
+
+	if (c->debug)
+		fprintf(stderr, "warning: '%s' line %llu: %s; record skipped\n",
+			c->display, (unsigned long long)line, why);
+	kmt_po_add_malformed(&c->a, line, why);
+}
+
+static int on_record(void *ctx, const struct kmt_po_record *r)
+{
+	struct po_cmd *c = ctx;
+
+	return kmt_po_add(&c->a, r);
+}
+
+/* --- text --- */
+
+static void add_u64(struct kmt_sb *sb, uint64_t v)
+{
+	char buf[20];
+	size_t n = sizeof(buf);
+
+	do {
+		buf[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	kmt_sb_add(sb, buf + n, sizeof(buf) - n);
+}
+
+/* a table's string by id, written with its known length */
+static void put_str(FILE *out, const struct kmt_strtab *t, uint32_t id)
+{
+	if (id && id < t->nr)
+		fwrite(t->strs[id], 1, t->lens[id], out);
+}
+
+static void print_group_text(struct po_cmd *c, const struct kmt_po_group *g,
+			     struct kmt_sb *sb)
+{
+	const struct kmt_po_analysis *a = &c->a;
+	FILE *out = c->out;
+
+	if (!c->cull) {
+		/* one block per record at worst: built by hand, no printf */
+		kmt_sb_reset(sb);
+		add_u64(sb, g->times);
+		kmt_sb_add(sb, " times, ", 8);
+		add_u64(sb, g->pages);
+		kmt_sb_add(sb, " pages, allocated by ", 21);
+		kmt_sb_adds(sb, kmt_po_class_label(g->klass));
+		kmt_sb_add(sb, " :\n", 3);
+		if (g->header) {
+			kmt_po_group_header(a, g, sb);
+			kmt_sb_addc(sb, '\n');
+		}
+		fwrite(sb->buf, 1, sb->len, out);
+		put_str(out, &a->stacks, g->stack);
+		put_str(out, &a->strs, g->tail);
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "%llu times, %llu pages", (unsigned long long)g->times,
+		(unsigned long long)g->pages);
+	if ((c->cull & KMT_PO_CULL_PID) || c->filter_pid)
+		fprintf(out, ", PID %d", kmt_po_group_pid(a, g));
+	if ((c->cull & KMT_PO_CULL_TGID) || c->filter_tgid)
+		fprintf(out, ", TGID %d", kmt_po_group_tgid(a, g));
+	if ((c->cull & KMT_PO_CULL_NAME) || c->filter_name)
+		fprintf(out, ", task_comm_name: %s",
+			kmt_po_text(&a->strs, kmt_po_group_comm(a, g)));
+	if (c->cull & KMT_PO_CULL_ALLOCATOR)
+		fprintf(out, ", allocated by %s ",
+			kmt_po_class_label(g->klass));
+	if (c->cull & KMT_PO_CULL_STACK) {
+		fputs(":\n", out);
+		put_str(out, &a->stacks, g->stack);
+		put_str(out, &a->strs, g->tail);
+	}
+	fputc('\n', out);
+}
+
+struct named_count {
+	const char *name;
+	int offline;
+	uint64_t records, pages, kmem_pages;
+};
+
+static int cmp_named(const void *p, const void *q)
+{
+	const struct named_count *x = p, *y = q;
+
+	if (x->pages != y->pages)
+		return x->pages > y->pages ? -1 : 1;
+	if (strcmp(x->name, y->name))
+		return strcmp(x->name, y->name);
+	return x->offline - y->offline;
+}
+
+/* a name-keyed table as an array sorted by pages, largest first */
+static struct named_count *named_counts(const struct kmt_po_analysis *a,
+					const struct kmt_hash *h, int memcg,
+					size_t *nr)
+{
+	struct named_count *v = calloc(kmt_hash_count(h) + 1, sizeof(*v));
+	size_t it = 0, n = 0;
+	uint64_t key;
+	void *val;
+
+	if (!v)
+		return NULL;
+	while (kmt_hash_next(h, &it, &key, &val)) {
+		if (memcg) {
+			const struct kmt_po_memcg *m = val;
+
+			v[n].name = kmt_po_text(&a->strs, m->name);
+			v[n].offline = m->offline;
+			v[n].records = m->records;
+			v[n].pages = m->pages;
+			v[n].kmem_pages = m->kmem_pages;
+		} else {
+			const struct kmt_po_count *k = val;
+
+			v[n].name = kmt_po_text(&a->strs, (uint32_t)key);
+			v[n].records = k->records;
+			v[n].pages = k->pages;
+		}
+		n++;
+	}
+	qsort(v, n, sizeof(*v), cmp_named);
+	*nr = n;
+	return v;
+}
+
+static void print_share(FILE *out, uint64_t part, uint64_t total)
+{
+	if (total)
+		fprintf(out, " %6.1f%%\n", 100.0 * (double)part / (double)total);
+	else
+		fprintf(out, " %7s\n", "-");
+}
+
+static void print_named(FILE *out, const struct kmt_po_analysis *a,
+			const struct kmt_hash *h, const char *title)
+{
+	struct named_count *v;
+	char n1[32], n2[32];
+	size_t i, n;
+
+	if (!kmt_hash_count(h))
+		return;
+	v = named_counts(a, h, 0, &n);
+	if (!v)
+		return;
+	fprintf(out, "\n%-24s %14s %14s %7s\n", title, "records", "pages",
+		"share");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%-24s %14s %14s", v[i].name,
+			kmt_fmt_thousands(n1, sizeof(n1), v[i].records),
+			kmt_fmt_thousands(n2, sizeof(n2), v[i].pages));
+		print_share(out, v[i].pages, a->nr_pages);
+	}
+	free(v);
+}
+
+static void print_summary(struct po_cmd *c)
+{
+	const struct kmt_po_analysis *a = &c->a;
+	FILE *out = c->out;
+	char n1[32], n2[32], n3[32], n4[32];
+	struct named_count *v;
+	size_t i, n;
+
+	fprintf(out, "page_owner summary of '%s'\n", c->display);
+	fprintf(out, "records %s, pages %s, groups %s, distinct stacks %s\n",
+		kmt_fmt_thousands(n1, sizeof(n1), a->nr_records),
+		kmt_fmt_thousands(n2, sizeof(n2), a->nr_pages),
+		kmt_fmt_thousands(n3, sizeof(n3), a->nr_groups),
+		kmt_fmt_thousands(n4, sizeof(n4), a->stacks.nr - 1));
+	if (a->nr_filtered)
+		fprintf(out, "records not selected: %llu\n",
+			(unsigned long long)a->nr_filtered);
+	fprintf(out, "malformed records skipped: %llu\n",
+		(unsigned long long)a->nr_malformed);
+
+	fprintf(out, "\n%-24s %14s %14s %7s\n", "allocator class", "records",
+		"pages", "share");
+	for (i = 0; i < KMT_PO_CLASS_NR; i++) {
+		fprintf(out, "%-24s %14s %14s", kmt_po_class_name((unsigned)i),
+			kmt_fmt_thousands(n1, sizeof(n1), a->by_class[i].records),
+			kmt_fmt_thousands(n2, sizeof(n2), a->by_class[i].pages));
+		print_share(out, a->by_class[i].pages, a->nr_pages);
+	}
+	print_named(out, a, &a->by_mt, "migratetype");
+	print_named(out, a, &a->by_block_mt, "pageblock migratetype");
+
+	if (a->kind == KMT_PO_PAGE) {
+		fprintf(out, "\n%-24s %14s %14s %7s\n", "order", "records",
+			"pages", "share");
+		for (i = 0; i < KMT_PO_MAX_ORDER; i++) {
+			if (!a->by_order[i].records)
+				continue;
+			fprintf(out, "%-24zu %14s %14s", i,
+				kmt_fmt_thousands(n1, sizeof(n1),
+						  a->by_order[i].records),
+				kmt_fmt_thousands(n2, sizeof(n2),
+						  a->by_order[i].pages));
+			print_share(out, a->by_order[i].pages, a->nr_pages);
+		}
+	}
+	if (kmt_hash_count(&a->by_memcg)) {
+		v = named_counts(a, &a->by_memcg, 1, &n);
+		if (v) {
+			fprintf(out, "\n%-32s %14s %14s %14s\n", "memcg",
+				"records", "pages", "kmem pages");
+			for (i = 0; i < n; i++) {
+				char name[160];
+
+				snprintf(name, sizeof(name), "%s%s", v[i].name,
+					 v[i].offline ? " (offline)" : "");
+				fprintf(out, "%-32s %14s %14s %14s\n", name,
+					kmt_fmt_thousands(n1, sizeof(n1),
+							  v[i].records),
+					kmt_fmt_thousands(n2, sizeof(n2),
+							  v[i].pages),
+					kmt_fmt_thousands(n3, sizeof(n3),
+							  v[i].kmem_pages));
+			}
+			free(v);
+		}
+		fprintf(out, "charged pages %s, in slab cache pages %s\n",
+			kmt_fmt_thousands(n1, sizeof(n1), a->charged.pages),
+			kmt_fmt_thousands(n2, sizeof(n2), a->slab_cache.pages));
+	}
+	print_named(out, a, &a->by_reason, "last migrate reason");
+	fputc('\n', out);
+}
+
+/* --- JSON --- */
+
+static void json_lines(struct kmt_json *j, const char *key, const char *text,
+		       int trim)
+{
+	const char *p = text;
+
+	kmt_json_arr_open(j, key);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *s = p;
+		size_t len = n;
+
+		while (trim && len && (*s == ' ' || *s == '\t')) {
+			s++;
+			len--;
+		}
+		kmt_json_strn(j, NULL, s, len);
+		p += n + (nl ? 1 : 0);
+	}
+	kmt_json_arr_close(j);
+}
+
+static void json_counts(struct kmt_json *j, const struct kmt_po_analysis *a,
+			const struct kmt_hash *h, const char *key,
+			const char *field, int memcg)
+{
+	struct named_count *v;
+	size_t i, n = 0;
+
+	v = named_counts(a, h, memcg, &n);
+	kmt_json_arr_open(j, key);
+	for (i = 0; v && i < n; i++) {
+		kmt_json_obj_open(j, NULL);
+		kmt_json_str(j, field, v[i].name);
+		if (memcg)
+			kmt_json_bool(j, "offline", v[i].offline);
+		kmt_json_u64(j, "records", v[i].records);
+		kmt_json_u64(j, "pages", v[i].pages);
+		if (memcg)
+			kmt_json_u64(j, "kmem_pages", v[i].kmem_pages);
+		kmt_json_obj_close(j);
+	}
+	kmt_json_arr_close(j);
+	free(v);
+}
+
+static void print_json(struct po_cmd *c, const uint32_t *order, size_t nr)
+{
+	const struct kmt_po_analysis *a = &c->a;
+	struct kmt_sb sb = KMT_SB_INIT;
+	struct kmt_json j;
+	size_t i;
+
+	kmt_json_init(&j, c->out, 1);
+	kmt_json_obj_open(&j, NULL);
+	kmt_json_str(&j, "input", c->display);
+	kmt_json_str(&j, "kind", a->kind == KMT_PO_STACKS ?
+		     "page_owner_stacks" : "page_owner");
+	kmt_json_u64(&j, "records", a->nr_records);
+	kmt_json_u64(&j, "pages", a->nr_pages);
+	kmt_json_u64(&j, "not_selected", a->nr_filtered);
+	kmt_json_u64(&j, "nr_groups", a->nr_groups);
+	kmt_json_u64(&j, "stacks", a->stacks.nr - 1);
+
+	kmt_json_obj_open(&j, "malformed");
+	kmt_json_u64(&j, "count", a->nr_malformed);
+	kmt_json_arr_open(&j, "first");
+	for (i = 0; i < a->nr_kept_malformed; i++) {
+		kmt_json_obj_open(&j, NULL);
+		kmt_json_u64(&j, "line", a->malformed[i].line);
+		kmt_json_str(&j, "reason", a->malformed[i].why);
+		kmt_json_obj_close(&j);
+	}
+	kmt_json_arr_close(&j);
+	kmt_json_obj_close(&j);
+
+	kmt_json_obj_open(&j, "format");
+	kmt_json_bool(&j, "tgid", !!(a->formats & KMT_PO_FMT_TGID));
+	kmt_json_bool(&j, "task_name", !!(a->formats & KMT_PO_FMT_COMM));
+	kmt_json_bool(&j, "free_ts", !!(a->formats & KMT_PO_FMT_FREE_TS));
+	kmt_json_bool(&j, "pfn_hex", !!(a->formats & KMT_PO_FMT_PFN_HEX));
+	kmt_json_bool(&j, "memcg", !!(a->formats & KMT_PO_FMT_MEMCG));
+	kmt_json_bool(&j, "migrate_reason",
+		      !!(a->formats & KMT_PO_FMT_MIGRATE));
+	kmt_json_obj_close(&j);
+
+	kmt_json_arr_open(&j, "classes");
+	for (i = 0; i < KMT_PO_CLASS_NR; i++) {
+		kmt_json_obj_open(&j, NULL);
+		kmt_json_str(&j, "class", kmt_po_class_name((unsigned)i));
+		kmt_json_u64(&j, "records", a->by_class[i].records);
+		kmt_json_u64(&j, "pages", a->by_class[i].pages);
+		kmt_json_obj_close(&j);
+	}
+	kmt_json_arr_close(&j);
+
+	kmt_json_arr_open(&j, "orders");
+	for (i = 0; i < KMT_PO_MAX_ORDER; i++) {
+		if (!a->by_order[i].records)
+			continue;
+		kmt_json_obj_open(&j, NULL);
+		kmt_json_u64(&j, "order", i);
+		kmt_json_u64(&j, "records", a->by_order[i].records);
+		kmt_json_u64(&j, "pages", a->by_order[i].pages);
+		kmt_json_obj_close(&j);
+	}
+	kmt_json_arr_close(&j);
+	json_counts(&j, a, &a->by_mt, "migratetypes", "migratetype", 0);
+	json_counts(&j, a, &a->by_block_mt, "pageblock_migratetypes",
+		    "migratetype", 0);
+	json_counts(&j, a, &a->by_memcg, "memcgs", "memcg", 1);
+	json_counts(&j, a, &a->by_reason, "migrate_reasons", "reason", 0);
+
+	kmt_json_arr_open(&j, "groups");
+	for (i = 0; i < nr; i++) {
+		const struct kmt_po_group *g = &a->groups[order[i]];
+		int whole = !c->cull;
+
+		kmt_json_obj_open(&j, NULL);
+		kmt_json_u64(&j, "times", g->times);
+		kmt_json_u64(&j, "pages", g->pages);
+		kmt_json_str(&j, "allocator", kmt_po_class_name(g->klass));
+		if (whole && g->header) {
+			kmt_sb_reset(&sb);
+			kmt_po_group_header(a, g, &sb);
+			kmt_json_str(&j, "record", kmt_sb_str(&sb));
+		}
+		if ((whole && g->header) || (c->cull & KMT_PO_CULL_PID) ||
+		    c->filter_pid)
+			kmt_json_s64(&j, "pid", kmt_po_group_pid(a, g));
+		if ((whole && g->header) || (c->cull & KMT_PO_CULL_TGID) ||
+		    c->filter_tgid)
+			kmt_json_s64(&j, "tgid", kmt_po_group_tgid(a, g));
+		if ((whole && g->header) || (c->cull & KMT_PO_CULL_NAME) ||
+		    c->filter_name)
+			kmt_json_str(&j, "name", kmt_po_text(&a->strs,
+					kmt_po_group_comm(a, g)));
+		if (g->header)
+			kmt_json_u64(&j, "first_ts", g->ts);
+		if (whole || (c->cull & KMT_PO_CULL_STACK)) {
+			json_lines(&j, "stack",
+				   kmt_po_text(&a->stacks, g->stack), 1);
+			json_lines(&j, "extra", kmt_po_text(&a->strs, g->tail),
+				   0);
+		}
+		kmt_json_obj_close(&j);
+	}
+	kmt_json_arr_close(&j);
+	kmt_json_obj_close(&j);
+	kmt_json_finish(&j);
+	kmt_sb_release(&sb);
+}
+
+/* --- options --- */
+
+static int split_names(const char *spec, char ***names, size_t *nr)
+{
+	size_t alloc = 0;
+	const char *p = spec;
+
+	*names = NULL;
+	*nr = 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (KMT_ARRAY_GROW(*names, *nr + 1, alloc))
+			return -ENOMEM;
+		(*names)[*nr] = strndup(p, len);
+		if (!(*names)[*nr])
+			return -ENOMEM;
+		(*nr)++;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static int read_input(struct po_cmd *c)
+{
+	struct kmt_po_reader r;
+	struct stat st;
+	int fd, ret;
+
+	if (!strcmp(c->input, "-")) {
+		fd = STDIN_FILENO;
+		c->display = "<stdin>";
+	} else {
+		c->display = c->input;
+		fd = open(c->input, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			int err = errno;
+
+			if (!strcmp(c->input, PAGE_OWNER_PATH) ||
+			    !strcmp(c->input, SHOW_STACKS_PATH))
+				return fail(c, "cannot open '%s': %s (mount debugfs and boot with page_owner=on, or give a dump file)",
+					    c->input, strerror(err));
+			return fail(c, "cannot open '%s': %s", c->input,
+				    strerror(err));
+		}
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			close(fd);
+			return fail(c, "cannot read '%s': %s", c->input,
+				    strerror(EISDIR));
+		}
+	}
+	kmt_po_reader_init(&r, on_record, on_malformed, c);
+	ret = kmt_po_read_fd(&r, fd, c->display);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (ret < 0) {
+		if (ret == -ENOMEM && !r.errmsg[0])
+			snprintf(r.errmsg, sizeof(r.errmsg),
+				 "out of memory reading '%s'", c->display);
+		fail(c, "%s", r.errmsg[0] ? r.errmsg : strerror(-ret));
+		kmt_po_reader_free(&r);
+		return 1;
+	}
+	if (!r.nr_bytes) {
+		kmt_po_reader_free(&r);
+		return fail(c, "'%s' is empty", c->display);
+	}
+	if (!r.nr_records) {
+		kmt_po_reader_free(&r);
+		if (c->a.nr_kept_malformed)
+			return fail(c, "'%s' is not a page_owner dump: line %llu: %s",
+				    c->display,
+				    (unsigned long long)c->a.malformed[0].line,
+				    c->a.malformed[0].why);
+		return fail(c, "'%s' holds no page_owner record", c->display);
+	}
+	kmt_po_reader_free(&r);
+	return 0;
+}
+
+static void warn_malformed(const struct po_cmd *c)
+{
+	const struct kmt_po_analysis *a = &c->a;
+	size_t i;
+
+	if (!a->nr_malformed || c->debug)
+		return;
+	for (i = 0; i < a->nr_kept_malformed && i < WARN_MALFORMED; i++)
+		fprintf(stderr, "warning: '%s' line %llu: %s; record skipped\n",
+			c->display, (unsigned long long)a->malformed[i].line,
+			a->malformed[i].why);
+	if (a->nr_malformed > WARN_MALFORMED)
+		fprintf(stderr, "warning: '%s': %llu malformed records skipped in all (-d lists each)\n",
+			c->display, (unsigned long long)a->nr_malformed);
+}
+
+int cmd_pageowner(int argc, char **argv)
+{
+	int sort_a = 0, sort_m = 0, sort_n = 0, sort_p = 0, sort_P = 0;
+	int sort_s = 0, sort_t = 0, stacks = 0, nr_flags, nargs, ret;
+	const char *pid_spec = NULL, *tgid_spec = NULL, *name_spec = NULL;
+	const char *cull_spec = NULL, *sort_spec = NULL;
+	struct kmt_po_options opt;
+	struct po_cmd c;
+	int32_t *pids = NULL, *tgids = NULL;
+	char **names = NULL;
+	size_t nr_pids = 0, nr_tgids = 0, nr_names = 0, nr_print, i;
+	uint32_t *order = NULL;
+	char err[256];
+	const struct kmt_option options[] = {
+		OPT_GROUP("sorting (page_owner_sort's switches; one of them)"),
+		OPT_BOOL('a', NULL, &sort_a, "by allocation time; timestamps join a record's identity"),
+		OPT_BOOL('m', NULL, &sort_m, "by total memory (pages), largest first"),
+		OPT_BOOL('n', NULL, &sort_n, "by task name"),
+		OPT_BOOL('p', NULL, &sort_p, "by pid"),
+		OPT_BOOL('P', NULL, &sort_P, "by tgid"),
+		OPT_BOOL('s', NULL, &sort_s, "by stack trace"),
+		OPT_BOOL('t', NULL, &sort_t, "by times seen, most first (the default)"),
+		OPT_STRING(0, "sort", &sort_spec, "keys",
+			   "[+|-]key[,...]: pid/p, tgid/tg, name/n, stacktrace/st, txt/T, alloc_ts/at, allocator/ator, times, pages"),
+		OPT_GROUP("selecting and culling"),
+		OPT_LIST(0, "pid", &pid_spec, "pids", "only records of these pids"),
+		OPT_LIST(0, "tgid", &tgid_spec, "tgids", "only records of these tgids"),
+		OPT_LIST(0, "name", &name_spec, "names", "only records of these task names"),
+		OPT_LIST(0, "cull", &cull_spec, "keys",
+			 "group by pid/p, tgid/tg, name/n, stacktrace/st, allocator/ator"),
+		OPT_GROUP("output"),
+		OPT_INT('l', "limit", &c.limit, "n", "print the first n groups only (0: none)"),
+		OPT_BOOL(0, "summary", &c.summary,
+			 "totals by allocator class, migratetype, order and memcg first"),
+		OPT_BOOL(0, "json", &c.json, "write JSON"),
+		OPT_BOOL('d', NULL, &c.debug, "report every malformed record as it is read"),
+		OPT_BOOL(0, "stacks", &stacks,
+			 "read " SHOW_STACKS_PATH " when no input is given"),
+		OPT_END(),
+	};
+
+	memset(&c, 0, sizeof(c));
+	c.limit = -1;
+	nargs = kmt_parse_options(argc, argv, options, pageowner_usage, 0);
+	if (nargs > 2)
+		return fail(&c, "too many arguments: one input and one output at most (see -h)");
+	c.input = nargs >= 1 ? argv[0] :
+		  stacks ? SHOW_STACKS_PATH : PAGE_OWNER_PATH;
+	c.display = c.input;
+	c.output = nargs == 2 ? argv[1] : NULL;
+	if (c.limit < -1)
+		return fail(&c, "-l needs a number of groups, not %d", c.limit);
+
+	nr_flags = sort_a + sort_m + sort_n + sort_p + sort_P + sort_s + sort_t;
+	if (nr_flags > 1)
+		return fail(&c, "only one of -a, -m, -n, -p, -P, -s and -t can be given");
+	if (nr_flags && sort_spec)
+		return fail(&c, "--sort and the sort switches (-a, -m, -n, -p, -P, -s, -t) exclude each other");
+	if (sort_spec) {
+		if (kmt_po_parse_sort(sort_spec, c.keys, &c.nr_keys, err,
+				      sizeof(err)))
+			return fail(&c, "%s", err);
+	} else {
+		c.nr_keys = 1;
+		c.keys[0].desc = 0;
+		if (sort_a)
+			c.keys[0].key = KMT_PO_KEY_ALLOC_TS;
+		else if (sort_m)
+			c.keys[0] = (struct kmt_po_sortkey){ KMT_PO_KEY_PAGES, 1 };
+		else if (sort_n)
+			c.keys[0].key = KMT_PO_KEY_NAME;
+		else if (sort_p)
+			c.keys[0].key = KMT_PO_KEY_PID;
+		else if (sort_P)
+			c.keys[0].key = KMT_PO_KEY_TGID;
+		else if (sort_s)
+			c.keys[0].key = KMT_PO_KEY_STACK;
+		else
+			c.keys[0] = (struct kmt_po_sortkey){ KMT_PO_KEY_TIMES, 1 };
+	}
+	if (cull_spec && kmt_po_parse_cull(cull_spec, &c.cull, err,
+					   sizeof(err)))
+		return fail(&c, "%s", err);
+	if (pid_spec && kmt_po_parse_ids(pid_spec, &pids, &nr_pids))
+		return fail(&c, "--pid needs a list of numbers, not '%s'",
+			    pid_spec);
+	if (tgid_spec && kmt_po_parse_ids(tgid_spec, &tgids, &nr_tgids)) {
+		free(pids);
+		return fail(&c, "--tgid needs a list of numbers, not '%s'",
+			    tgid_spec);
+	}
+	if (name_spec && split_names(name_spec, &names, &nr_names)) {
+		ret = fail(&c, "out of memory");
+		goto out;
+	}
+	c.filter_pid = pid_spec != NULL;
+	c.filter_tgid = tgid_spec != NULL;
+	c.filter_name = name_spec != NULL;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.cull = c.cull;
+	opt.ts_in_key = c.keys[0].key == KMT_PO_KEY_ALLOC_TS;
+	opt.pids = pids;
+	opt.nr_pids = nr_pids;
+	opt.tgids = tgids;
+	opt.nr_tgids = nr_tgids;
+	opt.names = (const char *const *)names;
+	opt.nr_names = nr_names;
+	if (kmt_po_analysis_init(&c.a, &opt)) {
+		ret = fail(&c, "out of memory");
+		goto out;
+	}
+
+	ret = read_input(&c);
+	if (ret)
+		goto out;
+	if (c.a.kind == KMT_PO_STACKS &&
+	    ((c.cull & (KMT_PO_CULL_PID | KMT_PO_CULL_TGID | KMT_PO_CULL_NAME)) ||
+	     pids || tgids || names)) {
+		ret = fail(&c, "'%s' holds page_owner_stacks records, which carry no pid, tgid or task name",
+			   c.display);
+		goto out;
+	}
+	warn_malformed(&c);
+	if (kmt_po_analysis_finish(&c.a)) {
+		ret = fail(&c, "out of memory");
+		goto out;
+	}
+
+	nr_print = c.a.nr_groups;
+	if (c.limit >= 0 && (size_t)c.limit < nr_print)
+		nr_print = (size_t)c.limit;
+	if (nr_print) {
+		order = kmt_po_sort(&c.a, c.keys, c.nr_keys);
+		if (!order) {
+			ret = fail(&c, "out of memory");
+			goto out;
+		}
+	}
+
+	c.out = stdout;
+	/* page_owner_sort's output is as big as its input: write in big blocks */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	if (c.output && strcmp(c.output, "-")) {
+		c.out = fopen(c.output, "w");
+		if (!c.out) {
+			ret = fail(&c, "cannot create '%s': %s", c.output,
+				   strerror(errno));
+			goto out;
+		}
+		setvbuf(c.out, NULL, _IOFBF, 1 << 20);
+	}
+	if (c.json) {
+		print_json(&c, order, nr_print);
+	} else {
+		struct kmt_sb sb = KMT_SB_INIT;
+
+		if (c.summary)
+			print_summary(&c);
+		for (i = 0; i < nr_print; i++)
+			print_group_text(&c, &c.a.groups[order[i]], &sb);
+		kmt_sb_release(&sb);
+	}
+	if (fflush(c.out) || ferror(c.out)) {
+		fprintf(stderr, "error: cannot write '%s': %s\n",
+			c.output && c.out != stdout ? c.output : "<stdout>",
+			strerror(errno));
+		ret = 1;
+	}
+	if (c.out != stdout)
+		fclose(c.out);
+out:
+	free(order);
+	kmt_po_analysis_free(&c.a);
+	free(pids);
+	free(tgids);
+	for (i = 0; i < nr_names; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}

@@ -1,0 +1,261 @@
+#!/bin/sh
+# The perf.data reader: recordings made on this machine with perf 6.1,
+# read by kmt-dump-events and compared with what perf itself reads from
+# them; then the errors: truncated, corrupt, garbage; then stdin.
+#
+#   perf-both-g.data    perf record -e kmem:kmalloc,kmem:kfree,
+#                       kmem:kmem_cache_alloc,kmem:kmem_cache_free,
+#                       kmem:mm_page_alloc,kmem:mm_page_free -c 1 -g -- true
+#                       (per command, call chains)
+#   perf-slab-pipe.data perf kmem --slab record -o - -a -- true  (system
+#                       wide, the pipe form)
+#   perf-lost.data      perf record -e kmem:kmalloc,kmem:kfree,
+#                       kmem:kmem_cache_alloc,kmem:kmem_cache_free -c 1
+#                       -m 1 -- true   (per command, a one-page buffer:
+#                       samples lost)
+#
+# Each perf recording carries about 100 KB of event formats, so there are
+# few of them, made short.
+. "$(dirname "$0")/lib.sh"
+
+DUMP=$HELPERS/kmt-dump-events
+RECS="perf-both-g perf-slab-pipe perf-lost"
+
+if command -v perf >/dev/null 2>&1 &&
+   perf script -f -i "$DATA/perf-lost.data" >/dev/null 2>&1; then
+	have_perf=1
+else
+	have_perf=
+fi
+
+# perf script -F tid,cpu,time,event,trace --ns -> the dump's columns
+# ts cpu pid type call_site ptr bytes_req bytes_alloc order migratetype cache
+cat >perf2cols.awk <<'EOF'
+{
+	tid = $1; cpu = $2; gsub(/[\[\]]/, "", cpu); cpu += 0
+	ts = $3; sub(/:$/, "", ts); sub(/\./, "", ts); sub(/^0+/, "", ts)
+	ev = $4; sub(/^kmem:/, "", ev); sub(/:$/, "", ev)
+	split("", f)
+	for (i = 5; i <= NF; i++) {
+		n = index($i, "=")
+		if (n)
+			f[substr($i, 1, n - 1)] = substr($i, n + 1)
+	}
+	cs = ("call_site" in f) ? f["call_site"] : "0x0"
+	ptr = ("ptr" in f) ? f["ptr"] : (("pfn" in f) ? f["pfn"] : "0x0")
+	if (ptr == "(nil)")
+		ptr = "0x0"
+	printf "%s %d %s %s %s %s %s %s %s %s %s\n", ts, cpu, tid, ev, cs, ptr,
+		("bytes_req" in f) ? f["bytes_req"] : 0,
+		("bytes_alloc" in f) ? f["bytes_alloc"] : 0,
+		("order" in f) ? f["order"] : 0,
+		("migratetype" in f) ? f["migratetype"] : -1,
+		("name" in f) ? f["name"] : "-"
+}
+EOF
+cat >dump2cols.awk <<'EOF'
+/^#/ { next }
+{ print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $13 }
+EOF
+# perf script -F time,ip --ns: "ts ip,ip,..." of the kernel frames, those
+# before the first user address (a user stack walk can turn up garbage
+# that looks like a kernel address)
+cat >perfstack.awk <<'EOF'
+function out() { if (ts != "") print ts, (st == "" ? "-" : st) }
+/^ *[0-9]+\.[0-9]+:/ {
+	out(); ts = $1; sub(/:$/, "", ts); sub(/\./, "", ts); st = ""; user = 0
+	next
+}
+/^[ \t]+[0-9a-f]+$/ {
+	ip = $1
+	if (length(ip) == 16 && substr(ip, 1, 4) == "ffff" && !user)
+		st = st (st == "" ? "" : ",") "0x" ip
+	else
+		user = 1
+}
+END { out() }
+EOF
+# two column files, perf's then ours: equal, except call sites perf could
+# not name (it finds kallsyms as kmemtrace does: build-id cache, then
+# /proc/kallsyms of the same kernel)
+cat >samecols.awk <<'EOF'
+{
+	getline other < OTHER
+	n = split($0, a, " "); m = split(other, b, " ")
+	if (n != m) { print "line " NR ": " $0 " | " other; bad++; next }
+	for (i = 1; i <= n; i++) {
+		if (a[i] == b[i])
+			continue
+		if (i == 5 && a[i] ~ /^0x/)
+			continue
+		print "line " NR ": " $0 " | " other; bad++; break
+	}
+}
+END { exit bad > 0 }
+EOF
+
+for r in $RECS; do
+	test_expect_success "$r: read to the end" '
+		"$DUMP" "$DATA/$r.data" >$r.out &&
+		grep -qx "# format perf.data" $r.out &&
+		test $(grep -c -v "^#" $r.out) -gt 0 &&
+		grep -qx "# anomaly bad_record 0" $r.out &&
+		grep -qx "# anomaly unknown_id 0" $r.out
+	'
+	test_expect_success "$r: times never go back" '
+		awk "!/^#/ { if (\$1 < prev) { print NR \": \" \$0; bad = 1 }
+			     prev = \$1 } END { exit bad }" $r.out &&
+		grep -qx "# anomaly out_of_order 0" $r.out
+	'
+	if [ -z "$have_perf" ]; then
+		test_skip "$r: the same events as perf script" "no perf here"
+		continue
+	fi
+	test_expect_success "$r: as many events of each type as perf script" '
+		perf script -f -i "$DATA/$r.data" -F event 2>/dev/null |
+		awk "{ sub(/^kmem:/, \"\", \$1); sub(/:\$/, \"\", \$1); n[\$1]++ }
+		     END { for (k in n) print k, n[k] }" | sort >want &&
+		awk "/^# events / && \$3 != \"total\" && \$4 > 0 { print \$3, \$4 }" \
+			$r.out | sort >got &&
+		test -s want &&
+		test_cmp want got
+	'
+	test_expect_success "$r: the same events as perf script, field by field" '
+		perf script -f -i "$DATA/$r.data" --ns \
+			-F tid,cpu,time,event,trace 2>/dev/null |
+		awk -f perf2cols.awk >want &&
+		"$DUMP" -s "$DATA/$r.data" | awk -f dump2cols.awk >got &&
+		test $(wc -l <want) = $(wc -l <got) &&
+		awk -v OTHER=got -f samecols.awk want
+	'
+done
+
+test_expect_success 'call chains are those perf script shows' '
+	grep -qx "# stacks 1" perf-both-g.out &&
+	grep -qx "# stacks 0" perf-slab-pipe.out &&
+	if [ -n "$have_perf" ]; then
+		perf script -f -i "$DATA/perf-both-g.data" --ns -F time,ip \
+			2>/dev/null | awk -f perfstack.awk >want &&
+		awk "!/^#/ { print \$1, \$14 }" perf-both-g.out >got &&
+		test_cmp want got
+	fi
+'
+
+test_expect_success 'the header: kernel release and CPUs as perf reads them' '
+	for r in perf-both-g perf-slab-pipe perf-lost; do
+		grep -qx "# cpus 2" $r.out &&
+		grep -qx "# kernel 6.18.44-fc-v657" $r.out || exit 1
+	done &&
+	if [ -n "$have_perf" ]; then
+		perf report -f --header-only -i "$DATA/perf-both-g.data" \
+			2>/dev/null >header &&
+		grep -q "os release : 6.18.44-fc-v657" header &&
+		grep -q "nrcpus avail : 2" header
+	fi
+'
+
+test_expect_success 'lost samples: each loss counted once' '
+	# the one-page buffer lost 35 samples: the kernel wrote a LOST
+	# record of 35, and perf the per-event totals as LOST_SAMPLES
+	# records (5 + 12 + 16 + 2): the same samples, not 70
+	grep -qx "# lost 35" perf-lost.out &&
+	grep -qx "# lost_records 5" perf-lost.out &&
+	grep -qx "# lost 0" perf-both-g.out &&
+	if [ -n "$have_perf" ]; then
+		perf report -f --stats -i "$DATA/perf-lost.data" 2>/dev/null |
+		awk "/^ +LOST_SAMPLES events: +[0-9]+\$/ { n += \$3 }
+		     END { print \"# lost\", n }" >want &&
+		grep "^# lost " perf-lost.out >got &&
+		test_cmp want got &&
+		perf report -f -D -i "$DATA/perf-lost.data" 2>/dev/null |
+		awk "/PERF_RECORD_LOST: / { sub(/.*lost:/, \"\"); n += \$1 }
+		     END { print \"# lost\", n }" >want &&
+		test_cmp want got
+	fi
+'
+
+test_expect_success 'stdin: the same as the file' '
+	cat "$DATA/perf-both-g.data" | "$DUMP" - >stdin.out &&
+	test_cmp perf-both-g.out stdin.out
+'
+
+test_expect_success 'stdin: the pipe form' '
+	cat "$DATA/perf-slab-pipe.data" | "$DUMP" - >stdin-pipe.out &&
+	test_cmp perf-slab-pipe.out stdin-pipe.out
+'
+
+# a u64 of the file header: 40 the data offset, 48 its size
+header_u64 () {
+	od -An -t u8 -j $2 -N 8 "$1" | tr -d " "
+}
+
+test_expect_success 'a truncated file: refused at its length, nothing passed on' '
+	data=$(header_u64 "$DATA/perf-both-g.data" 40) &&
+	size=$(header_u64 "$DATA/perf-both-g.data" 48) &&
+	cut=$((data + size / 2)) &&
+	head -c $cut "$DATA/perf-both-g.data" >cut.data &&
+	test_must_fail "$DUMP" cut.data >out 2>err &&
+	grep "is truncated at byte $cut: its data section ends at byte $((data + size))" err &&
+	test ! -s out
+'
+
+test_expect_success 'a file cut in its feature sections is refused too' '
+	size=$(wc -c <"$DATA/perf-both-g.data") &&
+	head -c $((size - 100)) "$DATA/perf-both-g.data" >cut2.data &&
+	test_must_fail "$DUMP" cut2.data >out 2>err &&
+	grep "is truncated at byte $((size - 100))" err &&
+	test ! -s out
+'
+
+test_expect_success 'a truncated pipe form: refused at the cut record' '
+	size=$(wc -c <"$DATA/perf-slab-pipe.data") &&
+	head -c $((size - 30)) "$DATA/perf-slab-pipe.data" >cut.pipe &&
+	test_must_fail "$DUMP" cut.pipe >out 2>err &&
+	grep "is truncated at byte $((size - 30)): the record at byte" err
+'
+
+test_expect_success 'a corrupt record size: refused with its offset' '
+	data=$(header_u64 "$DATA/perf-both-g.data" 40) &&
+	cp "$DATA/perf-both-g.data" bad.data &&
+	chmod u+w bad.data &&
+	printf "\004\000" |
+		dd of=bad.data bs=1 seek=$((data + 6)) conv=notrunc 2>/dev/null &&
+	test_must_fail "$DUMP" bad.data >out 2>err &&
+	grep "is corrupt at byte $data: a record claims 4 bytes" err &&
+	test ! -s out
+'
+
+if [ -n "$have_perf" ] && [ "$(id -u)" = 0 ] &&
+   perf record -z -e kmem:kmalloc -c 1 -o z.data -- true >/dev/null 2>zlog &&
+   grep -q "compressed" zlog; then
+	test_expect_success 'compressed records (perf record -z): said so' '
+		test_must_fail "$DUMP" z.data 2>err &&
+		grep "compressed records" err
+	'
+else
+	test_skip 'compressed records (perf record -z): said so' \
+		'perf record -z does not work here'
+fi
+
+test_expect_success 'garbage after the magic: a clear error' '
+	{ printf PERFILE2; yes garbage | head -c 300; } >garbage.data &&
+	test_must_fail "$DUMP" garbage.data 2>err &&
+	grep "garbage.data.*perf.data header of .* bytes" err
+'
+
+test_expect_success 'garbage: not taken for a perf.data file' '
+	head -c 4096 /dev/zero >zero.data &&
+	test_must_fail "$DUMP" zero.data 2>err &&
+	grep "zero.data" err
+'
+
+test_expect_success 'the other byte order and the first format: said so' '
+	{ printf 2ELIFREP; head -c 200 /dev/zero; } >swapped.data &&
+	test_must_fail "$DUMP" swapped.data 2>err &&
+	grep "other byte order" err &&
+	{ printf PERFFILE; head -c 200 /dev/zero; } >v1.data &&
+	test_must_fail "$DUMP" v1.data 2>err &&
+	grep "first format" err
+'
+
+test_done

@@ -1,0 +1,281 @@
+#!/bin/sh
+# kmemtrace record on this machine: the file trace-cmd reads, its mode,
+# every way out leaving no tracefs instance and the top level untouched,
+# the command's exit status, --follow, -p, -g, a full disk.
+. "$(dirname "$0")/lib.sh"
+
+T=/sys/kernel/tracing
+KMEM='kmalloc|kmem_cache_alloc|kfree|kmem_cache_free|mm_page_alloc|mm_page_free|mm_page_free_batched|mm_page_alloc_zone_locked|mm_page_pcpu_drain|mm_page_alloc_extfrag'
+
+test_expect_success 'usage errors: 129 and one line, before anything else' '
+	"$KMEMTRACE" record -p 1 -- true 2>err; test $? = 129 &&
+	grep "^kmemtrace record: -p goes with neither" err &&
+	"$KMEMTRACE" record --follow 2>err; test $? = 129 &&
+	grep "^kmemtrace record: --follow needs a command" err &&
+	"$KMEMTRACE" record --duration soon 2>err; test $? = 129 &&
+	grep "is not a duration" err &&
+	"$KMEMTRACE" record --bogus 2>err; test $? = 129
+'
+
+if ! have_root_tracefs; then
+	test_skip 'record' 'needs root and tracefs'
+	test_done
+	exit 0
+fi
+if ! command -v trace-cmd >/dev/null 2>&1; then
+	test_skip 'record' 'needs trace-cmd (make deps installs it)'
+	test_done
+	exit 0
+fi
+
+# the top-level state kmemtrace must never change
+top_state () {
+	for f in tracing_on current_tracer set_event buffer_size_kb \
+		 events/kmem/enable trace_options; do
+		printf '%s: ' "$f"
+		cat "$T/$f"
+	done
+}
+top_state >"$TRASH/top.before"
+
+# kmem events in trace-cmd's view of a recording
+tc_count () {
+	trace-cmd report "$1" 2>/dev/null |
+		grep -cE "\] +[0-9]+\.[0-9]+: ($KMEM): "
+}
+
+# pids of the kmem events trace-cmd shows, one per line
+tc_pids () {
+	trace-cmd report "$1" 2>/dev/null |
+		sed -nE "s/.*-([0-9]+) +\[[0-9]+\] +[0-9]+\.[0-9]+: ($KMEM): .*/\1/p" |
+		sort -u
+}
+
+check_value () {
+	"$KMEMTRACE" check "$2" | sed -n "s/^$1: //p"
+}
+
+# fails if an instance of a kmemtrace that is gone is still there
+no_stale_instance () {
+	for d in "$T"/instances/kmemtrace-*; do
+		[ -d "$d" ] || continue
+		pid=${d##*-}
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "instance $d outlived its kmemtrace" >&2
+			return 1
+		fi
+	done
+	return 0
+}
+
+# runs kmemtrace record with "$@", leaving its pid in rec.pid
+record () {
+	sh -c 'echo $$ >rec.pid; exec "$@"' sh "$KMEMTRACE" record "$@"
+}
+
+instance_gone () {
+	! [ -d "$T/instances/kmemtrace-$(cat rec.pid)" ]
+}
+
+WORK='ls -R /usr/share/doc >/dev/null'
+
+test_expect_success 'record -- CMD: trace-cmd reads the same events as check' '
+	record -o a.dat -- sh -c "$WORK" 2>err &&
+	n=$(check_value events a.dat) &&
+	test "$n" -gt 100 &&
+	test "$(tc_count a.dat)" = "$n" &&
+	test "$(check_value status a.dat)" = ok
+'
+
+test_expect_success 'the summary line counts the same events' '
+	n=$(check_value events a.dat) &&
+	grep "^kmemtrace record: $n events, 0 lost, wrote a.dat" err
+'
+
+test_expect_success 'the recording is mode 0600 (it holds kernel addresses)' '
+	test "$(stat -c %a a.dat)" = 600
+'
+
+test_expect_success 'kallsyms and the command names are in the file' '
+	trace-cmd report a.dat 2>/dev/null | grep -E "call_site=[a-z_]+[a-z0-9_.]*\+0x" >syms &&
+	test -s syms &&
+	trace-cmd report a.dat 2>/dev/null | grep -E "^ +ls-[0-9]+ " >ls &&
+	test -s ls
+'
+
+test_expect_success 'the instance is gone and the top level is unchanged' '
+	instance_gone && no_stale_instance &&
+	top_state >top.after &&
+	test_cmp "$TRASH/top.before" top.after
+'
+
+test_expect_success '--no-kallsyms leaves the symbols out' '
+	record -q --no-kallsyms -o nk.dat -- true &&
+	test "$(check_value status nk.dat)" = ok &&
+	test $(stat -c %s nk.dat) -lt $(( $(stat -c %s a.dat) - 1000000 ))
+'
+
+test_expect_success 'an existing output is kept as FILE.old' '
+	cp nk.dat keep.dat &&
+	record -q -o keep.dat -- true &&
+	cmp nk.dat keep.dat.old &&
+	test "$(check_value status keep.dat)" = ok
+'
+
+test_expect_success '-- false returns 1, and the file is still written' '
+	rm -f f.dat &&
+	{ record -q -o f.dat -- false; rc=$?; } &&
+	test $rc = 1 &&
+	test "$(check_value status f.dat)" = ok &&
+	instance_gone
+'
+
+test_expect_success 'the exit status of the command is passed on' '
+	{ record -q -o s.dat -- sh -c "exit 3"; rc=$?; } &&
+	test $rc = 3
+'
+
+test_expect_success 'a command that cannot start fails cleanly' '
+	{ record -o nocmd.dat -- /nonexistent/cmd 2>err; rc=$?; } &&
+	test $rc = 127 &&
+	grep "cannot run '\''/nonexistent/cmd'\''" err &&
+	test $(wc -l <err) = 1 &&
+	! test -e nocmd.dat &&
+	instance_gone && no_stale_instance
+'
+
+test_expect_success 'a missing output directory fails cleanly' '
+	ls -A | grep -v "^files\." >files.before &&
+	{ record -o nodir/x.dat -- true 2>err; rc=$?; } &&
+	test $rc = 1 &&
+	grep "nodir" err &&
+	test $(wc -l <err) = 1 &&
+	ls -A | grep -v "^files\." >files.after &&
+	test_cmp files.before files.after &&
+	instance_gone && no_stale_instance
+'
+
+# records -a in the background and stops it with signal $1 after a second
+stop_with () {
+	rm -f "sig-$1.dat"
+	record -q -a -o "sig-$1.dat" &
+	pid=$!
+	sh -c "$WORK" ; sleep 1
+	kill -"$1" "$(cat rec.pid)"
+	wait $pid
+}
+
+test_expect_success 'SIGINT in the middle yields a valid file' '
+	stop_with INT &&
+	test "$(check_value status sig-INT.dat)" = ok &&
+	n=$(check_value events sig-INT.dat) &&
+	test "$n" -gt 0 &&
+	test "$(tc_count sig-INT.dat)" = "$n" &&
+	instance_gone
+'
+
+test_expect_success 'SIGTERM and SIGHUP too, and no instance is left' '
+	stop_with TERM &&
+	test "$(check_value status sig-TERM.dat)" = ok &&
+	instance_gone &&
+	stop_with HUP &&
+	test "$(check_value status sig-HUP.dat)" = ok &&
+	instance_gone && no_stale_instance
+'
+
+test_expect_success '--follow keeps only the command and its children' '
+	record -q --follow -o fol.dat -- \
+		sh -c "echo \$\$ >pids; ls -R /usr/share/doc >/dev/null & echo \$! >>pids; wait" &&
+	tc_pids fol.dat >seen &&
+	test -s seen &&
+	sort -u pids >want &&
+	comm -23 seen want >others &&
+	test_cmp /dev/null others
+'
+
+test_expect_success 'without --follow other processes are recorded too' '
+	record -q -o nofol.dat -- \
+		sh -c "echo \$\$ >pids; ls -R /usr/share/doc >/dev/null & echo \$! >>pids; wait" &&
+	tc_pids nofol.dat >seen &&
+	sort -u pids >want &&
+	comm -23 seen want >others &&
+	test -s others
+'
+
+test_expect_success '-p records only the given process' '
+	sh -c "while :; do ls /usr/share >/dev/null; done" &
+	loop=$! &&
+	record -q -p $loop --duration 1 -o p.dat;
+	rc=$?;
+	kill $loop && wait $loop;
+	test $rc = 0 &&
+	tc_pids p.dat >seen &&
+	echo $loop >want &&
+	test_cmp want seen
+'
+
+test_expect_success '-g records a kernel stack with each page allocation' '
+	record -q -g -o g.dat -- sh -c "$WORK" &&
+	test "$(check_value stacks g.dat)" = yes &&
+	allocs=$(check_value mm_page_alloc g.dat) &&
+	test "$allocs" -gt 0 &&
+	stacks=$(trace-cmd report g.dat 2>/dev/null | grep -c "kernel_stack:") &&
+	echo "$allocs allocations, $stacks stacks" &&
+	# a stack can outlive its event at the very edge of the recording
+	test "$stacks" -le $((allocs + allocs / 100 + 1)) &&
+	# a stack cannot be written from inside another event of the same
+	# context (the ring buffer refuses the recursion): nearly all, not all
+	test $((stacks * 10)) -ge $((allocs * 9))
+'
+
+test_expect_success '--slab records the slab events only' '
+	record -q --slab -o slab.dat -- sh -c "$WORK" &&
+	test "$(check_value mm_page_alloc slab.dat)" = 0 &&
+	test "$(check_value kmem_cache_alloc slab.dat)" -gt 0
+'
+
+test_expect_success '--duration ends an -a recording' '
+	start=$(date +%s) &&
+	record -q -a --duration 1 -o dur.dat &&
+	test $(( $(date +%s) - start )) -lt 10 &&
+	test "$(check_value status dur.dat)" = ok
+'
+
+if command -v setpriv >/dev/null 2>&1 &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$KMEMTRACE"; then
+	test_expect_success 'not root: a one-line error' '
+		{ setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$KMEMTRACE" record -o /tmp/never.dat -- true 2>err; rc=$?; } &&
+		test $rc = 1 &&
+		grep "needs root" err &&
+		test $(wc -l <err) = 1 &&
+		! test -e /tmp/never.dat
+	'
+else
+	test_skip 'not root: a one-line error' 'the binary is not reachable by nobody'
+fi
+
+if mkdir small && mount -t tmpfs -o size=16m tmpfs small 2>/dev/null; then
+	test_expect_success 'a full disk stops, keeps a valid file and says so' '
+		{ record -o small/full.dat -- "$TOP/bench/workload.sh" 2 2>err; rc=$?; } &&
+		test $rc = 1 &&
+		grep "the disk filled" err &&
+		test "$(check_value status small/full.dat)" = ok &&
+		n=$(check_value events small/full.dat) &&
+		test "$n" -gt 0 &&
+		test "$(tc_count small/full.dat)" = "$n" &&
+		test "$(ls -A small)" = full.dat &&
+		instance_gone
+	'
+	umount small
+else
+	test_skip 'a full disk stops, keeps a valid file and says so' 'cannot mount a small tmpfs'
+fi
+
+test_expect_success 'at the end: no instance left, the top level unchanged' '
+	no_stale_instance &&
+	top_state >top.after &&
+	test_cmp "$TRASH/top.before" top.after
+'
+
+test_done

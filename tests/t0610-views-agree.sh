@@ -1,0 +1,203 @@
+#!/bin/sh
+# The views of `report` agree with each other and with the slab and page
+# summaries on every real recording in tests/data: the bytes --leaks
+# finds outstanding are the live bytes of the summaries, the --procs rows
+# add up to its totals and those to the summaries, --caches, --sizes,
+# --lifetimes, --timeline, --pcpu, --extfrag and --errors count what the
+# summaries count; every view alone prints what it prints among all the
+# others; --cpu filters split the leaks by allocating CPU.
+. "$(dirname "$0")/lib.sh"
+
+VIEWS="--leaks --errors --procs --pcpu --extfrag --caches --sizes --lifetimes --timeline"
+
+cat >agree.py <<'EOF'
+import json, sys
+
+d = json.load(open(sys.argv[1]))
+bad = []
+
+def eq(what, a, b):
+    if a != b:
+        bad.append("%s: %r != %r" % (what, a, b))
+
+slab = d.get("slab", {}).get("summary", {})
+page = d.get("page", {}).get("summary", {})
+leaks = d["leaks"]["summary"]
+tot = d["procs"]["totals"]
+rows = d["procs"]["processes"]
+ev = d["events"]
+
+# --leaks: what is outstanding at the end is what the summaries call live
+eq("leaks slab bytes", leaks["slab_bytes"], slab.get("live_bytes", 0))
+eq("leaks slab objects", leaks["slab_objects"], slab.get("live_objects", 0))
+if page.get("larger_order_frees", 0) == 0:
+    # page.c takes a free at a larger order for more than the block was
+    eq("leaks page bytes", leaks["page_bytes"], page.get("live_bytes", 0))
+
+# --procs: the rows add up to the totals, the totals to the summaries
+eq("procs rows", len(rows), tot["processes"])
+for k in ("page_allocs", "zone_locked", "freed_direct", "freed_batched",
+          "pcpu_drained", "pcpu_drains", "pcpu_refills", "fallbacks",
+          "fragmenting", "mt_changed", "severe", "moderate", "slab_allocs",
+          "slab_alloc_bytes", "slab_frees", "slab_freed_bytes",
+          "slab_outstanding_bytes", "page_outstanding_bytes"):
+    eq("procs sum of " + k, sum(r[k] for r in rows), tot[k])
+eq("procs outstanding", sum(r["outstanding_bytes"] for r in rows),
+   tot["slab_outstanding_bytes"] + tot["page_outstanding_bytes"])
+eq("procs severe+moderate", tot["severe"] + tot["moderate"], tot["fragmenting"])
+eq("procs slab allocs", tot["slab_allocs"],
+   ev.get("kmalloc", 0) + ev.get("kmem_cache_alloc", 0))
+eq("procs slab bytes", tot["slab_alloc_bytes"], slab.get("bytes_allocated", 0))
+eq("procs slab freed", tot["slab_freed_bytes"], slab.get("bytes_freed", 0))
+eq("procs slab frees", tot["slab_frees"], slab.get("frees_matched", 0))
+eq("procs slab outstanding", tot["slab_outstanding_bytes"], leaks["slab_bytes"])
+eq("procs page outstanding", tot["page_outstanding_bytes"], leaks["page_bytes"])
+eq("procs page allocs", tot["page_allocs"],
+   page.get("allocations", {}).get("requests", 0))
+eq("procs page frees", tot["freed_direct"],
+   page.get("frees", {}).get("requests", 0))
+eq("procs batched", tot["freed_batched"], page.get("batched_frees", 0))
+eq("procs zone locked", tot["zone_locked"], page.get("zone_locked", 0))
+eq("procs drained", tot["pcpu_drained"], page.get("pcpu_drains", 0))
+eq("procs fallbacks", tot["fallbacks"], page.get("extfrag", {}).get("of", 0))
+eq("procs fragmenting", tot["fragmenting"],
+   page.get("extfrag", {}).get("count", 0))
+
+# --caches and --sizes count every slab allocation once
+c = d["caches"]["summary"]
+eq("caches objects", c["objects"], tot["slab_allocs"])
+eq("caches bytes", c["bytes"], slab.get("bytes_allocated", 0))
+eq("caches frees", c["frees"], slab.get("frees_matched", 0))
+eq("caches live", c["live_bytes"], leaks["slab_bytes"])
+eq("caches live objects", c["live_objects"], leaks["slab_objects"])
+eq("caches rows", len(d["caches"]["caches"]), c["caches"])
+eq("caches sum of bytes", sum(r["bytes"] for r in d["caches"]["caches"]),
+   c["bytes"])
+s = d["sizes"]["summary"]
+h = d["sizes"]["histogram"]
+eq("sizes allocs", s["allocs"], tot["slab_allocs"])
+eq("sizes requested", s["requested"], slab.get("bytes_requested", 0))
+eq("sizes allocated", s["allocated"], slab.get("bytes_allocated", 0))
+for k in ("allocs", "requested", "allocated", "waste"):
+    eq("sizes sum of " + k, sum(r[k] for r in h), s[k])
+
+# --lifetimes: one lifetime per matched free
+l = d["lifetimes"]["summary"]
+eq("lifetimes slab", l["slab_frees"], slab.get("frees_matched", 0))
+eq("lifetimes page", l["page_frees"],
+   page.get("alloc_freed", {}).get("requests", 0) +
+   page.get("split_part_frees", 0))
+hist = d["lifetimes"]["histogram"]
+eq("lifetimes histogram", sum(r["slab_frees"] for r in hist), l["slab_frees"])
+eq("lifetimes page histogram", sum(r["page_frees"] for r in hist),
+   l["page_frees"])
+
+# --timeline ends where --leaks does; its steps add up
+t = d["timeline"]["summary"]
+ser = d["timeline"]["series"]
+eq("timeline slab end", t["slab_final_bytes"], leaks["slab_bytes"])
+eq("timeline page end", t["page_final_bytes"], leaks["page_bytes"])
+if ser["slab_bytes"]:
+    eq("timeline last step", ser["slab_bytes"][-1], leaks["slab_bytes"])
+eq("timeline slab flow", sum(ser["slab_alloc_bytes"]) -
+   sum(ser["slab_freed_bytes"]), t["slab_final_bytes"])
+eq("timeline page flow", sum(ser["page_alloc_bytes"]) -
+   sum(ser["page_freed_bytes"]), t["page_final_bytes"])
+eq("timeline steps", len(ser["offset_ns"]), t["steps"])
+
+# --pcpu and --extfrag count the page summary's events
+cpus = d["pcpu"]["cpus"]
+eq("pcpu allocs", sum(r["page_allocs"] for r in cpus), tot["page_allocs"])
+eq("pcpu frees", sum(r["page_frees"] for r in cpus), tot["freed_direct"])
+eq("pcpu drains", d["pcpu"]["summary"]["drains"],
+   sum(r["drains"] for r in cpus))
+x = d["extfrag"]["summary"]
+eq("extfrag events", x["events"], tot["fallbacks"])
+eq("extfrag fragmenting", x["fragmenting"], tot["fragmenting"])
+eq("extfrag rows", sum(r["events"] for r in d["extfrag"]["fallbacks"]),
+   x["events"])
+eq("extfrag over time", sum(d["extfrag"]["timeline"]["events"]), x["events"])
+
+# --errors counts what the slab and page summaries count
+e = d["errors"]["summary"]
+eq("errors failed", e["failed_alloc"], slab.get("failed", 0))
+eq("errors page failed", e["page_failed_alloc"],
+   page.get("failures", {}).get("requests", 0))
+eq("errors kfree of cache objects", e["kfree_of_cache_object"],
+   slab.get("cache_object_kfreed", 0))
+eq("errors cache_free of kmalloc", e["cache_free_of_kmalloc_object"],
+   slab.get("kmalloc_object_cache_freed", 0))
+eq("errors free null", e["free_null"], slab.get("free_null", 0))
+eq("errors alloc over live", e["alloc_over_live"],
+   slab.get("alloc_over_live", 0))
+eq("errors page alloc over live", e["page_alloc_over_live"],
+   page.get("alloc_over_live", 0))
+eq("errors unknown frees", e["unknown_free"] + e["unknown_free_warmup"] +
+   e["double_free"], slab.get("free_only", 0))
+eq("errors rows", sum(r["count"] for r in d["errors"]["callsites"]),
+   sum(v for k, v in e.items() if k in (
+       "kfree_of_cache_object", "cache_free_of_kmalloc_object",
+       "cache_mismatch", "double_free", "unknown_free", "page_double_free",
+       "page_unknown_free", "alloc_below_req", "failed_alloc",
+       "page_failed_alloc")))
+
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+print("ok: %d slab bytes and %d page bytes outstanding, %d processes" %
+      (leaks["slab_bytes"], leaks["page_bytes"], tot["processes"]))
+EOF
+
+# the sections of one view, from a report of all of them
+cat >section.py <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(json.dumps(d[sys.argv[2]], indent=1, sort_keys=True))
+EOF
+
+# leaks by allocating CPU add up to all leaks
+cat >cpus.py <<'EOF'
+import json, sys
+whole = json.load(open(sys.argv[1]))["leaks"]["summary"]
+parts = [json.load(open(f))["leaks"]["summary"] for f in sys.argv[2:]]
+for k in ("slab_objects", "slab_bytes", "page_blocks", "page_bytes"):
+    s = sum(p[k] for p in parts)
+    if s != whole[k]:
+        sys.exit("%s: the CPUs add up to %d, not %d" % (k, s, whole[k]))
+EOF
+
+found=0
+for f in "$DATA"/*.dat "$DATA"/*.data; do
+	[ -f "$f" ] || continue
+	found=1
+	name=$(basename "$f")
+	test_expect_success "$name: the views agree with each other and the summaries" '
+		"$KMEMTRACE" report -i "$f" --slab --page $VIEWS -l 0 --json >all.json &&
+		python3 agree.py all.json
+	'
+	test_expect_success "$name: each view alone prints what it prints among all" '
+		for v in $VIEWS; do
+			g=${v#--} &&
+			"$KMEMTRACE" report -i "$f" $v -l 0 --json >one.json &&
+			python3 section.py one.json $g >one.s &&
+			python3 section.py all.json $g >all.s &&
+			test_cmp all.s one.s || return 1
+		done
+	'
+	test_expect_success "$name: leaks by CPU add up to all leaks" '
+		cpus=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"cpus\"])" all.json) &&
+		test "$cpus" -ge 1 &&
+		parts= &&
+		c=0 &&
+		while [ $c -lt $cpus ]; do
+			"$KMEMTRACE" report -i "$f" --leaks --cpu $c --json >cpu$c.json &&
+			parts="$parts cpu$c.json" &&
+			c=$((c + 1)) || return 1
+		done &&
+		python3 cpus.py all.json $parts
+	'
+done
+if [ $found = 0 ]; then
+	test_skip 'views agree on real recordings' 'no recordings in tests/data'
+fi
+test_done

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/* page_owner: the record parser, the stream splitter, classes, grouping */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/pageowner.h"
+#include "check.h"
+#include "source/pageowner.h"
+
+static int streq(struct kmt_po_str s, const char *lit)
+{
+	return s.len == strlen(lit) && !memcmp(s.s, lit, s.len);
+}
+
+static const char *parse(struct kmt_po_reader *r, const char *text,
+			 struct kmt_po_record *rec)
+{
+	const char *why = NULL;
+
+	kmt_po_parse_record(r, text, strlen(text), 1, rec, &why);
+	return why;
+}
+
+static void test_alloc_line_variants(void)
+{
+	struct kmt_po_reader r;
+	struct kmt_po_record rec;
+
+	kmt_po_reader_init(&r, NULL, NULL, NULL);
+
+	/* 6.8 on: pid, tgid (comm), ts */
+	CHECK(!parse(&r, "Page allocated via order 3, mask 0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), pid 1234, tgid 1200 (Web Content), ts 5120334568 ns\n", &rec));
+	CHECK_EQ_U64(rec.kind, KMT_PO_PAGE);
+	CHECK_EQ_U64(rec.order, 3);
+	CHECK_EQ_U64(rec.gfp_mask, 0x140cca);
+	CHECK(streq(rec.gfp_names, "GFP_HIGHUSER_MOVABLE|__GFP_COMP"));
+	CHECK_EQ_U64(rec.pid, 1234);
+	CHECK_EQ_U64(rec.tgid, 1200);
+	CHECK(streq(rec.comm, "Web Content"));
+	CHECK_EQ_U64(rec.ts, 5120334568ULL);
+	CHECK(rec.has_ts && !rec.has_free_ts);
+	CHECK_EQ_U64(rec.ts_len, 10);
+	CHECK(!memcmp(rec.alloc.s + rec.ts_off, "5120334568", 10));
+
+	/* 5.19 to 6.7: free_ts */
+	CHECK(!parse(&r, "Page allocated via order 0, mask 0x12cc0(GFP_KERNEL|__GFP_NOWARN), pid 412, tgid 412 (systemd-udevd), ts 2081377351 ns, free_ts 2075810230 ns\n", &rec));
+	CHECK(rec.has_free_ts);
+	CHECK_EQ_U64(rec.free_ts, 2075810230ULL);
+	CHECK(!memcmp(rec.alloc.s + rec.free_ts_off, "2075810230", 10));
+
+	/* 5.18: pid (comm) without tgid */
+	CHECK(!parse(&r, "Page allocated via order 0, mask 0x100cca(GFP_HIGHUSER_MOVABLE), pid 2310 (cc1 (x)), ts 41 ns, free_ts 0 ns\n", &rec));
+	CHECK_EQ_U64(rec.pid, 2310);
+	CHECK(!rec.has_tgid);
+	CHECK_EQ_U64((uint64_t)(int64_t)rec.tgid, (uint64_t)-1);
+	CHECK(streq(rec.comm, "cc1 (x)"));
+
+	/* 5.12: pid only; 5.11: no free_ts */
+	CHECK(!parse(&r, "Page allocated via order 1, mask 0x0(), pid 0, ts 0 ns, free_ts 0 ns\n", &rec));
+	CHECK(rec.has_pid && !rec.has_comm && rec.gfp_mask == 0);
+	CHECK(!parse(&r, "Page allocated via order 0, mask 0x100cca(GFP_HIGHUSER_MOVABLE), pid 900, ts 66000000 ns\n", &rec));
+	CHECK_EQ_U64(rec.ts, 66000000);
+
+	/* a task name holding "), ts " ends at the last one */
+	CHECK(!parse(&r, "Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 77, tgid 77 (x), ts 1 (y), ts 8 ns\n", &rec));
+	CHECK(streq(rec.comm, "x), ts 1 (y"));
+	CHECK_EQ_U64(rec.ts, 8);
+
+	/* what makes a record unusable */
+	CHECK(parse(&r, "Page allocated via order x, mask 0xcc0(GFP_KERNEL), pid 1, ts 1 ns\n", &rec) != NULL);
+	CHECK(parse(&r, "Page allocated via order 64, mask 0xcc0(GFP_KERNEL), pid 1, ts 1 ns\n", &rec) != NULL);
+	CHECK(parse(&r, "Page allocated via order 0, pid 13, ts 100 ns\n", &rec) != NULL);
+	CHECK(parse(&r, "Page allocated via order 0, mask 0xcc0(GFP_KERNEL, pid 1\n", &rec) != NULL);
+	CHECK(parse(&r, "Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, ts x ns\n", &rec) != NULL);
+	CHECK(parse(&r, "hello\n", &rec) != NULL);
+	kmt_po_reader_free(&r);
+}
+
+static void test_pfn_stack_tail(void)
+{
+	struct kmt_po_reader r;
+	struct kmt_po_record rec;
+
+	kmt_po_reader_init(&r, NULL, NULL, NULL);
+	CHECK(!parse(&r,
+		"Page allocated via order 2, mask 0xd2cc0(GFP_KERNEL|__GFP_COMP), pid 1, tgid 1 (systemd), ts 8 ns\n"
+		"PFN 0x4a200 type Unmovable Block 593 type CMA Flags 0xfffffc0000840(slab|head|node=0|zone=1)\n"
+		" post_alloc_hook+0x1c1/0x200\n"
+		" allocate_slab+0x2a7/0x3c0\n"
+		" xfs_buf_alloc+0x74/0x1a0 [xfs]\n"
+		"Page has been migrated, last migrate reason: compaction\n"
+		"Slab cache page\n"
+		"Charged (via objcg) to offline memcg init.scope\n", &rec));
+	CHECK(rec.has_pfn && rec.pfn_hex);
+	CHECK_EQ_U64(rec.pfn, 0x4a200);
+	CHECK(streq(rec.page_mt, "Unmovable"));
+	CHECK(streq(rec.block_mt, "CMA"));
+	CHECK(rec.flag_slab);
+	CHECK_EQ_U64(rec.nr_frames, 3);
+	CHECK(streq(rec.stack, " post_alloc_hook+0x1c1/0x200\n allocate_slab+0x2a7/0x3c0\n xfs_buf_alloc+0x74/0x1a0 [xfs]\n"));
+	CHECK(streq(rec.migrate_reason, "compaction"));
+	CHECK(rec.slab_cache && rec.memcg_kmem && rec.memcg_offline);
+	CHECK(streq(rec.memcg, "init.scope"));
+	CHECK(streq(rec.tail, "Page has been migrated, last migrate reason: compaction\nSlab cache page\nCharged (via objcg) to offline memcg init.scope\n"));
+
+	/* decimal PFN, "slab" only as a whole flag name */
+	CHECK(!parse(&r,
+		"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, ts 8 ns, free_ts 0 ns\n"
+		"PFN 1140736 type Unmovable Block 2228 type Unmovable Flags 0x200(slab_x|node=0)\n"
+		" a+0x1/0x2\n", &rec));
+	CHECK(rec.has_pfn && !rec.pfn_hex && !rec.flag_slab);
+	CHECK_EQ_U64(rec.pfn, 1140736);
+	CHECK(parse(&r, "Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, ts 8 ns\nPFN zzz type X Block 1 type X Flags 0x0()\n", &rec) != NULL);
+
+	/* frames interrupted by another line are gathered */
+	CHECK(!parse(&r,
+		"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, ts 8 ns\n"
+		" a+0x1/0x2\nodd line\n b+0x1/0x2\n", &rec));
+	CHECK(streq(rec.stack, " a+0x1/0x2\n b+0x1/0x2\n"));
+	CHECK(streq(rec.tail, "odd line\n"));
+	kmt_po_reader_free(&r);
+}
+
+static void test_stacks_records(void)
+{
+	struct kmt_po_reader r;
+	struct kmt_po_record rec;
+
+	kmt_po_reader_init(&r, NULL, NULL, NULL);
+	CHECK(!parse(&r, " a+0x1/0x2\n b+0x3/0x4\nnr_base_pages: 120\n", &rec));
+	CHECK_EQ_U64(rec.kind, KMT_PO_STACKS);
+	CHECK_EQ_U64(rec.nr_base_pages, 120);
+	CHECK_EQ_U64(rec.nr_frames, 2);
+	CHECK(!parse(&r, " a+0x1/0x2\nstack_count: 7\n", &rec));
+	CHECK_EQ_U64(rec.nr_base_pages, 7);
+	CHECK(!parse(&r, " a+0x1/0x2\nhandle: 123456\nnr_base_pages: 3\n", &rec));
+	CHECK(rec.has_handle && rec.handle == 123456);
+	CHECK(parse(&r, " a+0x1/0x2\nnr_base_pages: many\n", &rec) != NULL);
+	CHECK(parse(&r, " a+0x1/0x2\nPFN 0x1 type A Block 1 type A\n", &rec) != NULL);
+	kmt_po_reader_free(&r);
+}
+
+/* collects what the reader hands on */
+struct sink {
+	int records;
+	uint64_t lines[16];
+	uint64_t pages;
+	int malformed;
+	uint64_t bad_lines[16];
+};
+
+static int sink_record(void *ctx, const struct kmt_po_record *r)
+{
+	struct sink *s = ctx;
+
+	if (s->records < 16)
+		s->lines[s->records] = r->line;
+	s->records++;
+	s->pages += r->kind == KMT_PO_PAGE ? 1ULL << r->order :
+		    r->nr_base_pages;
+	return 0;
+}
+
+static void sink_malformed(void *ctx, uint64_t line, const char *why)
+{
+	struct sink *s = ctx;
+
+	(void)why;
+	if (s->malformed < 16)
+		s->bad_lines[s->malformed] = line;
+	s->malformed++;
+}
+
+static const char stream[] =
+	"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, ts 1 ns\n"
+	"PFN 0x1 type Unmovable Block 0 type Unmovable Flags 0x0()\n"
+	" a+0x1/0x2\n"
+	"\n"
+	"\n"
+	"Page allocated via order x, mask 0xcc0(GFP_KERNEL), pid 1, ts 1 ns\n"
+	" a+0x1/0x2\n"
+	"\n"
+	"Page allocated via order 1, mask 0xcc0(GFP_KERNEL), pid 2, ts 2 ns\n"
+	" b+0x1/0x2\n"
+	"Page allocated via order 2, mask 0xcc0(GFP_KERNEL), pid 3, ts 3 ns\n"
+	" c+0x1/0x2\r\n"
+	"\r\n"
+	"Page allocated via order 3, mask 0xcc0(GFP_KERNEL), pid 4, ts 4 ns\n"
+	" d+0x1/0x2";
+
+static void check_stream(const struct sink *s)
+{
+	CHECK_EQ_U64(s->records, 4);
+	CHECK_EQ_U64(s->lines[0], 1);
+	CHECK_EQ_U64(s->lines[1], 9);
+	CHECK_EQ_U64(s->lines[2], 11);
+	CHECK_EQ_U64(s->lines[3], 14);
+	CHECK_EQ_U64(s->pages, 1 + 2 + 4 + 8);
+	CHECK_EQ_U64(s->malformed, 1);
+	CHECK_EQ_U64(s->bad_lines[0], 6);
+}
+
+static void test_stream_any_chunking(void)
+{
+	size_t len = sizeof(stream) - 1, chunk;
+
+	/* whole, byte by byte, and in every size between */
+	for (chunk = 1; chunk <= len; chunk += chunk < 16 ? 1 : 37) {
+		struct kmt_po_reader r;
+		struct sink s;
+		size_t off;
+
+		memset(&s, 0, sizeof(s));
+		kmt_po_reader_init(&r, sink_record, sink_malformed, &s);
+		for (off = 0; off < len; off += chunk)
+			CHECK(!kmt_po_feed(&r, stream + off,
+					   len - off < chunk ? len - off : chunk));
+		CHECK(!kmt_po_finish(&r));
+		check_stream(&s);
+		kmt_po_reader_free(&r);
+	}
+}
+
+static void test_read_fd(void)
+{
+	struct kmt_po_reader r;
+	struct sink s;
+	int fds[2];
+
+	/* a pipe: its size is unknown, which page_owner_sort cannot take */
+	memset(&s, 0, sizeof(s));
+	CHECK(!pipe(fds));
+	CHECK(write(fds[1], stream, sizeof(stream) - 1) ==
+	      (ssize_t)(sizeof(stream) - 1));
+	close(fds[1]);
+	kmt_po_reader_init(&r, sink_record, sink_malformed, &s);
+	CHECK(!kmt_po_read_fd(&r, fds[0], "<pipe>"));
+	close(fds[0]);
+	check_stream(&s);
+	CHECK_EQ_U64(r.nr_bytes, sizeof(stream) - 1);
+	kmt_po_reader_free(&r);
+
+	/* a read error is returned with the input named */
+	kmt_po_reader_init(&r, sink_record, sink_malformed, &s);
+	CHECK(kmt_po_read_fd(&r, -1, "dump.txt") == -EBADF);
+	CHECK(strstr(r.errmsg, "cannot read 'dump.txt'") != NULL);
+	kmt_po_reader_free(&r);
+}
+
+static int feed_str(struct kmt_po_reader *r, const char *s)
+{
+	return kmt_po_feed(r, s, strlen(s));
+}
+
+static void test_overlong_record(void)
+{
+	struct kmt_po_reader r;
+	struct sink s;
+	size_t big = KMT_PO_MAX_RECORD + 4096, i;
+	char *junk = malloc(big);
+
+	memset(&s, 0, sizeof(s));
+	CHECK(junk != NULL);
+	if (!junk)
+		return;
+	for (i = 0; i < big; i++)
+		junk[i] = i % 80 == 79 ? '\n' : 'x';
+	junk[0] = ' ';
+	kmt_po_reader_init(&r, sink_record, sink_malformed, &s);
+	CHECK(!feed_str(&r, "Page allocated via order 0, mask 0x0(), pid 1, ts 1 ns\n a+0x1/0x2\n\n"));
+	for (i = 0; i < big; i += 65536)
+		CHECK(!kmt_po_feed(&r, junk + i, big - i < 65536 ? big - i : 65536));
+	CHECK(!feed_str(&r, "\n\nPage allocated via order 1, mask 0x0(), pid 1, ts 1 ns\n a+0x1/0x2\n\n"));
+	CHECK(!kmt_po_finish(&r));
+	CHECK_EQ_U64(s.records, 2);
+	CHECK_EQ_U64(s.malformed, 1);
+	CHECK_EQ_U64(s.bad_lines[0], 4);
+	/* the reader kept about one record, not the junk */
+	CHECK(r.alloc < 4 * KMT_PO_MAX_RECORD);
+	kmt_po_reader_free(&r);
+	free(junk);
+}
+
+static enum kmt_po_class class_of(const char *stack, const char *gfp,
+				  int flag_slab, int cma)
+{
+	return kmt_po_classify(kmt_po_stack_hint(stack, strlen(stack)),
+			       kmt_po_gfp_user_movable(gfp, strlen(gfp)),
+			       flag_slab, cma);
+}
+
+static void test_classes(void)
+{
+	const char *inner = " post_alloc_hook+0x1/0x2\n get_page_from_freelist+0x1/0x2\n __alloc_pages_noprof+0x1/0x2\n";
+	char buf[1024];
+
+#define STACK(s) (snprintf(buf, sizeof(buf), "%s%s", inner, s), buf)
+	CHECK_EQ_U64(class_of(STACK(" allocate_slab+0x1/0x2\n do_anonymous_page+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_SLAB);
+	CHECK_EQ_U64(class_of(STACK(" __kmalloc_large_node_noprof+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_SLAB);
+	CHECK_EQ_U64(class_of(STACK(" kmem_cache_alloc+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_SLAB);
+	CHECK_EQ_U64(class_of(STACK(" __vmalloc_node_range_noprof+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_VMALLOC);
+	CHECK_EQ_U64(class_of(STACK(" vm_area_alloc_pages.constprop.0+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_VMALLOC);
+	CHECK_EQ_U64(class_of(STACK(" filemap_alloc_folio_noprof+0x1/0x2\n filemap_fault+0x1/0x2\n"), "GFP_HIGHUSER_MOVABLE", 0, 0), KMT_PO_CLASS_PAGECACHE);
+	CHECK_EQ_U64(class_of(STACK(" folio_alloc+0x1/0x2\n page_cache_ra_unbounded+0x1/0x2\n"), "GFP_HIGHUSER_MOVABLE", 0, 0), KMT_PO_CLASS_PAGECACHE);
+	CHECK_EQ_U64(class_of(STACK(" vma_alloc_folio_noprof+0x1/0x2\n do_anonymous_page+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_ANON);
+	CHECK_EQ_U64(class_of(STACK(" wp_page_copy+0x1/0x2\n"), "GFP_HIGHUSER_MOVABLE", 0, 0), KMT_PO_CLASS_ANON);
+	/* vma_alloc_folio alone: anon only for user movable memory */
+	CHECK_EQ_U64(class_of(STACK(" vma_alloc_folio+0x1/0x2\n __handle_mm_fault+0x1/0x2\n"), "GFP_HIGHUSER_MOVABLE|__GFP_COMP", 0, 0), KMT_PO_CLASS_ANON);
+	CHECK_EQ_U64(class_of(STACK(" vma_alloc_folio+0x1/0x2\n __handle_mm_fault+0x1/0x2\n"), "GFP_USER|__GFP_MOVABLE", 0, 0), KMT_PO_CLASS_ANON);
+	CHECK_EQ_U64(class_of(STACK(" vma_alloc_folio+0x1/0x2\n __handle_mm_fault+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_OTHER);
+	/* page tables under a fault are not anonymous memory */
+	CHECK_EQ_U64(class_of(STACK(" pte_alloc_one+0x1/0x2\n __pte_alloc+0x1/0x2\n do_anonymous_page+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_OTHER);
+	CHECK_EQ_U64(class_of(STACK(" split_free_pages+0x1/0x2\n alloc_contig_range_noprof+0x1/0x2\n __cma_alloc+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_CMA);
+	/* flags and pageblocks decide only when the stack does not */
+	CHECK_EQ_U64(class_of(STACK(" foo+0x1/0x2\n"), "GFP_KERNEL", 1, 0), KMT_PO_CLASS_SLAB);
+	CHECK_EQ_U64(class_of(STACK(" foo+0x1/0x2\n"), "GFP_KERNEL", 0, 1), KMT_PO_CLASS_CMA);
+	CHECK_EQ_U64(class_of(STACK(" wp_page_copy+0x1/0x2\n"), "GFP_HIGHUSER_MOVABLE", 0, 1), KMT_PO_CLASS_ANON);
+	CHECK_EQ_U64(class_of(STACK(" pipe_write+0x1/0x2\n"), "GFP_KERNEL", 0, 0), KMT_PO_CLASS_OTHER);
+	CHECK_EQ_U64(class_of("", "", 0, 0), KMT_PO_CLASS_OTHER);
+#undef STACK
+	CHECK(streq(kmt_po_frame_function(" xfs_buf_alloc+0x74/0x1a0 [xfs]\n", 31), "xfs_buf_alloc"));
+	CHECK(streq(kmt_po_frame_function(" [<ffffffff81234>] foo+0x1/0x2", 30), "foo"));
+	CHECK(streq(kmt_po_frame_function(" 0xffffffffc0123456\n", 20), "0xffffffffc0123456"));
+	CHECK(!kmt_po_gfp_user_movable("__GFP_MOVABLE", 13));
+	CHECK(kmt_po_gfp_user_movable("GFP_TRANSHUGE_LIGHT|__GFP_THISNODE", 34));
+	CHECK_STR(kmt_po_class_label(KMT_PO_CLASS_OTHER), "OTHERS");
+	CHECK_STR(kmt_po_class_name(KMT_PO_CLASS_PAGECACHE), "pagecache");
+}
+
+static void test_option_parsing(void)
+{
+	struct kmt_po_sortkey keys[KMT_PO_MAX_SORTKEYS];
+	unsigned int mask;
+	int32_t *ids;
+	size_t nr;
+	char err[256];
+	int n;
+
+	CHECK(!kmt_po_parse_cull("pid,tg,n,st,ator", &mask, err, sizeof(err)));
+	CHECK_EQ_U64(mask, KMT_PO_CULL_PID | KMT_PO_CULL_TGID |
+		     KMT_PO_CULL_NAME | KMT_PO_CULL_STACK |
+		     KMT_PO_CULL_ALLOCATOR);
+	CHECK(kmt_po_parse_cull("pid,bogus", &mask, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "'bogus'") != NULL);
+	CHECK(kmt_po_parse_cull("pid,", &mask, err, sizeof(err)) == -EINVAL);
+	CHECK(!kmt_po_parse_sort("n,+pid,-tgid,at,T,ator,-times,pages,st", keys, &n, err, sizeof(err)));
+	CHECK_EQ_U64(n, 9);
+	CHECK(keys[0].key == KMT_PO_KEY_NAME && !keys[0].desc);
+	CHECK(keys[1].key == KMT_PO_KEY_PID && !keys[1].desc);
+	CHECK(keys[2].key == KMT_PO_KEY_TGID && keys[2].desc);
+	CHECK(keys[3].key == KMT_PO_KEY_ALLOC_TS);
+	CHECK(keys[4].key == KMT_PO_KEY_TXT);
+	CHECK(keys[6].key == KMT_PO_KEY_TIMES && keys[6].desc);
+	CHECK(kmt_po_parse_sort("-x", keys, &n, err, sizeof(err)) == -EINVAL);
+	CHECK(!kmt_po_parse_ids("1,22,-3", &ids, &nr));
+	CHECK_EQ_U64(nr, 3);
+	CHECK(ids[1] == 22 && ids[2] == -3);
+	free(ids);
+	CHECK(kmt_po_parse_ids("1,a", &ids, &nr) == -EINVAL);
+	CHECK(kmt_po_parse_ids("", &ids, &nr) == -EINVAL);
+}
+
+/* the analysis fed from text, as the command does */
+static void analyse(struct kmt_po_analysis *a, const struct kmt_po_options *o,
+		    const char *text)
+{
+	struct kmt_po_reader r;
+
+	CHECK(!kmt_po_analysis_init(a, o));
+	kmt_po_reader_init(&r, kmt_po_add, kmt_po_add_malformed, a);
+	CHECK(!kmt_po_feed(&r, text, strlen(text)));
+	CHECK(!kmt_po_finish(&r));
+	CHECK(!kmt_po_analysis_finish(a));
+	kmt_po_reader_free(&r);
+}
+
+#define REC(order, pid, tgid, comm, ts, stack, tail)			\
+	"Page allocated via order " #order ", mask 0xcc0(GFP_KERNEL), pid " \
+	#pid ", tgid " #tgid " (" comm "), ts " #ts " ns\n"		\
+	"PFN 0x1000 type Unmovable Block 8 type Unmovable Flags 0x0(node=0)\n" \
+	stack tail "\n"
+
+static const char dump[] =
+	REC(0, 10, 10, "a b", 100, " s1+0x1/0x2\n", "")
+	REC(0, 10, 10, "a b", 200, " s1+0x1/0x2\n", "")
+	REC(0, 11, 10, "a b", 300, " s1+0x1/0x2\n", "")
+	REC(1, 12, 12, "c", 50, " s1+0x1/0x2\n", "")
+	REC(0, 10, 10, "a b", 400, " s1+0x1/0x2\n", "Charged to memcg m1\n")
+	REC(2, 13, 13, "d", 10, " allocate_slab+0x1/0x2\n", "");
+
+static void test_grouping(void)
+{
+	struct kmt_po_analysis a;
+	struct kmt_po_options o;
+	struct kmt_po_sortkey times = { KMT_PO_KEY_TIMES, 1 };
+	struct kmt_sb sb = KMT_SB_INIT;
+	uint32_t *order;
+
+	/* text identity: the timestamps do not split groups */
+	memset(&o, 0, sizeof(o));
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_records, 6);
+	CHECK_EQ_U64(a.nr_pages, 1 + 1 + 1 + 2 + 1 + 4);
+	CHECK_EQ_U64(a.nr_groups, 5);
+	CHECK_EQ_U64(a.stacks.nr - 1, 2);
+	order = kmt_po_sort(&a, &times, 1);
+	CHECK(order != NULL);
+	if (order) {
+		const struct kmt_po_group *g = &a.groups[order[0]];
+
+		CHECK_EQ_U64(g->times, 2);
+		CHECK_EQ_U64(g->ts, 100);
+		kmt_po_group_header(&a, g, &sb);
+		CHECK_STR(kmt_sb_str(&sb), "Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 10, tgid 10 (a b), ts  ns");
+		/* ties: by pages, then by first appearance */
+		CHECK_EQ_U64(a.groups[order[1]].pages, 4);
+		CHECK_EQ_U64(a.groups[order[2]].pages, 2);
+		CHECK_EQ_U64(kmt_po_group_pid(&a, &a.groups[order[3]]), 11);
+		CHECK_EQ_U64(kmt_po_group_pid(&a, &a.groups[order[4]]), 10);
+		CHECK(a.groups[order[4]].tail != 0);
+	}
+	free(order);
+	CHECK_EQ_U64(a.by_class[KMT_PO_CLASS_SLAB].pages, 4);
+	CHECK_EQ_U64(a.by_class[KMT_PO_CLASS_OTHER].records, 5);
+	CHECK_EQ_U64(a.by_order[1].pages, 2);
+	CHECK_EQ_U64(a.charged.records, 1);
+	kmt_po_analysis_free(&a);
+
+	/* sorting by allocation time first: timestamps are identity */
+	memset(&o, 0, sizeof(o));
+	o.ts_in_key = 1;
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_groups, 6);
+	kmt_sb_reset(&sb);
+	kmt_po_group_header(&a, &a.groups[1], &sb);
+	CHECK_STR(kmt_sb_str(&sb), "Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 10, tgid 10 (a b), ts 200 ns");
+	kmt_po_analysis_free(&a);
+
+	/* identical records, timestamps included, still fold together */
+	memset(&o, 0, sizeof(o));
+	o.ts_in_key = 1;
+	analyse(&a, &o, REC(0, 10, 10, "a b", 100, " s1+0x1/0x2\n", "")
+			REC(0, 12, 12, "c", 50, " s1+0x1/0x2\n", "")
+			REC(0, 10, 10, "a b", 100, " s1+0x1/0x2\n", ""));
+	CHECK_EQ_U64(a.nr_groups, 2);
+	CHECK_EQ_U64(a.groups[0].times, 2);
+	CHECK_EQ_U64(kmt_po_group_pid(&a, &a.groups[1]), 12);
+	kmt_po_analysis_free(&a);
+	/* there may be one group a record: keep them small */
+	CHECK_EQ_U64(sizeof(struct kmt_po_group), 48);
+
+	/* cull keys */
+	memset(&o, 0, sizeof(o));
+	o.cull = KMT_PO_CULL_STACK;
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_groups, 3);	/* s1, s1 + memcg line, slab */
+	kmt_po_analysis_free(&a);
+	o.cull = KMT_PO_CULL_TGID | KMT_PO_CULL_NAME;
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_groups, 3);	/* 10 "a b", 12 "c", 13 "d" */
+	CHECK_EQ_U64(a.groups[0].times, 4);
+	CHECK_EQ_U64(a.groups[0].ts, 100);
+	kmt_po_analysis_free(&a);
+	o.cull = KMT_PO_CULL_ALLOCATOR;
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_groups, 2);
+	kmt_po_analysis_free(&a);
+	kmt_sb_release(&sb);
+}
+
+static void test_selection(void)
+{
+	struct kmt_po_analysis a;
+	struct kmt_po_options o;
+	const int32_t pids[] = { 11, 12 }, tgids[] = { 10 };
+	const char *const names[] = { "a b" };
+
+	memset(&o, 0, sizeof(o));
+	o.pids = pids;
+	o.nr_pids = 2;
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_records, 2);
+	CHECK_EQ_U64(a.nr_filtered, 4);
+	kmt_po_analysis_free(&a);
+
+	memset(&o, 0, sizeof(o));
+	o.names = names;
+	o.nr_names = 1;
+	o.tgids = tgids;
+	o.nr_tgids = 1;
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_records, 4);
+	kmt_po_analysis_free(&a);
+
+	memset(&o, 0, sizeof(o));
+	o.names = names;
+	o.nr_names = 1;
+	analyse(&a, &o, dump);
+	CHECK_EQ_U64(a.nr_records, 4);
+	kmt_po_analysis_free(&a);
+}
+
+KMT_TESTS(
+	KMT_TEST(test_alloc_line_variants),
+	KMT_TEST(test_pfn_stack_tail),
+	KMT_TEST(test_stacks_records),
+	KMT_TEST(test_stream_any_chunking),
+	KMT_TEST(test_read_fd),
+	KMT_TEST(test_overlong_record),
+	KMT_TEST(test_classes),
+	KMT_TEST(test_option_parsing),
+	KMT_TEST(test_grouping),
+	KMT_TEST(test_selection),
+)

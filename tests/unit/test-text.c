@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ftrace text line parser: hand-written lines of every form it reads
+ * (tracefs trace with and without irq-info and tgid, trace-cmd report,
+ * perf script), every field, stacks, lost lines, bad lines; then the
+ * reader's stack attachment and ordering on a small file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "event/session.h"
+#include "source/source.h"
+#include "source/text.h"
+
+static struct kmt_session s;
+static struct kmt_text_line l;
+
+static unsigned int parse(const char *line, unsigned int hint)
+{
+	return kmt_text_parse_line(&s, line, strlen(line), hint, &l);
+}
+
+static int comm_is(const char *want)
+{
+	return l.comm && l.comm_len == strlen(want) &&
+	       !memcmp(l.comm, want, l.comm_len);
+}
+
+static const char *str(uint32_t id)
+{
+	return kmt_strtab_get(&s.strs, id);
+}
+
+/* the symbol text a synthetic call-site address resolves back to */
+static int site_is(uint64_t addr, const char *name, uint64_t off)
+{
+	uint64_t o = ~0ULL;
+	const char *n = kmt_symtab_lookup(&s.syms, addr, &o);
+
+	return n && !strcmp(n, name) && o == off;
+}
+
+static void setup(void)
+{
+	kmt_session_free(&s);
+	kmt_session_init(&s);
+}
+
+static void test_ftrace_kmalloc(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("            bash-1234    [001] d..1.  5678.123456: kmalloc: "
+			   "call_site=kmem_cache_alloc+0x1a/0x300 ptr=00000000deadbeef "
+			   "bytes_req=16 bytes_alloc=32 gfp_flags=GFP_KERNEL|__GFP_ZERO "
+			   "node=0 accounted=true", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_FTRACE);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KMALLOC);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.pid, 1234);
+	CHECK_EQ_U64(l.ev.ts, 5678123456000ULL);
+	CHECK(comm_is("bash"));
+	CHECK_EQ_U64(l.tgid, (uint64_t)-1);
+	CHECK(site_is(l.ev.call_site, "kmem_cache_alloc", 0x1a));
+	CHECK_EQ_U64(l.ev.ptr, 0xdeadbeef);
+	CHECK_EQ_U64(l.ev.bytes_req, 16);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 32);
+	CHECK_STR(str(l.ev.gfp_str), "GFP_KERNEL|__GFP_ZERO");
+	CHECK(!(l.ev.flags & KMT_EVF_HAS_GFP));
+	CHECK(l.ev.flags & KMT_EVF_ACCOUNTED);
+	CHECK_EQ_U64(l.ev.node, 0);
+	CHECK_EQ_U64(l.ev.cache, 0);
+}
+
+static void test_ftrace_no_irq_info(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("    kworker/u4:2-87      [000]     12.000001: kfree: "
+			   "call_site=0xffffffff81234567 ptr=(null)", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KFREE);
+	CHECK(comm_is("kworker/u4:2"));
+	CHECK_EQ_U64(l.ev.pid, 87);
+	CHECK_EQ_U64(l.ev.cpu, 0);
+	CHECK_EQ_U64(l.ev.ts, 12000001000ULL);
+	/* old kernels print the call site as a number */
+	CHECK_EQ_U64(l.ev.call_site, 0xffffffff81234567ULL);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+}
+
+static void test_comm_with_spaces_and_dashes(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("   Web Content-foo-4321 [003] .N.2.  1.500000000: kmem_cache_alloc: "
+			   "call_site=alloc_empty_file+0x3c/0x110 ptr=ffff888100001000 "
+			   "name=kmalloc-64 bytes_req=8 bytes_alloc=64 gfp_flags=0xcc0 "
+			   "node=-1 accounted=false", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(comm_is("Web Content-foo"));
+	CHECK_EQ_U64(l.ev.pid, 4321);
+	CHECK_EQ_U64(l.ev.cpu, 3);
+	/* nine decimals: nanoseconds */
+	CHECK_EQ_U64(l.ev.ts, 1500000000ULL);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_CACHE_ALLOC);
+	CHECK_STR(str(l.ev.cache), "kmalloc-64");
+	CHECK_EQ_U64(l.ev.ptr, 0xffff888100001000ULL);
+	/* a hex gfp (old kernels) is a number */
+	CHECK(l.ev.flags & KMT_EVF_HAS_GFP);
+	CHECK_EQ_U64(l.ev.gfp, 0xcc0);
+	CHECK_EQ_U64(l.ev.gfp_str, 0);
+	CHECK(!(l.ev.flags & KMT_EVF_ACCOUNTED));
+	CHECK_EQ_U64((uint64_t)l.ev.node, (uint64_t)-1);
+}
+
+static void test_tgid_column(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("            bash-1234    (   1230) [001] d..1.  5678.123456: "
+			   "kmem_cache_free: call_site=__fput+0x141/0x2a0 "
+			   "ptr=0000000000001000 name=filp", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK(comm_is("bash"));
+	CHECK_EQ_U64(l.ev.pid, 1234);
+	CHECK_EQ_U64(l.tgid, 1230);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_CACHE_FREE);
+	CHECK_STR(str(l.ev.cache), "filp");
+	/* an unknown tgid */
+	CHECK_EQ_U64(parse("          <idle>-0       (-------) [000] ..s1.   1.000000: "
+			   "kfree: call_site=rcu_do_batch+0x1b7/0x5c0 ptr=0000000000002000",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(comm_is("<idle>"));
+	CHECK_EQ_U64(l.ev.pid, 0);
+	CHECK_EQ_U64(l.tgid, (uint64_t)-1);
+	/* a lost comm */
+	CHECK_EQ_U64(parse("           <...>-77      [000] .....   1.000000: kfree: "
+			   "call_site=a+0x1/0x2 ptr=0000000000002000", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK(!l.comm);
+	CHECK_EQ_U64(l.ev.pid, 77);
+}
+
+static void test_report(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("kmt-td:             bash-6193  [001]   410.898364: "
+			   "kmem_cache_free:      (__fput+0x141) call_site=__fput+0x141 "
+			   "ptr=0xffff888104e01db0 name=lsm_file_cache", KMT_TEXT_REPORT),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_REPORT);
+	CHECK(comm_is("bash"));
+	CHECK_EQ_U64(l.ev.pid, 6193);
+	CHECK_EQ_U64(l.ev.ts, 410898364000ULL);
+	CHECK(site_is(l.ev.call_site, "__fput", 0x141));
+	CHECK_EQ_U64(l.ev.ptr, 0xffff888104e01db0ULL);
+	CHECK_STR(str(l.ev.cache), "lsm_file_cache");
+	/* the top buffer has no prefix; the report hint keeps the style */
+	CHECK_EQ_U64(parse("            true-6210  [001]   410.899009: kfree:                "
+			   "(ida_alloc_range+0x39b) call_site=ida_alloc_range+0x39b ptr=(nil)",
+			   KMT_TEXT_REPORT), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_REPORT);
+	CHECK(comm_is("true"));
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	/* a stack event */
+	CHECK_EQ_U64(parse("kmt-td:             bash-6193  [001]   410.898434: kernel_stack:"
+			   "         <stack trace >", KMT_TEXT_REPORT), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.pid, 6193);
+	CHECK_EQ_U64(parse("=> pgd_alloc (ffffffff81340605)", KMT_TEXT_REPORT),
+		     KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_len, 9);
+	CHECK(!memcmp(l.frame, "pgd_alloc", 9));
+	CHECK_EQ_U64(l.frame_addr, 0xffffffff81340605ULL);
+	/* headers */
+	CHECK_EQ_U64(parse("cpus=2", KMT_TEXT_FTRACE), KMT_TEXT_HEADER);
+	CHECK_EQ_U64(parse("version = 6", KMT_TEXT_FTRACE), KMT_TEXT_HEADER);
+	CHECK_EQ_U64(parse("CPU 0 is empty", KMT_TEXT_FTRACE), KMT_TEXT_HEADER);
+}
+
+static void test_perf(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("perf  7398 [000]   458.440494:          kmem:kmalloc: "
+			   "call_site=sched_setaffinity+0x10c ptr=0xffff888115784e40 "
+			   "bytes_req=32 bytes_alloc=32 gfp_flags=GFP_KERNEL node=-1 "
+			   "accounted=false", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_PERF);
+	CHECK(comm_is("perf"));
+	CHECK_EQ_U64(l.ev.pid, 7398);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KMALLOC);
+	CHECK_EQ_U64(l.name_len, 7);
+	CHECK(!memcmp(l.name, "kmalloc", 7));
+	CHECK_EQ_U64(l.ev.ts, 458440494000ULL);
+	CHECK(site_is(l.ev.call_site, "sched_setaffinity", 0x10c));
+	/* "pid/tid": the thread is the pid; comms may hold blanks */
+	CHECK_EQ_U64(parse("my prog 100/101 [002] 1.000000: kmem:kfree: call_site=a+0x1 "
+			   "ptr=0x10", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(comm_is("my prog"));
+	CHECK_EQ_U64(l.ev.pid, 101);
+	CHECK_EQ_U64(l.ev.cpu, 2);
+	/* other subsystems are events of no kmem type */
+	CHECK_EQ_U64(parse("perf 1 [000] 1.000000: sched:sched_switch: prev_comm=a",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	/* call chain lines: kernel, then user */
+	CHECK_EQ_U64(parse("\tffffffff815c5828 __traceiter_kmalloc+0x58 ([kernel.kallsyms])",
+			   KMT_TEXT_PERF), KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_addr, 0xffffffff815c5828ULL);
+	CHECK_EQ_U64(l.frame_len, strlen("__traceiter_kmalloc+0x58"));
+	CHECK(!l.frame_user);
+	CHECK_EQ_U64(parse("\t           ee137 sched_setaffinity@@GLIBC_2.3.4+0x7 "
+			   "(/usr/lib/x86_64-linux-gnu/libc.so.6)", KMT_TEXT_PERF),
+		     KMT_TEXT_FRAME);
+	CHECK(l.frame_user);
+	CHECK_EQ_U64(parse("\t          146f2c [unknown] (/usr/bin/perf)", KMT_TEXT_PERF),
+		     KMT_TEXT_FRAME);
+	CHECK(l.frame_user);
+	CHECK_EQ_U64(l.frame_len, 0);
+	CHECK_EQ_U64(parse("\tffffffffc0a01234 [unknown] ([unknown])", KMT_TEXT_PERF),
+		     KMT_TEXT_FRAME);
+	CHECK(!l.frame_user);
+}
+
+#define PAGE_LINE(rest) "              sh-20427   [001] .....  1047.779843: " rest
+
+static void test_page_events(void)
+{
+	setup();
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc: page=00000000bcb0c92f pfn=0x1a2b "
+				     "order=2 migratetype=1 gfp_flags=GFP_KERNEL"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PAGE_ALLOC);
+	CHECK_EQ_U64(l.ev.ptr, 0x1a2b);
+	CHECK_EQ_U64(l.ev.order, 2);
+	CHECK_EQ_U64(l.ev.migratetype, 1);
+	CHECK_STR(str(l.ev.gfp_str), "GFP_KERNEL");
+
+	/* a failed allocation: NULL page, the kernel prints pfn 0 */
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc: page=(null) pfn=0 order=0 "
+				     "migratetype=0 gfp_flags=GFP_NOWAIT"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc: page=0000000000000000 pfn=0x0 "
+				     "order=3 migratetype=0 gfp_flags=none"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK(l.ev.flags & KMT_EVF_HAS_GFP);
+	CHECK_EQ_U64(l.ev.gfp, 0);
+
+	/* decimal pfn of old kernels; mm_page_free_direct before 3.3 */
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_free: page=ffffea0000123400 pfn=1234 order=1"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PAGE_FREE);
+	CHECK_EQ_U64(l.ev.ptr, 1234);
+	CHECK_EQ_U64(l.ev.order, 1);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_free_direct: page=ffffea0000123400 order=1"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PAGE_FREE);
+	CHECK_EQ_U64(l.ev.ptr, 0xffffea0000123400ULL);
+
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_free_batched: page=00000000a pfn=0x40 order=0"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PAGE_FREE_BATCHED);
+	CHECK_EQ_U64(l.ev.ptr, 0x40);
+	CHECK_EQ_U64(l.ev.order, 0);
+
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc_zone_locked: page=00000000a pfn=0x10 "
+				     "order=0 migratetype=1 percpu_refill=1"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PAGE_ZONE_LOCKED);
+	CHECK((l.ev.flags & (KMT_EVF_HAS_REFILL | KMT_EVF_PERCPU_REFILL)) ==
+	      (KMT_EVF_HAS_REFILL | KMT_EVF_PERCPU_REFILL));
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc_zone_locked: page=00000000a pfn=0x10 "
+				     "order=0 migratetype=1 percpu_refill=0"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(l.ev.flags & KMT_EVF_HAS_REFILL);
+	CHECK(!(l.ev.flags & KMT_EVF_PERCPU_REFILL));
+
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_pcpu_drain: page=00000000a pfn=0x30 order=0 "
+				     "migratetype=2"), KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PCPU_DRAIN);
+	CHECK_EQ_U64(l.ev.migratetype, 2);
+
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc_extfrag: page=00000000a pfn=0x20 "
+				     "alloc_order=0 fallback_order=3 pageblock_order=9 "
+				     "alloc_migratetype=0 fallback_migratetype=1 "
+				     "fragmenting=1 change_ownership=1"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_EXTFRAG);
+	CHECK_EQ_U64(l.ev.ptr, 0x20);
+	CHECK_EQ_U64(l.ev.order, 0);
+	CHECK_EQ_U64(l.ev.fallback_order, 3);
+	CHECK_EQ_U64(l.ev.migratetype, 0);
+	CHECK_EQ_U64(l.ev.fallback_migratetype, 1);
+	CHECK(l.ev.flags & KMT_EVF_HAS_FRAGMENTING);
+	CHECK(l.ev.flags & KMT_EVF_FRAGMENTING);
+	CHECK(l.ev.flags & KMT_EVF_CHANGE_OWNER);
+}
+
+static void test_stacks_and_lost(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("              ls-4348    [000] ...1.   350.327356: <stack trace>",
+			   KMT_TEXT_FTRACE), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.cpu, 0);
+	CHECK_EQ_U64(l.ev.pid, 4348);
+	CHECK_EQ_U64(parse(" => trace_event_raw_event_mm_page_alloc", KMT_TEXT_FTRACE),
+		     KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_len, strlen("trace_event_raw_event_mm_page_alloc"));
+	CHECK_EQ_U64(l.frame_addr, 0);
+	CHECK_EQ_U64(parse(" => __alloc_pages+0x1a/0x200", KMT_TEXT_FTRACE),
+		     KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_len, strlen("__alloc_pages+0x1a/0x200"));
+	/* options/sym-addr */
+	CHECK_EQ_U64(parse(" => __alloc_pages+0x1a/0x200 <ffffffff8161f78b>",
+			   KMT_TEXT_FTRACE), KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_len, strlen("__alloc_pages+0x1a/0x200"));
+	CHECK_EQ_U64(l.frame_addr, 0xffffffff8161f78bULL);
+	CHECK_EQ_U64(parse(" => <ffffffffc0a01234>", KMT_TEXT_FTRACE), KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_len, 0);
+	CHECK_EQ_U64(l.frame_addr, 0xffffffffc0a01234ULL);
+	CHECK_EQ_U64(parse("              ls-4348    [000] ...1.   350.327356: "
+			   "<user stack trace>", KMT_TEXT_FTRACE), KMT_TEXT_USER_STACK);
+
+	CHECK_EQ_U64(parse("CPU:3 [LOST 120 EVENTS]", KMT_TEXT_FTRACE), KMT_TEXT_LOST);
+	CHECK_EQ_U64(l.ev.cpu, 3);
+	CHECK_EQ_U64(l.lost, 120);
+	CHECK_EQ_U64(parse("CPU:0 [LOST EVENTS]", KMT_TEXT_FTRACE), KMT_TEXT_LOST);
+	CHECK_EQ_U64(l.lost, (uint64_t)-1);
+	CHECK_EQ_U64(parse("CPU:1 [12 EVENTS DROPPED]", KMT_TEXT_FTRACE), KMT_TEXT_LOST);
+	CHECK_EQ_U64(l.lost, 12);
+	CHECK_EQ_U64(parse("kmt-td: CPU:1 [EVENTS DROPPED]", KMT_TEXT_REPORT),
+		     KMT_TEXT_LOST);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.lost, (uint64_t)-1);
+}
+
+static void test_headers_other_bad(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("# tracer: nop", KMT_TEXT_FTRACE), KMT_TEXT_HEADER);
+	CHECK_EQ_U64(parse("", KMT_TEXT_FTRACE), KMT_TEXT_BLANK);
+	CHECK_EQ_U64(parse("   \r", KMT_TEXT_FTRACE), KMT_TEXT_BLANK);
+	CHECK_EQ_U64(parse("hello world", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse("foo [1] bar", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+
+	/* events of other subsystems, and kmem events not ours */
+	CHECK_EQ_U64(parse("            bash-1    [001] .....  1.000000: sched_switch: "
+			   "prev_comm=bash prev_pid=1", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	CHECK_EQ_U64(parse("            bash-1    [001] .....  1.000000: rss_stat: "
+			   "mm_id=1 curr=1 type=MM_ANONPAGES size=4096B",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+
+	/* looks like an event, does not parse */
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc: call_site=a ptr=xyz",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad ptr=");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kfree: call_site=a",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "no ptr=");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: mm_page_free: order=0",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "no pfn=");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1x.2: kfree: call_site=a ptr=0",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "no timestamp");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc: ptr=0 bytes_req=-5",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad bytes_req=");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc: ptr=0 node=abc",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad node=");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc: ptr=0 accounted=maybe",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc", KMT_TEXT_FTRACE),
+		     KMT_TEXT_BAD);
+	CHECK_STR(l.why, "no event name");
+
+	/* no session (the probe): kinds only */
+	{
+		static const char line[] = "  bash-1 [001] .....  1.000000: kmalloc: "
+			"call_site=a+0x1/0x2 ptr=0 name=x gfp_flags=GFP_KERNEL";
+
+		CHECK_EQ_U64(kmt_text_parse_line(NULL, line, strlen(line),
+						 KMT_TEXT_FTRACE, &l),
+			     KMT_TEXT_EVENT);
+		CHECK_EQ_U64(l.ev.cache, 0);
+		CHECK_EQ_U64(l.ev.call_site, 0);
+	}
+}
+
+/* --- the reader: stacks find their event, order is kept --- */
+
+struct seen {
+	struct kmt_event ev[16];
+	int nr;
+};
+
+static int collect(void *ctx, const struct kmt_event *ev)
+{
+	struct seen *w = ctx;
+
+	if (w->nr < 16)
+		w->ev[w->nr++] = *ev;
+	return 0;
+}
+
+static int read_text(const char *text, struct seen *w)
+{
+	char path[] = "/tmp/kmt-test-text.XXXXXX";
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	setup();
+	memset(w, 0, sizeof(*w));
+	s.consumer = collect;
+	s.consumer_ctx = w;
+	ret = kmt_source_read_file(&s, path);
+	unlink(path);
+	return ret;
+}
+
+static void test_reader_stacks(void)
+{
+	/*
+	 * CPU 0's page allocation gets the stack that comes after a line
+	 * of CPU 1; the stack of another task on CPU 1 (a trigger firing
+	 * for an event the pid filter dropped) is not kfree's.
+	 */
+	static const char text[] =
+		"# tracer: nop\n"
+		"              sh-10    [000] .....   1.000001: mm_page_alloc: page=0000000000000001 pfn=0x100 order=0 migratetype=0 gfp_flags=GFP_KERNEL\n"
+		"              sh-11    [001] .....   1.000002: kfree: call_site=a+0x1/0x2 ptr=0000000000001000\n"
+		"              sh-10    [000] .....   1.000003: <stack trace>\n"
+		" => trace_event_raw_event_mm_page_alloc\n"
+		" => __alloc_pages+0x1a/0x200\n"
+		" => copy_process\n"
+		"           other-12    [001] .....   1.000004: <stack trace>\n"
+		" => somewhere\n"
+		"              sh-10    [000] .....   1.000005: kmalloc: call_site=b+0x1/0x2 ptr=0000000000002000 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		"CPU:1 [LOST 5 EVENTS]\n";
+	const struct kmt_stack *st;
+	struct seen w;
+	uint64_t off;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 3);
+	CHECK_EQ_U64(w.ev[0].type, KMT_EV_PAGE_ALLOC);
+	CHECK_EQ_U64(w.ev[1].type, KMT_EV_KFREE);
+	CHECK_EQ_U64(w.ev[2].type, KMT_EV_KMALLOC);
+	CHECK(w.ev[0].ts < w.ev[1].ts && w.ev[1].ts < w.ev[2].ts);
+	st = kmt_stacks_get(&s.stacks, w.ev[0].stack);
+	CHECK(st && st->nr == 3);
+	if (st && st->nr == 3) {
+		CHECK_STR(kmt_symtab_lookup(&s.syms, st->ips[0], &off),
+			  "trace_event_raw_event_mm_page_alloc");
+		CHECK_STR(kmt_symtab_lookup(&s.syms, st->ips[1], &off),
+			  "__alloc_pages");
+		CHECK_EQ_U64(off, 0x1a);
+		CHECK_STR(kmt_symtab_lookup(&s.syms, st->ips[2], &off),
+			  "copy_process");
+	}
+	CHECK_EQ_U64(w.ev[1].stack, 0);
+	CHECK_EQ_U64(w.ev[2].stack, 0);
+	CHECK_EQ_U64(s.has_stacks, 1);
+	CHECK_EQ_U64(s.nr_lost, 5);
+	CHECK_EQ_U64(s.nr_lost_records, 1);
+	CHECK_EQ_U64(s.nr_cpus, 2);
+	CHECK_STR(kmt_session_comm(&s, 10), "sh");
+	CHECK_STR(s.format, "ftrace text");
+}
+
+static void test_reader_perf_chain(void)
+{
+	static const char text[] =
+		"perf 5 [001] 2.000000: kmem:kmalloc: call_site=x+0x1 ptr=0x10 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		"\tffffffff815c5828 __traceiter_kmalloc+0x58 ([kernel.kallsyms])\n"
+		"\tffffffff81634d4d __kmalloc_cache_node_noprof+0x20d ([kernel.kallsyms])\n"
+		"\t           ee137 malloc+0x7 (/usr/lib/libc.so.6)\n"
+		"\n"
+		"perf 5 [001] 2.000001: kmem:kfree: call_site=y+0x1 ptr=0x10\n"
+		"\n";
+	const struct kmt_stack *st;
+	struct seen w;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 2);
+	st = kmt_stacks_get(&s.stacks, w.ev[0].stack);
+	CHECK(st && st->nr == 2);
+	CHECK_EQ_U64(w.ev[1].stack, 0);
+	CHECK_STR(s.format, "perf script text");
+}
+
+static void test_reader_bad_and_empty(void)
+{
+	struct seen w;
+
+	CHECK_EQ_U64(read_text("# tracer: nop\n"
+			       "  bash-1 [001] .....  1.000000: kmalloc: call_site=a ptr=xyz\n"
+			       "  bash-1 [001] .....  1.000001: kfree: call_site=a ptr=0\n",
+			       &w), 0);
+	CHECK_EQ_U64(w.nr, 1);
+	CHECK_EQ_U64(s.anomalies[KMT_ANOM_BAD_RECORD], 1);
+
+	CHECK(read_text("# tracer: nop\nnothing here\n", &w) < 0);
+	CHECK(strstr(s.errmsg, "has no ftrace event lines (first line: # tracer: nop)"));
+}
+
+static void test_probe(void)
+{
+	static const char *const yes[] = {
+		"# tracer: nop\n",
+		"cpus=2\n",
+		"              ls-4348    [000] ...1.   350.327356: kfree: call_site=a ptr=0\n",
+		"perf  7398 [000]   458.440494:          kmem:kfree: call_site=a ptr=0x1\n",
+		"CPU:1 [LOST 3 EVENTS]\n",
+	};
+	static const char *const no[] = {
+		"hello\nworld\n",
+		"",
+		"PERFILE2",
+		"a\0b\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		CHECK(kmt_source_text.probe((const unsigned char *)yes[i],
+					    strlen(yes[i])));
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		CHECK(!kmt_source_text.probe((const unsigned char *)no[i],
+					     i == 3 ? 4 : strlen(no[i])));
+	/* the last test: nothing left for the leak checker */
+	kmt_session_free(&s);
+}
+
+KMT_TESTS(
+	KMT_TEST(test_ftrace_kmalloc),
+	KMT_TEST(test_ftrace_no_irq_info),
+	KMT_TEST(test_comm_with_spaces_and_dashes),
+	KMT_TEST(test_tgid_column),
+	KMT_TEST(test_report),
+	KMT_TEST(test_perf),
+	KMT_TEST(test_page_events),
+	KMT_TEST(test_stacks_and_lost),
+	KMT_TEST(test_headers_other_bad),
+	KMT_TEST(test_reader_stacks),
+	KMT_TEST(test_reader_perf_chain),
+	KMT_TEST(test_reader_bad_and_empty),
+	KMT_TEST(test_probe),
+)
