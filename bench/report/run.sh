@@ -75,9 +75,11 @@ if [ -d $T/events/kmem ] && command -v trace-cmd >/dev/null; then
 	done
 	sh "$TOP/bench/workload.sh" 2 >/dev/null 2>&1
 	echo 0 > $T/instances/$inst/tracing_on
-	trace-cmd extract -B $inst -o "$dat" >/dev/null 2>&1
+	# the text first: reading `trace` leaves the buffer as it is, while
+	# extract consumes it and may remove the instance
 	cat $T/instances/$inst/trace > "$txt"
-	rmdir $T/instances/$inst
+	trace-cmd extract -B $inst -o "$dat" >/dev/null 2>&1
+	rmdir $T/instances/$inst 2>/dev/null || true
 	trap - EXIT
 	for f in "$dat" "$txt"; do
 		n=$(count_events "$f")

@@ -5,8 +5,8 @@
 #include "event/session.h"
 #include "report/report.h"
 
-const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
-			     uint64_t addr, int raw_ip)
+static const char *make_sym(struct kmt_session *s, struct kmt_report *r,
+			    uint64_t addr, int raw_ip)
 {
 	uint64_t off = 0;
 	const char *name;
@@ -22,4 +22,18 @@ const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
 	if (!off)
 		return kmt_report_strdup(r, name);
 	return kmt_report_printf(r, "%s+%" PRIx64, name, off);
+}
+
+const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
+			     uint64_t addr, int raw_ip)
+{
+	const char **memo;
+	int is_new;
+
+	memo = kmt_hash_put(&r->sym_memo[!!raw_ip], addr, &is_new);
+	if (!memo)
+		return make_sym(s, r, addr, raw_ip);
+	if (is_new)
+		*memo = make_sym(s, r, addr, raw_ip);
+	return *memo;
 }

@@ -24,17 +24,15 @@
 #define PAGE_DEFAULT_SORT "bytes,hit"
 #define MT_UNKNOWN (KMT_PAGE_MT_COLS - 1)
 
-struct page_obj {		/* a live block, keyed by pfn */
-	uint64_t callsite;
-	uint64_t gfp;
-	uint64_t ts;
-	uint32_t gfp_str;
-	int32_t pid;
-	int16_t cpu;
-	int8_t order;
-	int8_t mt;
+/*
+ * A live block, keyed by pfn: which caller row allocated it (the row
+ * holds callsite, order, migratetype and gfp), so a live block costs a
+ * 16-byte slot and a free needs no second lookup.
+ */
+struct page_obj {
+	uint32_t caller;	/* row of callers */
+	int8_t order;		/* of this block (smaller for split parts) */
 	uint8_t split_part;	/* the rest of a block freed at a smaller order */
-	uint8_t has_gfp;
 };
 
 struct page_key {
@@ -203,22 +201,27 @@ static void tally(struct page_ctx *c, int order, int mt, int delta)
 		c->t.max_order = order;
 }
 
-static void key_of(struct page_key *k, const struct page_obj *o)
+static inline int8_t clamp8(int v)
 {
-	memset(k, 0, sizeof(*k));
-	k->gfp = o->gfp;
-	k->gfp_str = o->gfp_str;
-	k->has_gfp = o->has_gfp;
-	k->order = o->order;
-	k->mt = o->mt;
+	return (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v);
+}
+
+/* the per-page row key of a block allocated through caller row crow */
+static void alloc_key(struct page_key *k, const struct page_row *crow,
+		      uint64_t pfn)
+{
+	*k = crow->k;
+	k->callsite = 0;
+	k->page = pfn;
 }
 
 static int on_alloc(struct page_ctx *c, const struct kmt_event *ev)
 {
 	uint64_t bytes = (uint64_t)c->s->page_size << (ev->order & 63);
-	struct page_obj *obj, o;
-	struct page_row *row;
+	struct page_row *row, *arow;
+	struct page_obj *obj;
 	struct page_key k;
+	uint32_t caller;
 	int is_new;
 
 	c->t.allocs++;
@@ -237,16 +240,21 @@ static int on_alloc(struct page_ctx *c, const struct kmt_event *ev)
 	if (!ev->stack)
 		c->t.no_stack++;
 
-	memset(&o, 0, sizeof(o));
-	o.callsite = kmt_page_callsite(&c->callsites, c->s, ev->stack);
-	o.gfp = ev->gfp;
-	o.gfp_str = ev->gfp_str;
-	o.has_gfp = !!(ev->flags & KMT_EVF_HAS_GFP);
-	o.ts = ev->ts;
-	o.pid = ev->pid;
-	o.cpu = (int16_t)ev->cpu;
-	o.order = (int8_t)(ev->order > 127 ? 127 : ev->order);
-	o.mt = (int8_t)(ev->migratetype > 127 ? 127 : ev->migratetype);
+	memset(&k, 0, sizeof(k));
+	k.callsite = kmt_page_callsite(&c->callsites, c->s, ev->stack);
+	k.gfp = ev->gfp;
+	k.gfp_str = ev->gfp_str;
+	k.has_gfp = !!(ev->flags & KMT_EVF_HAS_GFP);
+	k.order = clamp8(ev->order);
+	k.mt = clamp8(ev->migratetype);
+	row = kmt_rows_get(&c->callers, &k, 1, NULL);
+	if (!row)
+		return -ENOMEM;
+	caller = (uint32_t)(((unsigned char *)row - c->callers.rows) /
+			    c->callers.row_size);
+	row->callsite = k.callsite;
+	row->nr_alloc++;
+	row->alloc_bytes += bytes;
 
 	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
 	if (!obj)
@@ -257,28 +265,20 @@ static int on_alloc(struct page_ctx *c, const struct kmt_event *ev)
 		c->t.live_pages -= 1ULL << (obj->order & 63);
 		c->t.live_bytes -= (uint64_t)c->s->page_size << (obj->order & 63);
 	}
-	*obj = o;
+	obj->caller = caller;
+	obj->order = clamp8(ev->order);
+	obj->split_part = 0;
 	c->t.live_pages += 1ULL << (ev->order & 63);
 	c->t.live_bytes += bytes;
 
-	key_of(&k, &o);
-	k.callsite = o.callsite;
-	row = kmt_rows_get(&c->callers, &k, 1, NULL);
-	if (!row)
-		return -ENOMEM;
-	row->callsite = o.callsite;
-	row->nr_alloc++;
-	row->alloc_bytes += bytes;
-
 	if (c->opts.alloc && !c->opts.live) {
-		key_of(&k, &o);
-		k.page = ev->ptr;
-		row = kmt_rows_get(&c->allocs, &k, 1, NULL);
-		if (!row)
+		alloc_key(&k, row, ev->ptr);
+		arow = kmt_rows_get(&c->allocs, &k, 1, NULL);
+		if (!arow)
 			return -ENOMEM;
-		row->callsite = o.callsite;
-		row->nr_alloc++;
-		row->alloc_bytes += bytes;
+		arow->callsite = row->callsite;
+		arow->nr_alloc++;
+		arow->alloc_bytes += bytes;
 	}
 	tally(c, ev->order, ev->migratetype, 1);
 	return 0;
@@ -297,7 +297,7 @@ static int keep_split_rest(struct page_ctx *c, uint64_t pfn,
 		if (!part)
 			return -ENOMEM;
 		*part = *o;
-		part->order = (int8_t)order;
+		part->order = clamp8(order);
 		part->split_part = 1;
 	}
 	return 0;
@@ -306,7 +306,7 @@ static int keep_split_rest(struct page_ctx *c, uint64_t pfn,
 static int on_free(struct page_ctx *c, const struct kmt_event *ev)
 {
 	uint64_t bytes = (uint64_t)c->s->page_size << (ev->order & 63);
-	struct page_row *row;
+	struct page_row *row, *arow;
 	struct page_obj o;
 	struct page_key k;
 
@@ -336,27 +336,21 @@ static int on_free(struct page_ctx *c, const struct kmt_event *ev)
 		c->t.larger_order_frees++;
 	}
 
+	row = kmt_rows_at(&c->callers, o.caller);
 	if (c->opts.live)
-		tally(c, o.order, o.mt, -1);
-	key_of(&k, &o);
-	k.callsite = o.callsite;
-	row = kmt_rows_get(&c->callers, &k, 0, NULL);
-	if (row) {
-		row->nr_free++;
-		row->free_bytes += bytes;
-		if (c->opts.live) {
-			row->nr_alloc--;
-			row->alloc_bytes -= (uint64_t)c->s->page_size <<
-					    (o.order & 63);
-		}
+		tally(c, row->k.order, row->k.mt, -1);
+	row->nr_free++;
+	row->free_bytes += bytes;
+	if (c->opts.live) {
+		row->nr_alloc--;
+		row->alloc_bytes -= (uint64_t)c->s->page_size << (o.order & 63);
 	}
 	if (c->opts.alloc && !c->opts.live) {
-		key_of(&k, &o);
-		k.page = ev->ptr;
-		row = kmt_rows_get(&c->allocs, &k, 0, NULL);
-		if (row) {
-			row->nr_free++;
-			row->free_bytes += bytes;
+		alloc_key(&k, row, ev->ptr);
+		arow = kmt_rows_get(&c->allocs, &k, 0, NULL);
+		if (arow) {
+			arow->nr_free++;
+			arow->free_bytes += bytes;
 		}
 	}
 	return 0;
@@ -480,12 +474,19 @@ static int fill_rows(struct page_ctx *c, struct kmt_report *r,
 		     struct kmt_table *t, struct kmt_rows *rows, int by_page)
 {
 	size_t i, n, shown = 0, total = 0;
+	uint32_t *order;
 
-	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
-	kmt_hash_clear(&rows->index);	/* the sort moved the rows */
+	order = kmt_sort_index(rows->rows, rows->nr, rows->row_size, &c->sort);
+	if (!order)
+		return -ENOMEM;
 	n = rows->nr;
+	if (kmt_table_reserve(t, c->opts.lines > 0 &&
+			      (size_t)c->opts.lines < n ? (size_t)c->opts.lines : n)) {
+		free(order);
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
-		const struct page_row *row = kmt_rows_at(rows, i);
+		const struct page_row *row = kmt_rows_at(rows, order[i]);
 		union kmt_val *v;
 		int j = 0;
 
@@ -495,8 +496,10 @@ static int fill_rows(struct page_ctx *c, struct kmt_report *r,
 		if (c->opts.lines > 0 && shown >= (size_t)c->opts.lines)
 			continue;
 		v = kmt_table_add_row(t);
-		if (!v)
+		if (!v) {
+			free(order);
 			return -ENOMEM;
+		}
 		shown++;
 		if (by_page)
 			v[j++].u = row->k.page;
@@ -515,6 +518,7 @@ static int fill_rows(struct page_ctx *c, struct kmt_report *r,
 			v[j++].u = row->callsite;
 	}
 	t->total_rows = total;
+	free(order);
 	return 0;
 }
 
@@ -527,15 +531,15 @@ static int live_rows(struct page_ctx *c)
 
 	while (kmt_hash_next(&c->live, &it, &pfn, &val)) {
 		const struct page_obj *o = val;
+		const struct page_row *crow = kmt_rows_at(&c->callers, o->caller);
 		struct page_row *row;
 		struct page_key k;
 
-		key_of(&k, o);
-		k.page = pfn;
+		alloc_key(&k, crow, pfn);
 		row = kmt_rows_get(&c->allocs, &k, 1, NULL);
 		if (!row)
 			return -ENOMEM;
-		row->callsite = o->callsite;
+		row->callsite = crow->callsite;
 		row->nr_alloc++;
 		row->alloc_bytes += (uint64_t)c->s->page_size << (o->order & 63);
 	}
@@ -598,6 +602,8 @@ static int page_finish(void *ctx, struct kmt_report *r)
 	struct kmt_table *tab;
 	int err = 0;
 
+	if (c->opts.alloc && c->opts.live && live_rows(c))
+		return -ENOMEM;
 	if (c->opts.caller) {
 		tab = kmt_report_add_table(r, "page", "callsites", NULL,
 			c->opts.live ? page_cols_caller_live : page_cols_caller,
@@ -606,8 +612,6 @@ static int page_finish(void *ctx, struct kmt_report *r)
 			return -ENOMEM;
 	}
 	if (c->opts.alloc) {
-		if (c->opts.live && live_rows(c))
-			return -ENOMEM;
 		tab = kmt_report_add_table(r, "page", "allocs", NULL,
 			c->opts.live ? page_cols_alloc_live : page_cols_alloc,
 			NCOLS(page_cols_alloc), KMT_TABLE_PERF);

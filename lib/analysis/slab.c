@@ -6,6 +6,7 @@
  * live table) plus the tables asked for: per-object rows only with --alloc.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,29 +36,31 @@ struct slab_stat {
 	double frag;		/* filled in before sorting */
 };
 
+/* a live object: the value of the live table, keyed by pointer */
+struct slab_live {
+	uint32_t bytes_alloc;
+	uint32_t site;		/* row of sites */
+	int16_t cpu;
+	uint8_t type;
+};
+
 /*
- * The value of the object table, keyed by pointer: the per-pointer
- * figures (the stat minus its key) and the live object, if any.  Without
- * --alloc a freed object leaves the table, so it holds live objects only.
+ * Per-pointer figures (--alloc): the value of the pointer table, whose
+ * hash key (the pointer) completes it into a struct slab_stat in place.
  */
-struct slab_obj {
+struct slab_ptr {
 	uint64_t call_site;
-	uint64_t bytes_alloc;	/* per-pointer totals (--alloc) */
+	uint64_t bytes_alloc;
 	uint64_t bytes_req;
 	uint32_t hit;
 	uint32_t pingpong;
 	double frag;
-	/* the live object */
-	uint64_t ts;
-	uint32_t obj_alloc;	/* this allocation's bytes */
-	uint32_t obj_req;
-	uint32_t cache;
-	uint32_t site;		/* row of sites */
-	int32_t pid;
-	int16_t cpu;
-	uint8_t type;
-	uint8_t live;
 };
+
+_Static_assert(sizeof(struct slab_stat) == sizeof(uint64_t) + sizeof(struct slab_ptr) &&
+	       offsetof(struct slab_stat, frag) ==
+	       sizeof(uint64_t) + offsetof(struct slab_ptr, frag),
+	       "a pointer table entry must read as a struct slab_stat");
 
 /* a row of the callsite table */
 struct slab_row {
@@ -72,7 +75,8 @@ struct slab_ctx {
 	struct kmt_report_opts opts;
 	struct kmt_sort_chain caller_sort;
 	struct kmt_sort_chain alloc_sort;
-	struct kmt_hash objs;		/* ptr -> struct slab_obj */
+	struct kmt_hash live;		/* ptr -> struct slab_live */
+	struct kmt_hash ptrs;		/* ptr -> struct slab_ptr (--alloc) */
 	struct kmt_rows sites;		/* call_site -> struct slab_row */
 	uint64_t last_site_key;		/* a one-entry cache of sites */
 	uint32_t last_site;
@@ -159,7 +163,8 @@ static void *slab_create(struct kmt_session *s,
 		return NULL;
 	c->s = s;
 	c->opts = *opts;
-	kmt_hash_init(&c->objs, sizeof(struct slab_obj));
+	kmt_hash_init(&c->live, sizeof(struct slab_live));
+	kmt_hash_init(&c->ptrs, sizeof(struct slab_ptr));
 	kmt_rows_init(&c->sites, sizeof(struct slab_row), sizeof(uint64_t));
 	c->last_site = UINT32_MAX;
 	/* keys of other analyses in -s are theirs: skip them here */
@@ -181,7 +186,8 @@ static void slab_destroy(void *ctx)
 
 	if (!c)
 		return;
-	kmt_hash_free(&c->objs);
+	kmt_hash_free(&c->live);
+	kmt_hash_free(&c->ptrs);
 	kmt_rows_free(&c->sites);
 	free(c);
 }
@@ -206,23 +212,23 @@ static struct slab_row *site_of(struct slab_ctx *c, uint64_t call_site)
 	return row;
 }
 
-/* the object at obj stops being live (freed, or its free was lost) */
-static struct slab_row *retire(struct slab_ctx *c, struct slab_obj *obj)
+/* the object stops being live (freed, or its free was lost) */
+static struct slab_row *retire(struct slab_ctx *c, const struct slab_live *obj)
 {
 	struct slab_row *site = kmt_rows_at(&c->sites, obj->site);
 
-	obj->live = 0;
 	c->t.live--;
-	c->t.live_bytes -= obj->obj_alloc;
+	c->t.live_bytes -= obj->bytes_alloc;
 	site->live--;
-	site->live_bytes -= obj->obj_alloc;
+	site->live_bytes -= obj->bytes_alloc;
 	return site;
 }
 
 static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 {
 	struct slab_row *site;
-	struct slab_obj *obj;
+	struct slab_live *obj;
+	int is_new;
 
 	c->t.nr_allocs++;
 	if (ev->type == KMT_EV_KMALLOC)
@@ -249,27 +255,28 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 		c->t.failed++;
 		return 0;
 	}
-	obj = kmt_hash_put(&c->objs, ev->ptr, NULL);
+	if (c->opts.alloc) {
+		struct slab_ptr *p = kmt_hash_put(&c->ptrs, ev->ptr, NULL);
+
+		if (!p)
+			return -ENOMEM;
+		p->call_site = ev->call_site;
+		p->bytes_alloc += ev->bytes_alloc;
+		p->bytes_req += ev->bytes_req;
+		p->hit++;
+	}
+	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
 	if (!obj)
 		return -ENOMEM;
 	/* an object allocated again without a free: the free was lost */
-	if (obj->live) {
+	if (!is_new) {
 		c->t.alloc_over_live++;
 		retire(c, obj);
 	}
-	obj->call_site = ev->call_site;
-	obj->bytes_alloc += ev->bytes_alloc;
-	obj->bytes_req += ev->bytes_req;
-	obj->hit++;
-	obj->ts = ev->ts;
-	obj->obj_alloc = clamp32(ev->bytes_alloc);
-	obj->obj_req = clamp32(ev->bytes_req);
-	obj->cache = ev->cache;
+	obj->bytes_alloc = clamp32(ev->bytes_alloc);
 	obj->site = c->last_site;
-	obj->pid = ev->pid;
 	obj->cpu = (int16_t)ev->cpu;
 	obj->type = (uint8_t)ev->type;
-	obj->live = 1;
 	c->t.live++;
 	c->t.live_bytes += ev->bytes_alloc;
 	site->live++;
@@ -280,7 +287,7 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 {
 	struct slab_row *site;
-	struct slab_obj *obj;
+	struct slab_live obj;
 
 	if (ev->type == KMT_EV_KFREE)
 		c->t.nr_kfree++;
@@ -290,28 +297,29 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 		c->t.free_null++;
 		return 0;
 	}
-	obj = kmt_hash_get(&c->objs, ev->ptr);
-	if (!obj || !obj->live) {
+	if (!kmt_hash_del(&c->live, ev->ptr, &obj)) {
 		/* allocated before the recording began, or its alloc was lost */
 		c->t.free_only++;
 		return 0;
 	}
 	c->t.frees_matched++;
-	c->t.freed += obj->obj_alloc;
-	site = retire(c, obj);
+	c->t.freed += obj.bytes_alloc;
+	site = retire(c, &obj);
 	site->frees++;
-	if (ev->type == KMT_EV_KFREE && obj->type == KMT_EV_CACHE_ALLOC)
+	if (ev->type == KMT_EV_KFREE && obj.type == KMT_EV_CACHE_ALLOC)
 		c->t.cache_obj_kfreed++;
-	if (ev->type == KMT_EV_CACHE_FREE && obj->type == KMT_EV_KMALLOC)
+	if (ev->type == KMT_EV_CACHE_FREE && obj.type == KMT_EV_KMALLOC)
 		c->t.kmalloc_obj_cache_freed++;
-	if (ev->cpu != obj->cpu) {
+	if (ev->cpu != obj.cpu) {
 		c->t.cross_cpu_frees++;
 		site->st.pingpong++;
-		obj->pingpong++;
+		if (c->opts.alloc) {
+			struct slab_ptr *p = kmt_hash_get(&c->ptrs, ev->ptr);
+
+			if (p)
+				p->pingpong++;
+		}
 	}
-	/* per-pointer figures are kept only for --alloc */
-	if (!c->opts.alloc)
-		kmt_hash_del(&c->objs, ev->ptr, NULL);
 	return 0;
 }
 
@@ -335,8 +343,11 @@ static int slab_prefetch(void *ctx, const struct kmt_event *ev)
 {
 	struct slab_ctx *c = ctx;
 
-	if (kmt_ev_is_slab(ev->type))
-		kmt_hash_prefetch(&c->objs, ev->ptr);
+	if (kmt_ev_is_slab(ev->type)) {
+		kmt_hash_prefetch(&c->live, ev->ptr);
+		if (c->opts.alloc)
+			kmt_hash_prefetch(&c->ptrs, ev->ptr);
+	}
 	return 0;
 }
 
@@ -375,23 +386,32 @@ static int add_rows(struct slab_ctx *c, struct kmt_report *r,
 		    size_t size, const struct kmt_sort_chain *chain, int by_ptr)
 {
 	size_t i, n = nr;
+	uint32_t *order;
 
 	for (i = 0; i < nr; i++) {
 		struct slab_stat *st = (struct slab_stat *)(base + i * size);
 
 		st->frag = frag_pct(st->bytes_req, st->bytes_alloc);
 	}
-	kmt_sort_rows(base, nr, size, chain);
+	order = kmt_sort_index(base, nr, size, chain);
+	if (!order)
+		return -ENOMEM;
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
+	if (kmt_table_reserve(t, n)) {
+		free(order);
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		const struct slab_stat *st =
-			(const struct slab_stat *)(base + i * size);
+			(const struct slab_stat *)(base + order[i] * size);
 		union kmt_val *v = kmt_table_add_row(t);
 		const char *site;
 
-		if (!v)
+		if (!v) {
+			free(order);
 			return -ENOMEM;
+		}
 		site = kmt_analysis_sym(c->s, r, st->call_site, c->opts.raw_ip);
 		if (by_ptr)
 			v[0].u = st->key;
@@ -416,6 +436,7 @@ static int add_rows(struct slab_ctx *c, struct kmt_report *r,
 		}
 	}
 	t->total_rows = nr;
+	free(order);
 	return 0;
 }
 
@@ -437,20 +458,17 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 		if (!tab || add_rows(c, r, tab, c->sites.rows, c->sites.nr,
 				     c->sites.row_size, &c->caller_sort, 0))
 			return -ENOMEM;
-		/* sorting moved the rows: the index is stale now */
-		kmt_hash_clear(&c->sites.index);
-		c->last_site = UINT32_MAX;
 	}
 	if (c->opts.alloc) {
 		tab = kmt_report_add_table(r, "slab", "allocs", NULL,
 					   slab_cols_alloc,
 					   NCOLS(slab_cols_alloc),
 					   KMT_TABLE_PERF);
-		entries = kmt_hash_compact(&c->objs, &nr);
-		if (!tab || add_rows(c, r, tab, entries, nr, c->objs.slot_size,
+		entries = kmt_hash_compact(&c->ptrs, &nr);
+		if (!tab || add_rows(c, r, tab, entries, nr, c->ptrs.slot_size,
 				     &c->alloc_sort, 1))
 			return -ENOMEM;
-		/* the object table is an array now: nothing may look up in it */
+		/* the pointer table is an array now: nothing may look up in it */
 	}
 
 	s = kmt_report_add_summary(r, "slab", "summary",

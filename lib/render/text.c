@@ -30,6 +30,46 @@ static void format_duration(char *buf, size_t size, uint64_t ns)
 	snprintf(buf, size, "%" PRIu64 "ns", ns);
 }
 
+/* decimal without printf: tables of a million rows print every cell twice */
+static size_t fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
+/* as "%#" PRIx64: "0" for zero, else 0x and lowercase digits */
+static size_t fmt_hex(char *buf, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[24];
+	size_t n = 0, i;
+
+	if (!v) {
+		buf[0] = '0';
+		buf[1] = '\0';
+		return 1;
+	}
+	while (v) {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	}
+	buf[0] = '0';
+	buf[1] = 'x';
+	for (i = 0; i < n; i++)
+		buf[2 + i] = tmp[n - 1 - i];
+	buf[2 + n] = '\0';
+	return n + 2;
+}
+
 static void format_val(char *buf, size_t size, enum kmt_val_type type,
 		       const union kmt_val *v, unsigned int flags)
 {
@@ -47,7 +87,7 @@ static void format_val(char *buf, size_t size, enum kmt_val_type type,
 		else if (flags & KMT_COL_GROUPED)
 			kmt_fmt_thousands(buf, size, v->u);
 		else
-			snprintf(buf, size, "%" PRIu64, v->u);
+			fmt_u64(buf, v->u);
 		break;
 	case KMT_V_S64:
 		snprintf(buf, size, "%" PRId64, v->s);
@@ -62,9 +102,41 @@ static void format_val(char *buf, size_t size, enum kmt_val_type type,
 		snprintf(buf, size, "%s", v->str ? v->str : "");
 		break;
 	case KMT_V_HEX:
-		snprintf(buf, size, "%#" PRIx64, v->u);
+		fmt_hex(buf, v->u);
 		break;
 	}
+}
+
+/* a text line of a table, built without printf */
+struct line {
+	char buf[4096];
+	size_t len;
+};
+
+static void put(struct line *l, const char *s, size_t n)
+{
+	if (n > sizeof(l->buf) - 1 - l->len)
+		n = sizeof(l->buf) - 1 - l->len;
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+static void pad(struct line *l, size_t n)
+{
+	while (n-- && l->len < sizeof(l->buf) - 1)
+		l->buf[l->len++] = ' ';
+}
+
+/* s in a field of width w, left or right aligned */
+static void field(struct line *l, const char *s, size_t w, int left)
+{
+	size_t n = strlen(s);
+
+	if (!left && n < w)
+		pad(l, w - n);
+	put(l, s, n);
+	if (left && n < w)
+		pad(l, w - n);
 }
 
 static void rule(FILE *out, size_t width)
@@ -134,28 +206,28 @@ static void render_table(const struct kmt_table *t, FILE *out)
 	if (t->style == KMT_TABLE_PERF)
 		rule(out, line > RULE_WIDTH ? line : RULE_WIDTH);
 
-	for (int pass = 0; pass <= (int)t->nrows; pass++) {
+	for (size_t pass = 0; pass <= t->nrows; pass++) {
 		const union kmt_val *row = pass ? &t->vals[(pass - 1) * t->ncols] :
 					   NULL;
-		struct kmt_sb sb = KMT_SB_INIT;
+		const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
+		struct line l;
 		int first = 1;
 
+		l.len = 0;
 		for (c = 0; c < t->ncols; c++) {
 			const struct kmt_col *col = &t->cols[c];
-			const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
 			int left = col->flags & KMT_COL_LEFT;
 
 			if (col->flags & KMT_COL_NO_TEXT)
 				continue;
-			kmt_sb_adds(&sb, first ? " " : sep);
+			put(&l, first ? " " : sep, first ? 1 : strlen(sep));
 			first = 0;
 			if (!row) {
 				size_t cw = w[c];
 
 				if (col->flags & KMT_COL_JOIN_NEXT)
 					cw = w[c] + 1 + w[c + 1];
-				kmt_sb_addf(&sb, left ? "%-*s" : "%*s",
-					    (int)cw, col->title);
+				field(&l, col->title, cw, left);
 			} else if (col->flags & KMT_COL_JOIN_NEXT) {
 				char b2[128];
 
@@ -163,22 +235,22 @@ static void render_table(const struct kmt_table *t, FILE *out)
 					   &row[c], col->flags);
 				format_val(b2, sizeof(b2), t->cols[c + 1].type,
 					   &row[c + 1], t->cols[c + 1].flags);
-				kmt_sb_addf(&sb, "%*s/%-*s", (int)w[c], buf,
-					    (int)w[c + 1], b2);
+				field(&l, buf, w[c], 0);
+				put(&l, "/", 1);
+				field(&l, b2, w[c + 1], 1);
 			} else {
 				format_val(buf, sizeof(buf), col->type, &row[c],
 					   col->flags);
-				kmt_sb_addf(&sb, left ? "%-*s" : "%*s",
-					    (int)w[c], buf);
+				field(&l, buf, w[c], left);
 			}
 			if (col->flags & KMT_COL_JOIN_NEXT)
 				c++;
 		}
 		/* no trailing blanks */
-		while (sb.len && sb.buf[sb.len - 1] == ' ')
-			sb.buf[--sb.len] = '\0';
-		fprintf(out, "%s\n", kmt_sb_str(&sb));
-		kmt_sb_release(&sb);
+		while (l.len && l.buf[l.len - 1] == ' ')
+			l.len--;
+		l.buf[l.len++] = '\n';
+		fwrite(l.buf, 1, l.len, out);
 		if (!row)
 			rule(out, t->style == KMT_TABLE_PERF &&
 				  line < RULE_WIDTH ? RULE_WIDTH : line);

@@ -11,6 +11,8 @@ void kmt_report_init(struct kmt_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	kmt_arena_init(&r->arena);
+	kmt_hash_init(&r->sym_memo[0], sizeof(const char *));
+	kmt_hash_init(&r->sym_memo[1], sizeof(const char *));
 }
 
 void kmt_report_free(struct kmt_report *r)
@@ -26,6 +28,8 @@ void kmt_report_free(struct kmt_report *r)
 			free(sec->summary.items);
 	}
 	free(r->sections);
+	kmt_hash_free(&r->sym_memo[0]);
+	kmt_hash_free(&r->sym_memo[1]);
 	kmt_arena_free(&r->arena);
 	memset(r, 0, sizeof(*r));
 }
@@ -74,6 +78,12 @@ struct kmt_summary *kmt_report_add_summary(struct kmt_report *r,
 		return NULL;
 	sec->summary.title = title;
 	return &sec->summary;
+}
+
+int kmt_table_reserve(struct kmt_table *t, size_t n)
+{
+	return kmt_array_grow((void **)&t->vals, &t->alloc,
+			      (t->nrows + n) * t->ncols, sizeof(*t->vals));
 }
 
 union kmt_val *kmt_table_add_row(struct kmt_table *t)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "util/arena.h"
+#include "util/hash.h"
 
 /*
  * The report model: what analyses produce and renderers draw.  Typed
@@ -126,6 +127,11 @@ struct kmt_report_meta {
 
 struct kmt_report {
 	struct kmt_arena arena;	/* strings and tables of this report */
+	/*
+	 * Names already made for addresses ([1]: with --raw-ip), so a table
+	 * of a million objects holds a few thousand callsite strings.
+	 */
+	struct kmt_hash sym_memo[2];
 	struct kmt_report_meta meta;
 	struct kmt_section **sections;
 	size_t nr;
@@ -143,6 +149,9 @@ struct kmt_table *kmt_report_add_table(struct kmt_report *r, const char *group,
 struct kmt_summary *kmt_report_add_summary(struct kmt_report *r,
 					   const char *group, const char *key,
 					   const char *title);
+
+/* room for n more rows at once; 0 or -ENOMEM */
+int kmt_table_reserve(struct kmt_table *t, size_t n);
 
 /* a new row of ncols values, zeroed; NULL when out of memory */
 union kmt_val *kmt_table_add_row(struct kmt_table *t);

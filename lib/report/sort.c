@@ -68,3 +68,39 @@ void kmt_sort_rows(void *rows, size_t nr, size_t size,
 		return;
 	qsort_r(rows, nr, size, chain_cmp, (void *)chain);
 }
+
+struct index_sort {
+	const struct kmt_sort_chain *chain;
+	const unsigned char *rows;
+	size_t size;
+};
+
+static int index_cmp(const void *a, const void *b, void *arg)
+{
+	const struct index_sort *is = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = chain_cmp(is->rows + x * is->size, is->rows + y * is->size,
+			  (void *)is->chain);
+
+	/* equal rows keep their order, so the result is the same everywhere */
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+uint32_t *kmt_sort_index(const void *rows, size_t nr, size_t size,
+			 const struct kmt_sort_chain *chain)
+{
+	struct index_sort is = { chain, rows, size };
+	uint32_t *idx;
+	size_t i;
+
+	if (nr > UINT32_MAX)
+		return NULL;
+	idx = malloc((nr ? nr : 1) * sizeof(*idx));
+	if (!idx)
+		return NULL;
+	for (i = 0; i < nr; i++)
+		idx[i] = (uint32_t)i;
+	if (nr > 1)
+		qsort_r(idx, nr, sizeof(*idx), index_cmp, &is);
+	return idx;
+}

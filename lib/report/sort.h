@@ -3,6 +3,7 @@
 #define KMT_REPORT_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Sort keys as data, as perf kmem has them: each analysis lists its keys
@@ -38,6 +39,15 @@ int kmt_sort_has_key(const struct kmt_sort_key *table, size_t nr_table,
 		     const char *name, size_t len);
 void kmt_sort_rows(void *rows, size_t nr, size_t size,
 		   const struct kmt_sort_chain *chain);
+
+/*
+ * The order of nr rows as an array of row numbers (free() it), the rows
+ * left where they are: for big tables, where moving rows of 50-100 bytes
+ * (and qsort's copy of them all) costs more than the sort.  NULL when
+ * out of memory.
+ */
+uint32_t *kmt_sort_index(const void *rows, size_t nr, size_t size,
+			 const struct kmt_sort_chain *chain);
 
 /* compare helpers: larger first */
 #define KMT_CMP_DESC(a, b) ((a) > (b) ? -1 : (a) < (b) ? 1 : 0)
