@@ -45,8 +45,8 @@ if [ -n "$why" ]; then
 	input=$SHIPPED
 fi
 
-echo "\$ kmemtrace report -i $input"
-"$KMEMTRACE" report -i "$input"
+echo "\$ kmemtrace report -i $input --caller -l 10"
+"$KMEMTRACE" report -i "$input" --caller -l 10
 rc=$?
 if [ "$input" = "$OUT" ] && [ $rc = 0 ]; then
 	echo

@@ -15,6 +15,7 @@
 #
 #   capture.dat          trace-cmd extract -B kmt-td: trace.dat v7, zstd
 #   capture.v6.dat       the same, trace-cmd convert --file-version 6
+#   capture.v7.dat       the same, v7 uncompressed (--compression none)
 #   capture.trace.txt    the instance's `trace` file (irq-info on)
 #   capture.noirq.txt    its first events again, options/irq-info off
 #   capture.tgid.txt     its first events again, options/record-tgid on
@@ -173,6 +174,9 @@ echo 0 > "$INST/options/record-tgid"
 extract "$OUT/capture.trace.txt" "$OUT/capture.dat"
 trace-cmd convert -i "$OUT/capture.dat" -o "$OUT/capture.v6.dat" \
 	--file-version 6 --compression none > "$TMP/convert.log" 2>&1 ||
+	die "trace-cmd convert failed: $(cat "$TMP/convert.log")"
+trace-cmd convert -i "$OUT/capture.dat" -o "$OUT/capture.v7.dat" \
+	--file-version 7 --compression none > "$TMP/convert.log" 2>&1 ||
 	die "trace-cmd convert failed: $(cat "$TMP/convert.log")"
 trace-cmd report -i "$OUT/capture.dat" > "$OUT/capture.report.txt"
 

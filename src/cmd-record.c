@@ -3,7 +3,6 @@
  * kmemtrace record: capture the kmem tracepoints into a trace.dat through
  * a private tracefs instance, losing nothing with the default buffer.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -60,32 +59,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* adds pid and its threads; 0, or -errno when the process is not there */
-static int add_pid(pid_t **pids, size_t *nr, size_t *alloc, long pid)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((d = readdir(dir))) {
-		long tid = strtol(d->d_name, NULL, 10);
-
-		if (tid <= 0)
-			continue;
-		if (KMT_ARRAY_GROW(*pids, *nr + 1, *alloc)) {
-			closedir(dir);
-			return -ENOMEM;
-		}
-		(*pids)[(*nr)++] = (pid_t)tid;
-	}
-	closedir(dir);
-	return 0;
-}
-
 static int parse_pids(const char *list, pid_t **pids, size_t *nr,
 		      pid_t **main_pids, size_t *nr_main)
 {
@@ -105,7 +78,7 @@ static int parse_pids(const char *list, pid_t **pids, size_t *nr,
 				list);
 			return -EINVAL;
 		}
-		ret = add_pid(pids, nr, &alloc, pid);
+		ret = kmt_workload_add_threads(pids, nr, &alloc, pid);
 		if (ret) {
 			fprintf(stderr, "kmemtrace record: no process %ld: %s\n",
 				pid, strerror(-ret));

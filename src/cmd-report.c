@@ -113,6 +113,8 @@ static int prefetch(void *arg, const struct kmt_event *ev)
 	struct report_run *run = arg;
 	size_t i;
 
+	if (run->live)
+		kmt_live_prefetch(run->live, ev);
 	for (i = 0; i < NR_ANALYSES; i++) {
 		if (run->on[i] && analyses[i].ops->prefetch)
 			analyses[i].ops->prefetch(run->ctx[i], ev);

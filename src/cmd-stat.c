@@ -3,7 +3,6 @@
  * kmemtrace stat: how many of each kmem event, and how fast, like
  * `perf stat -e 'kmem:*'`.  Counting only: exact, and nothing on disk.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -111,31 +110,6 @@ static void print_counts(const struct stat_out *o, const uint64_t *v,
 	fflush(o->out);
 }
 
-static int add_threads(pid_t **pids, size_t *nr, size_t *alloc, long pid)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((d = readdir(dir))) {
-		long tid = strtol(d->d_name, NULL, 10);
-
-		if (tid <= 0)
-			continue;
-		if (KMT_ARRAY_GROW(*pids, *nr + 1, *alloc)) {
-			closedir(dir);
-			return -ENOMEM;
-		}
-		(*pids)[(*nr)++] = (pid_t)tid;
-	}
-	closedir(dir);
-	return 0;
-}
-
 int cmd_stat(int argc, char **argv)
 {
 	const char *pid_list = NULL, *duration_arg = NULL, *output = NULL;
@@ -223,7 +197,7 @@ int cmd_stat(int argc, char **argv)
 				code = 129;
 				goto out;
 			}
-			ret = add_threads(&tasks, &nr_tasks, &alloc_tasks, pid);
+			ret = kmt_workload_add_threads(&tasks, &nr_tasks, &alloc_tasks, pid);
 			if (ret) {
 				fprintf(stderr, "kmemtrace stat: no process %ld: %s\n",
 					pid, strerror(-ret));

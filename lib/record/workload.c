@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "record/workload.h"
+#include "util/array.h"
 
 int kmt_workload_prepare(struct kmt_workload *w, char *const *argv)
 {
@@ -129,4 +133,30 @@ void kmt_workload_abort(struct kmt_workload *w)
 		kill(w->pid, SIGKILL);
 		kmt_workload_wait(w);
 	}
+}
+
+int kmt_workload_add_threads(pid_t **pids, size_t *nr, size_t *alloc,
+			     long pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		long tid = strtol(d->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		if (KMT_ARRAY_GROW(*pids, *nr + 1, *alloc)) {
+			closedir(dir);
+			return -ENOMEM;
+		}
+		(*pids)[(*nr)++] = (pid_t)tid;
+	}
+	closedir(dir);
+	return 0;
 }

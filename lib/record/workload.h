@@ -37,6 +37,14 @@ int kmt_workload_poll(struct kmt_workload *w);
 /* waits for the child to exit */
 void kmt_workload_wait(struct kmt_workload *w);
 
+/*
+ * Appends the threads of process pid (/proc/PID/task) to *pids, growing
+ * it: `-p` of record and stat follow every thread.  0, or -errno (ENOENT
+ * when there is no such process).
+ */
+int kmt_workload_add_threads(pid_t **pids, size_t *nr, size_t *alloc,
+			     long pid);
+
 /* the shell-style exit code: status, or 128 + signal */
 int kmt_workload_exit_code(const struct kmt_workload *w);
 

@@ -7,6 +7,13 @@
  * each kmem event together with the kernel stack the `stacktrace` trigger
  * wrote right after it on the same CPU, decodes records with tpdecode and
  * counts what the ring buffer lost.
+ *
+ * libtracecmd 3.1 and libtraceevent 1.7 crash on cut or damaged files in
+ * several places, so before they see a file its layout is walked here
+ * (v6: the header blobs, options and CPU tables; v7: the options
+ * sections and buffer descriptions) against the file's size, and every
+ * ring-buffer page is checked.  What is left to them is the text of the
+ * event formats, printk formats and command lines.
  */
 #include <errno.h>
 #include <stdlib.h>

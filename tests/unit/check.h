@@ -8,6 +8,7 @@
  * prints "ok N - name" or "not ok N - name" per test for tests/run.sh.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int kmt_test_failed;
@@ -38,6 +39,46 @@ static int kmt_test_failed;
 		kmt_test_failed = 1;					\
 	}								\
 } while (0)
+
+/*
+ * A file of the test data directory, $KMT_TEST_DATA (tests/run.sh sets
+ * it), else tests/data from here; NUL-terminated, free() it.
+ */
+static inline char *kmt_test_read_data(const char *rel, size_t *len)
+{
+	const char *dir = getenv("KMT_TEST_DATA");
+	char path[4096];
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "tests/data",
+		 rel);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "cannot open '%s' (set KMT_TEST_DATA)\n", path);
+		return NULL;
+	}
+	for (;;) {
+		size_t r;
+
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap);
+			if (!buf)
+				break;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		if (!r)
+			break;
+		n += r;
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	*len = n;
+	return buf;
+}
 
 struct kmt_test {
 	const char *name;

@@ -25,43 +25,6 @@
 #define GFP_ACCOUNT	B(22)
 #define GFP_KERNEL_V	(GFP_DRECLAIM | GFP_KRECLAIM | GFP_IO | GFP_FS)
 
-/* the test data directory: $KMT_TEST_DATA, else tests/data from here */
-static char *read_data(const char *rel, size_t *len)
-{
-	const char *dir = getenv("KMT_TEST_DATA");
-	char path[4096];
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "tests/data",
-		 rel);
-	f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "cannot open '%s' (set KMT_TEST_DATA)\n", path);
-		return NULL;
-	}
-	for (;;) {
-		size_t r;
-
-		if (cap - n < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			if (!buf)
-				break;
-		}
-		r = fread(buf + n, 1, cap - n - 1, f);
-		if (!r)
-			break;
-		n += r;
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 static struct tep_event *parse_format(struct tep_handle *tep, const char *name)
 {
 	char rel[256];
@@ -71,7 +34,7 @@ static struct tep_event *parse_format(struct tep_handle *tep, const char *name)
 	struct tep_event *ev = NULL;
 
 	snprintf(rel, sizeof(rel), "formats/%s.format", name);
-	text = read_data(rel, &len);
+	text = kmt_test_read_data(rel, &len);
 	if (!text)
 		return NULL;
 	err = tep_parse_event(tep, text, len, "kmem");
