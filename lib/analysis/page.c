@@ -63,6 +63,9 @@ struct page_ctx {
 	struct kmt_rows callers;	/* struct page_row by callsite/order/mt/gfp */
 	struct kmt_rows allocs;		/* struct page_row by page/order/mt/gfp */
 	struct kmt_page_totals t;
+	/* the --live tables' columns: the report points at them */
+	struct kmt_col caller_cols[10];
+	struct kmt_col alloc_cols[9];
 };
 
 static int cmp_page(const void *a, const void *b)
@@ -407,19 +410,6 @@ static const struct kmt_col page_cols_caller[] = {
 	{ "address", "Address", KMT_V_HEX, KMT_COL_NO_TEXT },
 };
 
-static const struct kmt_col page_cols_caller_live[] = {
-	{ "live_kb", "Live alloc (KB)", KMT_V_U64, 0 },
-	{ "hits", "Hits", KMT_V_U64, 0 },
-	{ "order", "Order", KMT_V_S64, 0 },
-	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
-	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
-	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
-	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
-	{ "free_kb", "Free (KB)", KMT_V_U64, KMT_COL_NO_TEXT },
-	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
-	{ "address", "Address", KMT_V_HEX, KMT_COL_NO_TEXT },
-};
-
 static const struct kmt_col page_cols_alloc[] = {
 	{ "pfn", "PFN", KMT_V_HEX, KMT_COL_LEFT },
 	{ "alloc_kb", "Total alloc (KB)", KMT_V_U64, 0 },
@@ -432,19 +422,30 @@ static const struct kmt_col page_cols_alloc[] = {
 	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
 };
 
-static const struct kmt_col page_cols_alloc_live[] = {
-	{ "pfn", "PFN", KMT_V_HEX, KMT_COL_LEFT },
-	{ "live_kb", "Live alloc (KB)", KMT_V_U64, 0 },
-	{ "hits", "Hits", KMT_V_U64, 0 },
-	{ "order", "Order", KMT_V_S64, 0 },
-	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
-	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
-	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
-	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
-	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* the amount column of a --live table counts what is still allocated */
+static const struct kmt_col live_kb_col = {
+	"live_kb", "Live alloc (KB)", KMT_V_U64, 0
 };
 
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+_Static_assert(NCOLS(page_cols_caller) ==
+	       NCOLS(((struct page_ctx *)0)->caller_cols) &&
+	       NCOLS(page_cols_alloc) == NCOLS(((struct page_ctx *)0)->alloc_cols),
+	       "room for the --live copies of the page tables' columns");
+
+/* cols with the amount column (at index at) made the --live one */
+static const struct kmt_col *table_cols(struct page_ctx *c,
+					struct kmt_col *copy,
+					const struct kmt_col *cols, size_t n,
+					size_t at)
+{
+	if (!c->opts.live)
+		return cols;
+	memcpy(copy, cols, n * sizeof(*cols));
+	copy[at] = live_kb_col;
+	return copy;
+}
 
 static const char *mt_name(struct page_ctx *c, struct kmt_report *r, int mt)
 {
@@ -606,14 +607,16 @@ static int page_finish(void *ctx, struct kmt_report *r)
 		return -ENOMEM;
 	if (c->opts.caller) {
 		tab = kmt_report_add_table(r, "page", "callsites", NULL,
-			c->opts.live ? page_cols_caller_live : page_cols_caller,
+			table_cols(c, c->caller_cols, page_cols_caller,
+				   NCOLS(page_cols_caller), 0),
 			NCOLS(page_cols_caller), KMT_TABLE_PERF);
 		if (!tab || fill_rows(c, r, tab, &c->callers, 0))
 			return -ENOMEM;
 	}
 	if (c->opts.alloc) {
 		tab = kmt_report_add_table(r, "page", "allocs", NULL,
-			c->opts.live ? page_cols_alloc_live : page_cols_alloc,
+			table_cols(c, c->alloc_cols, page_cols_alloc,
+				   NCOLS(page_cols_alloc), 1),
 			NCOLS(page_cols_alloc), KMT_TABLE_PERF);
 		if (!tab || fill_rows(c, r, tab, &c->allocs, 1))
 			return -ENOMEM;
