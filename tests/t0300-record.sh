@@ -92,6 +92,16 @@ test_expect_success 'the summary line counts the same events' '
 	grep "^kmemtrace record: $n events, 0 lost, wrote a.dat" err
 '
 
+test_expect_success 'the recorder leaves its own threads out of the recording' '
+	# its readers allocate as they splice pages; only the command, before
+	# its exec, may still be called kmemtrace (one pid, not the recorder)
+	trace-cmd report a.dat 2>/dev/null |
+		sed -n "s/^ *kmemtrace-\([0-9][0-9]*\) .*/\1/p" | sort -u >self &&
+	cat self &&
+	test $(wc -l <self) -le 1 &&
+	! grep -qx "$(cat rec.pid)" self
+'
+
 test_expect_success 'the recording is mode 0600 (it holds kernel addresses)' '
 	test "$(stat -c %a a.dat)" = 600
 '

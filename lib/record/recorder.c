@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 
 #include "record/recorder.h"
+#include "record/workload.h"
 #include "record/tracedat-write.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -595,6 +596,31 @@ fail:
 	return NULL;
 }
 
+/*
+ * The recorder's own threads allocate too (splice moves ring-buffer pages
+ * through pipes): left in, they would top the leak and page tables of
+ * every system-wide recording.  set_event_notrace_pid leaves them out;
+ * kernels without it (before 5.9) record them, which is not an error.
+ */
+static void hide_self(struct kmt_rec *r)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	pid_t *tids = NULL;
+	size_t nr = 0, alloc = 0, i;
+
+	if (!tracefs_file_exists(r->inst, "set_event_notrace_pid") ||
+	    kmt_workload_add_threads(&tids, &nr, &alloc, (long)getpid()))
+		goto out;
+	for (i = 0; i < nr; i++)
+		kmt_sb_addf(&sb, "%s%d", i ? " " : "", (int)tids[i]);
+	if (!sb.oom && sb.len)
+		tracefs_instance_file_write(r->inst, "set_event_notrace_pid",
+					    kmt_sb_str(&sb));
+out:
+	kmt_sb_release(&sb);
+	free(tids);
+}
+
 int kmt_rec_start(struct kmt_rec *r)
 {
 	sigset_t all, old;
@@ -629,6 +655,7 @@ int kmt_rec_start(struct kmt_rec *r)
 		r->cpus[i].running = 1;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	hide_self(r);
 	if (tracefs_trace_on(r->inst) < 0)
 		return rec_error(r, errno ? errno : EIO,
 				  "cannot turn tracing on in instance '%s': %s",
