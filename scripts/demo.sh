@@ -22,7 +22,7 @@ fi
 
 why=
 if [ "$(id -u)" != 0 ]; then
-	why="recording kernel events needs root (try: sudo make demo)"
+	why="recording kernel events needs root (run make demo as root)"
 elif ! [ -d /sys/kernel/tracing/events/kmem ] &&
      ! mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
 	why="tracefs is not mounted at /sys/kernel/tracing and cannot be"
