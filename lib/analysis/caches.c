@@ -277,9 +277,7 @@ static int caches_finish(void *ctx, struct kmt_report *r)
 		sum.live += row->live;
 		sum.live_bytes += row->live_bytes;
 	}
-	/* qsort wants rows, even for none */
-	if (rows->nr)
-		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
 	kmt_hash_clear(&rows->index);
 	c->last = SIZE_MAX;
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)

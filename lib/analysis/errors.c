@@ -393,9 +393,7 @@ static int errors_finish(void *ctx, struct kmt_report *r)
 				   KMT_TABLE_PLAIN);
 	if (!tab)
 		return -ENOMEM;
-	/* qsort wants rows, even for none */
-	if (rows->nr)
-		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
 	kmt_hash_clear(&rows->index);
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;

@@ -302,9 +302,7 @@ static int fallback_table(struct extfrag_ctx *c, struct kmt_report *r)
 				 fb_cols, KMT_NCOLS(fb_cols), KMT_TABLE_PLAIN);
 	if (!t)
 		return -ENOMEM;
-	/* qsort wants rows, even for none */
-	if (rows->nr)
-		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
 	kmt_hash_clear(&rows->index);
 	n = limit(c, rows->nr);
 	for (i = 0; i < n; i++) {
@@ -342,9 +340,7 @@ static int one_table(struct extfrag_ctx *c, struct kmt_report *r,
 				 cols, ncols, KMT_TABLE_PLAIN);
 	if (!t)
 		return -ENOMEM;
-	/* qsort wants rows, even for none */
-	if (rows->nr)
-		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
 	kmt_hash_clear(&rows->index);
 	n = limit(c, rows->nr);
 	for (i = 0; i < n; i++) {

@@ -243,9 +243,7 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 				 KMT_TABLE_PLAIN);
 	if (!t)
 		return -ENOMEM;
-	/* qsort wants rows, even for none */
-	if (rows->nr)
-		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
 	kmt_hash_clear(&rows->index);	/* the sort moved the rows */
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;

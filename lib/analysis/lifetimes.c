@@ -246,9 +246,7 @@ static int site_table(struct lifetimes_ctx *c, struct kmt_report *r)
 				 KMT_TABLE_PLAIN);
 	if (!t)
 		return -ENOMEM;
-	/* qsort wants rows, even for none */
-	if (rows->nr)
-		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
 	kmt_hash_clear(&rows->index);
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;

@@ -386,9 +386,7 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < n; i++)
 		add_up(&sum, kmt_rows_at(rows, i));
-	/* qsort wants rows, even for none */
-	if (rows->nr)
-		kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
+	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
 	kmt_hash_clear(&rows->index);
 	memset(c->recent, 0, sizeof(c->recent));
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)

@@ -7,6 +7,7 @@
 
 #include "event/symbols.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 
 void kmt_symtab_init(struct kmt_symtab *t, struct kmt_strtab *strs)
 {
@@ -60,17 +61,6 @@ int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
 		    mod_id ? kmt_strtab_get(t->strs, mod_id) : NULL);
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 {
 	char *text, *p, *end;
@@ -95,7 +85,7 @@ int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 		if (!eol)
 			eol = end;
 		q = p;
-		while (q < eol && (d = hexval(*q)) >= 0) {
+		while (q < eol && (d = kmt_hexval(*q)) >= 0) {
 			addr = addr << 4 | d;
 			q++;
 		}
@@ -227,14 +217,14 @@ uint64_t kmt_symtab_from_text(struct kmt_symtab *t, const char *text,
 	if (text == end)
 		return 0;
 	if (end - text > 2 && text[0] == '0' && text[1] == 'x') {
-		for (p = text + 2; p < end && (d = hexval(*p)) >= 0; p++)
+		for (p = text + 2; p < end && (d = kmt_hexval(*p)) >= 0; p++)
 			addr = addr << 4 | d;
 		if (p == end)
 			return addr;
 	}
 	/* a bare hex word is an address the kernel could not name */
-	for (p = text; p < end && hexval(*p) >= 0; p++)
-		addr = addr << 4 | hexval(*p);
+	for (p = text; p < end && kmt_hexval(*p) >= 0; p++)
+		addr = addr << 4 | kmt_hexval(*p);
 	if (p == end && end - text >= 8)
 		return addr;
 
@@ -243,7 +233,7 @@ uint64_t kmt_symtab_from_text(struct kmt_symtab *t, const char *text,
 		p = plus + 1;
 		if (end - p > 2 && p[0] == '0' && p[1] == 'x')
 			p += 2;
-		for (; p < end && (d = hexval(*p)) >= 0; p++)
+		for (; p < end && (d = kmt_hexval(*p)) >= 0; p++)
 			off = off << 4 | d;
 	} else {
 		/* "name (module)" style suffixes stay part of the name */

@@ -268,7 +268,7 @@ static void render_table(const struct kmt_table *t, FILE *out)
 static void render_summary(const struct kmt_summary *s, FILE *out)
 {
 	size_t i, n;
-	char buf[64], b2[64];
+	char buf[64];
 
 	fprintf(out, "\n%s\n", s->title);
 	for (n = strlen(s->title); n; n--)
@@ -303,7 +303,6 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 			fprintf(out, " (%s)", it->note);
 		fputc('\n', out);
 	}
-	(void)b2;
 }
 
 static void render_meta(const struct kmt_report_meta *m, FILE *out)

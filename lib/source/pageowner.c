@@ -12,6 +12,7 @@
 
 #include "source/pageowner.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 
 #define ALLOC_PREFIX "Page allocated via order "
 #define ALLOC_PREFIX_LEN (sizeof(ALLOC_PREFIX) - 1)
@@ -68,17 +69,6 @@ static int eat_u64(const char **p, const char *end, uint64_t *v)
 	return 1;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "0x1a2b" or "0" (the kernel's %#x of zero may lack the prefix) */
 static int eat_hex(const char **p, const char *end, uint64_t *v)
 {
@@ -88,10 +78,10 @@ static int eat_hex(const char **p, const char *end, uint64_t *v)
 
 	if (end - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	for (; s < end && hexval(*s) >= 0; s++, n++) {
+	for (; s < end && kmt_hexval(*s) >= 0; s++, n++) {
 		if (x >> 60)
 			return 0;
-		x = (x << 4) | (uint64_t)hexval(*s);
+		x = (x << 4) | (uint64_t)kmt_hexval(*s);
 	}
 	if (!n)
 		return 0;

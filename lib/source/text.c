@@ -20,6 +20,7 @@
 #include "source/source.h"
 #include "source/text.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 
 #define TEXT_BUF	(1U << 20)	/* longest line: longer ones are skipped */
 #define TEXT_MAX_STACK	512
@@ -37,17 +38,6 @@ static int is_space(int c)
 static int is_digit(int c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static int starts(const char *p, const char *end, const char *word)
@@ -102,7 +92,7 @@ static int parse_hex(const char *p, const char *end, uint64_t *v)
 	if (p == end || end - p > 16)
 		return -1;
 	for (; p < end; p++) {
-		d = hexval(*p);
+		d = kmt_hexval(*p);
 		if (d < 0)
 			return -1;
 		x = x << 4 | (uint64_t)d;
@@ -628,7 +618,7 @@ static unsigned int parse_perf_frame(struct kmt_text_line *out, const char *p,
 
 	p = skip_space(p, end);
 	q = p;
-	while (q < end && hexval(*q) >= 0)
+	while (q < end && kmt_hexval(*q) >= 0)
 		q++;
 	if (q == p || (q < end && !is_space(*q)) || parse_hex(p, q, &addr))
 		return KMT_TEXT_OTHER;

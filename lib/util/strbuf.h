@@ -27,6 +27,18 @@ void kmt_sb_vaddf(struct kmt_sb *sb, const char *fmt, va_list ap)
 /* the text, "" when empty */
 const char *kmt_sb_str(const struct kmt_sb *sb);
 
+/* the value of a hex digit, -1 for any other character */
+static inline int kmt_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* 1234567 -> "1,234,567", into buf of at least 32 bytes */
 char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v);
 
