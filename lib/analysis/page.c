@@ -54,6 +54,17 @@ struct page_row {
 	uint64_t free_bytes;
 };
 
+struct page_ctx;
+
+/* a table drawn from the analysis' own sorted rows (see kmt_row_fn) */
+struct page_table {
+	struct page_ctx *c;
+	struct kmt_report *r;
+	const struct kmt_rows *rows;
+	uint32_t *order;		/* rows in sorted order */
+	int by_page;
+};
+
 struct page_ctx {
 	struct kmt_session *s;
 	struct kmt_report_opts opts;
@@ -66,6 +77,10 @@ struct page_ctx {
 	/* the --live tables' columns: the report points at them */
 	struct kmt_col caller_cols[10];
 	struct kmt_col alloc_cols[9];
+	struct page_table tables[2];	/* callsites, pages */
+	/* GFP texts made for the tables, by gfp value */
+	struct kmt_hash gfp_texts;
+	const char *mt_unknown[256];	/* "UNKNOWN(n)", by n as a byte */
 };
 
 static int cmp_page(const void *a, const void *b)
@@ -163,6 +178,7 @@ static void *page_create(struct kmt_session *s,
 	c->opts = *opts;
 	kmt_callsite_cache_init(&c->callsites);
 	kmt_hash_init(&c->live, sizeof(struct page_obj));
+	kmt_hash_init(&c->gfp_texts, sizeof(const char *));
 	kmt_rows_init(&c->callers, sizeof(struct page_row),
 		      sizeof(struct page_key));
 	kmt_rows_init(&c->allocs, sizeof(struct page_row),
@@ -187,6 +203,9 @@ static void page_destroy(void *ctx)
 	kmt_hash_free(&c->live);
 	kmt_rows_free(&c->callers);
 	kmt_rows_free(&c->allocs);
+	kmt_hash_free(&c->gfp_texts);
+	free(c->tables[0].order);
+	free(c->tables[1].order);
 	free(c);
 }
 
@@ -450,76 +469,92 @@ static const struct kmt_col *table_cols(struct page_ctx *c,
 static const char *mt_name(struct page_ctx *c, struct kmt_report *r, int mt)
 {
 	const char *name = kmt_session_migratetype_name(c->s, mt);
+	const char **memo = &c->mt_unknown[(uint8_t)clamp8(mt)];
 
-	return name ? name : kmt_report_printf(r, "UNKNOWN(%d)", mt);
+	if (name)
+		return name;
+	if (!*memo)
+		*memo = kmt_report_printf(r, "UNKNOWN(%d)", mt);
+	return *memo;
 }
 
+/* a table of a million pages has a few dozen distinct GFP masks */
 static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
 			    const struct page_key *k)
 {
 	struct kmt_sb sb = KMT_SB_INIT;
-	const char *out;
+	const char **memo;
+	int is_new;
 
 	if (k->gfp_str)
-		return kmt_report_strdup(r, kmt_strtab_get(&c->s->strs,
-							   k->gfp_str));
+		return kmt_strtab_get(&c->s->strs, k->gfp_str);
 	if (!k->has_gfp)
 		return "?";
+	memo = kmt_hash_put(&c->gfp_texts, k->gfp, &is_new);
+	if (!memo)
+		return "";
+	if (!is_new)
+		return *memo;
 	kmt_gfp_format(&c->s->gfp, k->gfp, &sb);
-	out = kmt_report_strdup(r, kmt_sb_str(&sb));
+	*memo = kmt_report_strdup(r, kmt_sb_str(&sb));
 	kmt_sb_release(&sb);
-	return out;
+	return *memo;
 }
 
-static int fill_rows(struct page_ctx *c, struct kmt_report *r,
-		     struct kmt_table *t, struct kmt_rows *rows, int by_page)
+static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 {
-	size_t i, n, shown = 0, total = 0;
-	uint32_t *order;
+	const struct page_table *tab = ctx;
+	struct page_ctx *c = tab->c;
+	const struct page_row *row = kmt_rows_at(tab->rows, tab->order[i]);
+	int j = 0;
 
-	order = kmt_sort_index(rows->rows, rows->nr, rows->row_size, &c->sort);
-	if (!order)
+	if (tab->by_page)
+		v[j++].u = row->k.page;
+	v[j++].u = row->alloc_bytes / 1024;
+	v[j++].u = row->nr_alloc;
+	v[j++].s = row->k.order;
+	v[j++].str = mt_name(c, tab->r, row->k.mt);
+	v[j++].str = gfp_text(c, tab->r, &row->k);
+	v[j++].str = kmt_analysis_sym(c->s, tab->r, row->callsite,
+				      c->opts.raw_ip);
+	v[j++].u = row->nr_free;
+	if (!tab->by_page)
+		v[j++].u = row->free_bytes / 1024;
+	v[j++].u = row->k.gfp;
+	if (!tab->by_page)
+		v[j++].u = row->callsite;
+}
+
+/*
+ * Sorts rows and makes t draw the first -l of them from here (with
+ * --live, only blocks still allocated): a table of every page is not
+ * copied into the report.
+ */
+static int fill_rows(struct page_ctx *c, struct kmt_report *r,
+		     struct kmt_table *t, struct page_table *tab,
+		     struct kmt_rows *rows, int by_page)
+{
+	size_t i, n = 0;
+
+	free(tab->order);
+	tab->order = kmt_sort_index(rows->rows, rows->nr, rows->row_size,
+				    &c->sort);
+	if (!tab->order)
 		return -ENOMEM;
-	n = rows->nr;
-	if (kmt_table_reserve(t, c->opts.lines > 0 &&
-			      (size_t)c->opts.lines < n ? (size_t)c->opts.lines : n)) {
-		free(order);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		const struct page_row *row = kmt_rows_at(rows, order[i]);
-		union kmt_val *v;
-		int j = 0;
+	for (i = 0; i < rows->nr; i++) {
+		const struct page_row *row = kmt_rows_at(rows, tab->order[i]);
 
 		if (c->opts.live && !row->nr_alloc)
 			continue;
-		total++;
-		if (c->opts.lines > 0 && shown >= (size_t)c->opts.lines)
-			continue;
-		v = kmt_table_add_row(t);
-		if (!v) {
-			free(order);
-			return -ENOMEM;
-		}
-		shown++;
-		if (by_page)
-			v[j++].u = row->k.page;
-		v[j++].u = row->alloc_bytes / 1024;
-		v[j++].u = row->nr_alloc;
-		v[j++].s = row->k.order;
-		v[j++].str = mt_name(c, r, row->k.mt);
-		v[j++].str = gfp_text(c, r, &row->k);
-		v[j++].str = kmt_analysis_sym(c->s, r, row->callsite,
-					      c->opts.raw_ip);
-		v[j++].u = row->nr_free;
-		if (!by_page)
-			v[j++].u = row->free_bytes / 1024;
-		v[j++].u = row->k.gfp;
-		if (!by_page)
-			v[j++].u = row->callsite;
+		tab->order[n++] = tab->order[i];
 	}
-	t->total_rows = total;
-	free(order);
+	tab->c = c;
+	tab->r = r;
+	tab->rows = rows;
+	tab->by_page = by_page;
+	kmt_table_set_row_fn(t, c->opts.lines > 0 &&
+			     (size_t)c->opts.lines < n ? (size_t)c->opts.lines : n,
+			     n, page_table_row, tab);
 	return 0;
 }
 
@@ -610,7 +645,7 @@ static int page_finish(void *ctx, struct kmt_report *r)
 			table_cols(c, c->caller_cols, page_cols_caller,
 				   NCOLS(page_cols_caller), 0),
 			NCOLS(page_cols_caller), KMT_TABLE_PERF);
-		if (!tab || fill_rows(c, r, tab, &c->callers, 0))
+		if (!tab || fill_rows(c, r, tab, &c->tables[0], &c->callers, 0))
 			return -ENOMEM;
 	}
 	if (c->opts.alloc) {
@@ -618,7 +653,7 @@ static int page_finish(void *ctx, struct kmt_report *r)
 			table_cols(c, c->alloc_cols, page_cols_alloc,
 				   NCOLS(page_cols_alloc), 1),
 			NCOLS(page_cols_alloc), KMT_TABLE_PERF);
-		if (!tab || fill_rows(c, r, tab, &c->allocs, 1))
+		if (!tab || fill_rows(c, r, tab, &c->tables[1], &c->allocs, 1))
 			return -ENOMEM;
 	}
 

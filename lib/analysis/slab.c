@@ -70,6 +70,18 @@ struct slab_row {
 	uint64_t live_bytes;
 };
 
+struct slab_ctx;
+
+/* a table drawn from the analysis' own sorted rows (see kmt_row_fn) */
+struct slab_table {
+	struct slab_ctx *c;
+	struct kmt_report *r;
+	const unsigned char *base;	/* struct slab_stat, size bytes apart */
+	size_t size;
+	uint32_t *order;		/* rows in sorted order */
+	int by_ptr;
+};
+
 struct slab_ctx {
 	struct kmt_session *s;
 	struct kmt_report_opts opts;
@@ -81,6 +93,7 @@ struct slab_ctx {
 	uint64_t last_site_key;		/* a one-entry cache of sites */
 	uint32_t last_site;
 	struct kmt_slab_totals t;
+	struct slab_table tables[2];	/* callsites, pointers */
 };
 
 static double frag_pct(uint64_t req, uint64_t alloc)
@@ -189,6 +202,8 @@ static void slab_destroy(void *ctx)
 	kmt_hash_free(&c->live);
 	kmt_hash_free(&c->ptrs);
 	kmt_rows_free(&c->sites);
+	free(c->tables[0].order);
+	free(c->tables[1].order);
 	free(c);
 }
 
@@ -380,63 +395,66 @@ static const struct kmt_col slab_cols_alloc[] = {
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
-/* sorts n stats of size bytes each in place and adds the first -l rows */
+static void slab_table_row(void *ctx, size_t i, union kmt_val *v)
+{
+	const struct slab_table *tab = ctx;
+	const struct slab_ctx *c = tab->c;
+	const struct slab_stat *st =
+		(const void *)(tab->base + tab->order[i] * tab->size);
+	const char *site = kmt_analysis_sym(c->s, tab->r, st->call_site,
+					    c->opts.raw_ip);
+
+	if (tab->by_ptr)
+		v[0].u = st->key;
+	else
+		v[0].str = site;
+	v[1].u = st->bytes_alloc;
+	v[2].u = st->hit ? st->bytes_alloc / st->hit : 0;
+	v[3].u = st->bytes_req;
+	v[4].u = st->hit ? st->bytes_req / st->hit : 0;
+	v[5].u = st->hit;
+	v[6].u = st->pingpong;
+	v[7].d = st->frag;
+	if (tab->by_ptr) {
+		v[8].str = site;
+	} else {
+		const struct slab_row *row = (const void *)st;
+
+		v[8].u = row->frees;
+		v[9].u = row->live;
+		v[10].u = row->live_bytes;
+		v[11].u = st->call_site;
+	}
+}
+
+/*
+ * Sorts nr stats of size bytes each and makes t draw the first -l of
+ * them from here: a million --alloc rows are not copied into the report.
+ */
 static int add_rows(struct slab_ctx *c, struct kmt_report *r,
-		    struct kmt_table *t, unsigned char *base, size_t nr,
-		    size_t size, const struct kmt_sort_chain *chain, int by_ptr)
+		    struct kmt_table *t, struct slab_table *tab,
+		    unsigned char *base, size_t nr, size_t size,
+		    const struct kmt_sort_chain *chain, int by_ptr)
 {
 	size_t i, n = nr;
-	uint32_t *order;
 
 	for (i = 0; i < nr; i++) {
 		struct slab_stat *st = (struct slab_stat *)(base + i * size);
 
 		st->frag = frag_pct(st->bytes_req, st->bytes_alloc);
 	}
-	order = kmt_sort_index(base, nr, size, chain);
-	if (!order)
+	free(tab->order);
+	tab->order = kmt_sort_index(base, nr, size, chain);
+	if (!tab->order)
 		return -ENOMEM;
+	tab->c = c;
+	tab->r = r;
+	tab->base = base;
+	tab->size = size;
+	tab->by_ptr = by_ptr;
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
-	if (kmt_table_reserve(t, n)) {
-		free(order);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		const struct slab_stat *st =
-			(const struct slab_stat *)(base + order[i] * size);
-		union kmt_val *v = kmt_table_add_row(t);
-		const char *site;
-
-		if (!v) {
-			free(order);
-			return -ENOMEM;
-		}
-		site = kmt_analysis_sym(c->s, r, st->call_site, c->opts.raw_ip);
-		if (by_ptr)
-			v[0].u = st->key;
-		else
-			v[0].str = site;
-		v[1].u = st->bytes_alloc;
-		v[2].u = st->hit ? st->bytes_alloc / st->hit : 0;
-		v[3].u = st->bytes_req;
-		v[4].u = st->hit ? st->bytes_req / st->hit : 0;
-		v[5].u = st->hit;
-		v[6].u = st->pingpong;
-		v[7].d = st->frag;
-		if (by_ptr) {
-			v[8].str = site;
-		} else {
-			const struct slab_row *row = (const void *)st;
-
-			v[8].u = row->frees;
-			v[9].u = row->live;
-			v[10].u = row->live_bytes;
-			v[11].u = st->call_site;
-		}
-	}
-	t->total_rows = nr;
-	free(order);
+	kmt_table_set_row_fn(t, n, nr, slab_table_row, tab);
 	return 0;
 }
 
@@ -455,8 +473,9 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 					   slab_cols_caller,
 					   NCOLS(slab_cols_caller),
 					   KMT_TABLE_PERF);
-		if (!tab || add_rows(c, r, tab, c->sites.rows, c->sites.nr,
-				     c->sites.row_size, &c->caller_sort, 0))
+		if (!tab || add_rows(c, r, tab, &c->tables[0], c->sites.rows,
+				     c->sites.nr, c->sites.row_size,
+				     &c->caller_sort, 0))
 			return -ENOMEM;
 	}
 	if (c->opts.alloc) {
@@ -465,8 +484,8 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 					   NCOLS(slab_cols_alloc),
 					   KMT_TABLE_PERF);
 		entries = kmt_hash_compact(&c->ptrs, &nr);
-		if (!tab || add_rows(c, r, tab, entries, nr, c->ptrs.slot_size,
-				     &c->alloc_sort, 1))
+		if (!tab || add_rows(c, r, tab, &c->tables[1], entries, nr,
+				     c->ptrs.slot_size, &c->alloc_sort, 1))
 			return -ENOMEM;
 		/* the pointer table is an array now: nothing may look up in it */
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/render.h"
@@ -64,19 +65,26 @@ int kmt_render_csv(const struct kmt_report *r, FILE *out)
 		fprintf(out, "# %s.%s\n", sec->group, sec->key);
 		if (sec->kind == KMT_SEC_TABLE) {
 			const struct kmt_table *t = &sec->table;
+			union kmt_val *buf = calloc(t->ncols ? t->ncols : 1,
+						    sizeof(*buf));
 
+			if (!buf)
+				return -1;
 			for (c = 0; c < t->ncols; c++)
 				fprintf(out, "%s%s", c ? "," : "", t->cols[c].key);
 			fputc('\n', out);
 			for (k = 0; k < t->nrows; k++) {
+				const union kmt_val *row =
+					kmt_table_row(t, k, buf);
+
 				for (c = 0; c < t->ncols; c++) {
 					if (c)
 						fputc(',', out);
-					csv_val(out, t->cols[c].type,
-						&t->vals[k * t->ncols + c]);
+					csv_val(out, t->cols[c].type, &row[c]);
 				}
 				fputc('\n', out);
 			}
+			free(buf);
 			continue;
 		}
 		fprintf(out, "key,value,detail\n");

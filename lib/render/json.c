@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/render.h"
@@ -38,37 +39,47 @@ static void json_val(struct kmt_json *j, const char *key, enum kmt_val_type type
 static void json_series(struct kmt_json *j, const char *key,
 			const struct kmt_table *t)
 {
+	union kmt_val *buf = calloc(t->ncols ? t->ncols : 1, sizeof(*buf));
 	size_t r, c;
 
+	if (!buf)
+		return;
 	kmt_json_obj_open(j, key);
 	for (c = 0; c < t->ncols; c++) {
 		kmt_json_arr_open(j, t->cols[c].key);
 		for (r = 0; r < t->nrows; r++)
 			json_val(j, NULL, t->cols[c].type,
-				 &t->vals[r * t->ncols + c]);
+				 &kmt_table_row(t, r, buf)[c]);
 		kmt_json_arr_close(j);
 	}
 	kmt_json_obj_close(j);
+	free(buf);
 }
 
 static void json_table(struct kmt_json *j, const char *key,
 		       const struct kmt_table *t)
 {
+	union kmt_val *buf;
 	size_t r, c;
 
 	if (t->style == KMT_TABLE_SERIES) {
 		json_series(j, key, t);
 		return;
 	}
+	buf = calloc(t->ncols ? t->ncols : 1, sizeof(*buf));
+	if (!buf)
+		return;
 	kmt_json_arr_open(j, key);
 	for (r = 0; r < t->nrows; r++) {
+		const union kmt_val *row = kmt_table_row(t, r, buf);
+
 		kmt_json_obj_open(j, NULL);
 		for (c = 0; c < t->ncols; c++)
-			json_val(j, t->cols[c].key, t->cols[c].type,
-				 &t->vals[r * t->ncols + c]);
+			json_val(j, t->cols[c].key, t->cols[c].type, &row[c]);
 		kmt_json_obj_close(j);
 	}
 	kmt_json_arr_close(j);
+	free(buf);
 	if (t->total_rows > t->nrows) {
 		char omitted[96];
 

@@ -70,8 +70,43 @@ static size_t fmt_hex(char *buf, uint64_t v)
 	return n + 2;
 }
 
-static void format_val(char *buf, size_t size, enum kmt_val_type type,
-		       const union kmt_val *v, unsigned int flags)
+/*
+ * "%.3f%%" without printf for the usual percentages: a frag column of a
+ * million rows is drawn twice.  Values a rounding step could print
+ * differently from printf (a third decimal of exactly 5 after the
+ * multiplication, or out of range) go to printf.
+ */
+static size_t fmt_pct(char *buf, size_t size, double d)
+{
+	double scaled = d * 1000.0, frac;
+	uint64_t milli;
+	size_t n;
+
+	if (!(d >= 0.0 && d < 1e12))
+		return (size_t)snprintf(buf, size, "%.3f%%", d);
+	milli = (uint64_t)scaled;
+	frac = scaled - (double)milli;
+	if (frac > 0.4999 && frac < 0.5001)
+		return (size_t)snprintf(buf, size, "%.3f%%", d);
+	if (frac > 0.5)
+		milli++;
+	n = fmt_u64(buf, milli / 1000);
+	buf[n++] = '.';
+	buf[n++] = (char)('0' + milli / 100 % 10);
+	buf[n++] = (char)('0' + milli / 10 % 10);
+	buf[n++] = (char)('0' + milli % 10);
+	buf[n++] = '%';
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * The text of a value: in buf, or the string itself for a string value;
+ * its length in *len.
+ */
+static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
+			     const union kmt_val *v, unsigned int flags,
+			     size_t *len)
 {
 	switch (type) {
 	case KMT_V_DURATION:
@@ -82,29 +117,48 @@ static void format_val(char *buf, size_t size, enum kmt_val_type type,
 			 v->u / 1000000000, v->u / 1000 % 1000000);
 		break;
 	case KMT_V_U64:
-		if ((flags & KMT_COL_DOT_ZERO) && !v->u)
-			snprintf(buf, size, ".");
-		else if (flags & KMT_COL_GROUPED)
+		if ((flags & KMT_COL_DOT_ZERO) && !v->u) {
+			*len = 1;
+			return ".";
+		}
+		if (flags & KMT_COL_GROUPED) {
 			kmt_fmt_thousands(buf, size, v->u);
-		else
-			fmt_u64(buf, v->u);
-		break;
+			break;
+		}
+		*len = fmt_u64(buf, v->u);
+		return buf;
 	case KMT_V_S64:
+		if (v->s >= 0) {
+			*len = fmt_u64(buf, (uint64_t)v->s);
+			return buf;
+		}
 		snprintf(buf, size, "%" PRId64, v->s);
 		break;
 	case KMT_V_DOUBLE:
 		snprintf(buf, size, "%.3f", v->d);
 		break;
 	case KMT_V_PCT:
-		snprintf(buf, size, "%.3f%%", v->d);
-		break;
+		*len = fmt_pct(buf, size, v->d);
+		return buf;
 	case KMT_V_STR:
-		snprintf(buf, size, "%s", v->str ? v->str : "");
-		break;
+		*len = v->str ? strlen(v->str) : 0;
+		return v->str ? v->str : "";
 	case KMT_V_HEX:
-		fmt_hex(buf, v->u);
-		break;
+		*len = fmt_hex(buf, v->u);
+		return buf;
 	}
+	*len = strlen(buf);
+	return buf;
+}
+
+static void format_val(char *buf, size_t size, enum kmt_val_type type,
+		       const union kmt_val *v, unsigned int flags)
+{
+	size_t n;
+	const char *s = cell_text(buf, size, type, v, flags, &n);
+
+	if (s != buf)
+		snprintf(buf, size, "%.*s", (int)n, s);
 }
 
 /* a text line of a table, built without printf */
@@ -127,11 +181,9 @@ static void pad(struct line *l, size_t n)
 		l->buf[l->len++] = ' ';
 }
 
-/* s in a field of width w, left or right aligned */
-static void field(struct line *l, const char *s, size_t w, int left)
+/* s (n bytes) in a field of width w, left or right aligned */
+static void field(struct line *l, const char *s, size_t n, size_t w, int left)
 {
-	size_t n = strlen(s);
-
 	if (!left && n < w)
 		pad(l, w - n);
 	put(l, s, n);
@@ -155,19 +207,30 @@ static void rule(FILE *out, size_t width)
 static void render_table(const struct kmt_table *t, FILE *out)
 {
 	size_t *w = calloc(t->ncols, sizeof(*w));
-	size_t r, c, line = 0;
+	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
+				       sizeof(*rowbuf));
+	const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
+	size_t seplen = strlen(sep);
+	size_t r, c, n, line = 0;
 	char buf[256];
 
-	if (!w)
+	if (!w || !rowbuf) {
+		free(w);
+		free(rowbuf);
 		return;
+	}
 	for (r = 0; r < t->nrows; r++) {
+		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
+
 		for (c = 0; c < t->ncols; c++) {
 			const struct kmt_col *col = &t->cols[c];
 
-			format_val(buf, sizeof(buf), col->type,
-				   &t->vals[r * t->ncols + c], col->flags);
-			if (strlen(buf) > w[c])
-				w[c] = strlen(buf);
+			if (col->flags & KMT_COL_NO_TEXT)
+				continue;
+			cell_text(buf, sizeof(buf), col->type, &row[c],
+				  col->flags, &n);
+			if (n > w[c])
+				w[c] = n;
 		}
 	}
 	/* a heading wider than a joined pair widens its first half */
@@ -207,9 +270,8 @@ static void render_table(const struct kmt_table *t, FILE *out)
 		rule(out, line > RULE_WIDTH ? line : RULE_WIDTH);
 
 	for (size_t pass = 0; pass <= t->nrows; pass++) {
-		const union kmt_val *row = pass ? &t->vals[(pass - 1) * t->ncols] :
-					   NULL;
-		const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
+		const union kmt_val *row = pass ?
+			kmt_table_row(t, pass - 1, rowbuf) : NULL;
 		struct line l;
 		int first = 1;
 
@@ -217,31 +279,36 @@ static void render_table(const struct kmt_table *t, FILE *out)
 		for (c = 0; c < t->ncols; c++) {
 			const struct kmt_col *col = &t->cols[c];
 			int left = col->flags & KMT_COL_LEFT;
+			const char *s;
 
 			if (col->flags & KMT_COL_NO_TEXT)
 				continue;
-			put(&l, first ? " " : sep, first ? 1 : strlen(sep));
+			put(&l, first ? " " : sep, first ? 1 : seplen);
 			first = 0;
 			if (!row) {
 				size_t cw = w[c];
 
 				if (col->flags & KMT_COL_JOIN_NEXT)
 					cw = w[c] + 1 + w[c + 1];
-				field(&l, col->title, cw, left);
+				field(&l, col->title, strlen(col->title), cw,
+				      left);
 			} else if (col->flags & KMT_COL_JOIN_NEXT) {
 				char b2[128];
+				const char *s2;
+				size_t n2;
 
-				format_val(buf, sizeof(buf), col->type,
-					   &row[c], col->flags);
-				format_val(b2, sizeof(b2), t->cols[c + 1].type,
-					   &row[c + 1], t->cols[c + 1].flags);
-				field(&l, buf, w[c], 0);
+				s = cell_text(buf, sizeof(buf), col->type,
+					      &row[c], col->flags, &n);
+				s2 = cell_text(b2, sizeof(b2),
+					       t->cols[c + 1].type, &row[c + 1],
+					       t->cols[c + 1].flags, &n2);
+				field(&l, s, n, w[c], 0);
 				put(&l, "/", 1);
-				field(&l, b2, w[c + 1], 1);
+				field(&l, s2, n2, w[c + 1], 1);
 			} else {
-				format_val(buf, sizeof(buf), col->type, &row[c],
-					   col->flags);
-				field(&l, buf, w[c], left);
+				s = cell_text(buf, sizeof(buf), col->type,
+					      &row[c], col->flags, &n);
+				field(&l, s, n, w[c], left);
 			}
 			if (col->flags & KMT_COL_JOIN_NEXT)
 				c++;
@@ -263,6 +330,7 @@ static void render_table(const struct kmt_table *t, FILE *out)
 	if (t->style == KMT_TABLE_PERF)
 		rule(out, line > RULE_WIDTH ? line : RULE_WIDTH);
 	free(w);
+	free(rowbuf);
 }
 
 static void render_summary(const struct kmt_summary *s, FILE *out)

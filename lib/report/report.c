@@ -86,6 +86,15 @@ int kmt_table_reserve(struct kmt_table *t, size_t n)
 			      (t->nrows + n) * t->ncols, sizeof(*t->vals));
 }
 
+void kmt_table_set_row_fn(struct kmt_table *t, size_t nrows,
+			  size_t total_rows, kmt_row_fn fn, void *ctx)
+{
+	t->nrows = nrows;
+	t->total_rows = total_rows > nrows ? total_rows : nrows;
+	t->row_fn = fn;
+	t->row_ctx = ctx;
+}
+
 union kmt_val *kmt_table_add_row(struct kmt_table *t)
 {
 	union kmt_val *row;

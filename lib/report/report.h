@@ -57,16 +57,44 @@ enum kmt_table_style {
 	KMT_TABLE_SERIES,
 };
 
+/*
+ * Makes row i of a table into vals (ncols values) when a renderer draws
+ * it, from the analysis that added the table.
+ */
+typedef void (*kmt_row_fn)(void *ctx, size_t i, union kmt_val *vals);
+
 struct kmt_table {
 	const char *title;	/* text heading line, or NULL */
 	const struct kmt_col *cols;
 	size_t ncols;
-	union kmt_val *vals;	/* nrows * ncols */
+	union kmt_val *vals;	/* nrows * ncols, unless row_fn */
 	size_t nrows;
 	size_t alloc;
 	size_t total_rows;	/* rows there were before a -l limit */
 	enum kmt_table_style style;
+	/*
+	 * A table of a million rows (--alloc) is not copied into vals: the
+	 * analysis keeps its sorted rows and makes each one as it is drawn,
+	 * so the report costs no memory of its own.  The analysis must
+	 * outlive the rendering.
+	 */
+	kmt_row_fn row_fn;
+	void *row_ctx;
 };
+
+/* the values of row i: in vals, or made into buf (ncols values) */
+static inline const union kmt_val *kmt_table_row(const struct kmt_table *t,
+						 size_t i, union kmt_val *buf)
+{
+	size_t c;
+
+	if (!t->row_fn)
+		return t->vals + i * t->ncols;
+	for (c = 0; c < t->ncols; c++)
+		buf[c].u = 0;
+	t->row_fn(t->row_ctx, i, buf);
+	return buf;
+}
 
 enum kmt_sum_kind {
 	KMT_SUM_VALUE,		/* "label value" */
@@ -152,6 +180,13 @@ struct kmt_summary *kmt_report_add_summary(struct kmt_report *r,
 
 /* room for n more rows at once; 0 or -ENOMEM */
 int kmt_table_reserve(struct kmt_table *t, size_t n);
+
+/*
+ * Rows made on demand: nrows rows drawn (of total_rows before a -l
+ * limit), row i made by fn(ctx, i, vals) into zeroed values.
+ */
+void kmt_table_set_row_fn(struct kmt_table *t, size_t nrows,
+			  size_t total_rows, kmt_row_fn fn, void *ctx);
 
 /* a new row of ncols values, zeroed; NULL when out of memory */
 union kmt_val *kmt_table_add_row(struct kmt_table *t);

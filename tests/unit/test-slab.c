@@ -61,6 +61,16 @@ static void ev_free(struct fixture *f, int type, uint64_t ptr, int cpu)
 	CHECK(!kmt_analysis_slab.on_event(f->ctx, &ev));
 }
 
+/* the value in row r, column c of a table, however it holds its rows */
+static union kmt_val cell(const struct kmt_table *t, size_t r, size_t c)
+{
+	union kmt_val buf[32];
+
+	if (t->ncols > 32 || r >= t->nrows || c >= t->ncols)
+		return (union kmt_val){ .str = "(no such cell)" };
+	return kmt_table_row(t, r, buf)[c];
+}
+
 static void test_totals(void)
 {
 	struct kmt_slab_totals t;
@@ -164,19 +174,20 @@ static void test_tables(void)
 	if (callers && allocs) {
 		/* frag: 0x10 37.5%, 0x20 3.125% */
 		CHECK_EQ_U64(callers->nrows, 2);
-		CHECK_STR(callers->vals[0].str, "0x10");
-		CHECK_EQ_U64(callers->vals[1].u, 32);
-		CHECK_EQ_U64(callers->vals[2].u, 16);
-		CHECK_EQ_U64(callers->vals[5].u, 2);
-		CHECK_EQ_U64(callers->vals[6].u, 1);	/* ping-pong */
-		CHECK(callers->vals[7].d > 37.49 && callers->vals[7].d < 37.51);
-		CHECK_STR(callers->vals[callers->ncols].str, "0x20");
+		CHECK_STR(cell(callers, 0, 0).str, "0x10");
+		CHECK_EQ_U64(cell(callers, 0, 1).u, 32);
+		CHECK_EQ_U64(cell(callers, 0, 2).u, 16);
+		CHECK_EQ_U64(cell(callers, 0, 5).u, 2);
+		CHECK_EQ_U64(cell(callers, 0, 6).u, 1);	/* ping-pong */
+		CHECK(cell(callers, 0, 7).d > 37.49 &&
+		      cell(callers, 0, 7).d < 37.51);
+		CHECK_STR(cell(callers, 1, 0).str, "0x20");
 		/* 0xa000 held two allocations: 16 + 32 bytes */
 		CHECK_EQ_U64(allocs->nrows, 3);
-		CHECK_EQ_U64(allocs->vals[0].u, 0xa100);
-		CHECK_EQ_U64(allocs->vals[allocs->ncols].u, 0xa000);
-		CHECK_EQ_U64(allocs->vals[allocs->ncols + 1].u, 48);
-		CHECK_EQ_U64(allocs->vals[allocs->ncols + 5].u, 2);
+		CHECK_EQ_U64(cell(allocs, 0, 0).u, 0xa100);
+		CHECK_EQ_U64(cell(allocs, 1, 0).u, 0xa000);
+		CHECK_EQ_U64(cell(allocs, 1, 1).u, 48);
+		CHECK_EQ_U64(cell(allocs, 1, 5).u, 2);
 	}
 	kmt_report_free(&r);
 	teardown(&f);
@@ -211,8 +222,8 @@ static void test_sort_and_limit(void)
 		CHECK_EQ_U64(t->nrows, 2);
 		CHECK_EQ_U64(t->total_rows, 5);
 		/* hit 2 for 0x100,0x200,0x400,0x500; callsite larger first */
-		CHECK_STR(t->vals[0].str, "0x500");
-		CHECK_STR(t->vals[t->ncols].str, "0x400");
+		CHECK_STR(cell(t, 0, 0).str, "0x500");
+		CHECK_STR(cell(t, 1, 0).str, "0x400");
 	}
 	kmt_report_free(&r);
 	teardown(&f);
