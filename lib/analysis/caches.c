@@ -77,10 +77,10 @@ static int cmp_key(const void *a, const void *b)
 }
 
 static const struct kmt_sort_key caches_sort_keys[] = {
-	{ "bytes", cmp_bytes },
-	{ "objects", cmp_objects },
-	{ "waste", cmp_waste },
-	{ "live", cmp_live },
+	{ "bytes", cmp_bytes, NULL },
+	{ "objects", cmp_objects, NULL },
+	{ "waste", cmp_waste, NULL },
+	{ "live", cmp_live, NULL },
 };
 
 static int caches_knows_sort_key(const char *name, size_t len)

@@ -94,10 +94,10 @@ static int cmp_identity(const void *a, const void *b)
 }
 
 static const struct kmt_sort_key leaks_sort_keys[] = {
-	{ "bytes", cmp_bytes },
-	{ "count", cmp_count },
-	{ "age", cmp_age },
-	{ "callsite", cmp_callsite },
+	{ "bytes", cmp_bytes, NULL },
+	{ "count", cmp_count, NULL },
+	{ "age", cmp_age, NULL },
+	{ "callsite", cmp_callsite, NULL },
 };
 
 static int leaks_knows_sort_key(const char *name, size_t len)

@@ -80,7 +80,7 @@ struct page_ctx {
 	struct page_table tables[2];	/* callsites, pages */
 	/* GFP texts made for the tables, by gfp value */
 	struct kmt_hash gfp_texts;
-	const char *mt_unknown[256];	/* "UNKNOWN(n)", by n as a byte */
+	const char *mt_names[256];	/* by migratetype as a byte */
 };
 
 static int cmp_page(const void *a, const void *b)
@@ -149,14 +149,58 @@ static int cmp_identity(const void *a, const void *b)
 	return KMT_CMP_ASC(x->k.gfp_str, y->k.gfp_str);
 }
 
+/*
+ * What identity compares first: a row has a page (per-page rows) or a
+ * callsite (caller rows), never both, so their sum orders either table.
+ */
+static uint64_t enc_identity(const void *a)
+{
+	const struct page_row *x = a;
+
+	return x->k.page + x->k.callsite;
+}
+
+static uint64_t enc_page(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct page_row *)a)->k.page);
+}
+
+static uint64_t enc_callsite(const void *a)
+{
+	const struct page_row *x = a;
+
+	return kmt_enc_desc_u64(x->k.callsite ? x->k.callsite : x->callsite);
+}
+
+static uint64_t enc_hit(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct page_row *)a)->nr_alloc);
+}
+
+static uint64_t enc_bytes(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct page_row *)a)->alloc_bytes);
+}
+
+static uint64_t enc_order(const void *a)
+{
+	return kmt_enc_desc_s64(((const struct page_row *)a)->k.order);
+}
+
+static uint64_t enc_migtype(const void *a)
+{
+	return kmt_enc_desc_s64(((const struct page_row *)a)->k.mt);
+}
+
+/* gfp orders by value then by the text's id: two numbers, so no encoder */
 static const struct kmt_sort_key page_sort_keys[] = {
-	{ "page", cmp_page },
-	{ "callsite", cmp_callsite },
-	{ "hit", cmp_hit },
-	{ "bytes", cmp_bytes },
-	{ "order", cmp_order },
-	{ "migtype", cmp_migtype },
-	{ "gfp", cmp_gfp },
+	{ "page", cmp_page, enc_page },
+	{ "callsite", cmp_callsite, enc_callsite },
+	{ "hit", cmp_hit, enc_hit },
+	{ "bytes", cmp_bytes, enc_bytes },
+	{ "order", cmp_order, enc_order },
+	{ "migtype", cmp_migtype, enc_migtype },
+	{ "gfp", cmp_gfp, NULL },
 };
 
 #define NR_SORT_KEYS (sizeof(page_sort_keys) / sizeof(page_sort_keys[0]))
@@ -189,6 +233,7 @@ static void *page_create(struct kmt_session *s,
 		kmt_sort_parse(&c->sort, PAGE_DEFAULT_SORT, page_sort_keys,
 			       NR_SORT_KEYS, 1, bad, sizeof(bad));
 	c->sort.tiebreak = cmp_identity;
+	c->sort.tiebreak_enc = enc_identity;
 	c->t.max_order = 10;
 	return c;
 }
@@ -466,15 +511,16 @@ static const struct kmt_col *table_cols(struct page_ctx *c,
 	return copy;
 }
 
+/* the name is looked up once: the lookup parses the kernel release */
 static const char *mt_name(struct page_ctx *c, struct kmt_report *r, int mt)
 {
-	const char *name = kmt_session_migratetype_name(c->s, mt);
-	const char **memo = &c->mt_unknown[(uint8_t)clamp8(mt)];
+	const char **memo = &c->mt_names[(uint8_t)clamp8(mt)];
+	const char *name;
 
-	if (name)
-		return name;
-	if (!*memo)
-		*memo = kmt_report_printf(r, "UNKNOWN(%d)", mt);
+	if (*memo)
+		return *memo;
+	name = kmt_session_migratetype_name(c->s, mt);
+	*memo = name ? name : kmt_report_printf(r, "UNKNOWN(%d)", mt);
 	return *memo;
 }
 
@@ -640,6 +686,13 @@ static int page_finish(void *ctx, struct kmt_report *r)
 
 	if (c->opts.alloc && c->opts.live && live_rows(c))
 		return -ENOMEM;
+	/*
+	 * Nothing is looked up from here on: the tables' indexes and the
+	 * live blocks make room for sorting.
+	 */
+	kmt_hash_free(&c->callers.index);
+	kmt_hash_free(&c->allocs.index);
+	kmt_hash_free(&c->live);
 	if (c->opts.caller) {
 		tab = kmt_report_add_table(r, "page", "callsites", NULL,
 			table_cols(c, c->caller_cols, page_cols_caller,

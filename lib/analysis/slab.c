@@ -45,22 +45,25 @@ struct slab_live {
 };
 
 /*
- * Per-pointer figures (--alloc): the value of the pointer table, whose
- * hash key (the pointer) completes it into a struct slab_stat in place.
+ * Per-pointer figures (--alloc), the value of the pointer table.  The
+ * table also holds the object's live state, so an event costs one lookup,
+ * not one in each of two tables of the same pointers; the callsite of the
+ * last allocation is its live state's site.  At the end each entry, key
+ * and value, is rewritten in place into a struct slab_stat for sorting:
+ * a million pointers cost 48 bytes a slot, not 64.
  */
 struct slab_ptr {
-	uint64_t call_site;
 	uint64_t bytes_alloc;
 	uint64_t bytes_req;
 	uint32_t hit;
 	uint32_t pingpong;
-	double frag;
+	struct slab_live obj;
+	uint8_t is_live;
 };
 
-_Static_assert(sizeof(struct slab_stat) == sizeof(uint64_t) + sizeof(struct slab_ptr) &&
-	       offsetof(struct slab_stat, frag) ==
-	       sizeof(uint64_t) + offsetof(struct slab_ptr, frag),
-	       "a pointer table entry must read as a struct slab_stat");
+_Static_assert(sizeof(uint64_t) + sizeof(struct slab_ptr) ==
+	       sizeof(struct slab_stat),
+	       "a pointer table slot must hold a struct slab_stat");
 
 /* a row of the callsite table */
 struct slab_row {
@@ -87,6 +90,7 @@ struct slab_ctx {
 	struct kmt_report_opts opts;
 	struct kmt_sort_chain caller_sort;
 	struct kmt_sort_chain alloc_sort;
+	/* live objects: in live, or with --alloc in ptrs' entries */
 	struct kmt_hash live;		/* ptr -> struct slab_live */
 	struct kmt_hash ptrs;		/* ptr -> struct slab_ptr (--alloc) */
 	struct kmt_rows sites;		/* call_site -> struct slab_row */
@@ -150,13 +154,48 @@ static int cmp_key_asc(const void *a, const void *b)
 	return KMT_CMP_ASC(x->key, y->key);
 }
 
+static uint64_t enc_key_asc(const void *a)
+{
+	return ((const struct slab_stat *)a)->key;
+}
+
+static uint64_t enc_ptr(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct slab_stat *)a)->key);
+}
+
+static uint64_t enc_callsite(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct slab_stat *)a)->call_site);
+}
+
+static uint64_t enc_hit(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct slab_stat *)a)->hit);
+}
+
+static uint64_t enc_bytes(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct slab_stat *)a)->bytes_alloc);
+}
+
+static uint64_t enc_frag(const void *a)
+{
+	return kmt_enc_desc_double(((const struct slab_stat *)a)->frag);
+}
+
+static uint64_t enc_pingpong(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct slab_stat *)a)->pingpong);
+}
+
 static const struct kmt_sort_key slab_sort_keys[] = {
-	{ "ptr", cmp_ptr },
-	{ "callsite", cmp_callsite },
-	{ "hit", cmp_hit },
-	{ "bytes", cmp_bytes },
-	{ "frag", cmp_frag },
-	{ "pingpong", cmp_pingpong },
+	{ "ptr", cmp_ptr, enc_ptr },
+	{ "callsite", cmp_callsite, enc_callsite },
+	{ "hit", cmp_hit, enc_hit },
+	{ "bytes", cmp_bytes, enc_bytes },
+	{ "frag", cmp_frag, enc_frag },
+	{ "pingpong", cmp_pingpong, enc_pingpong },
 };
 
 #define NR_SORT_KEYS (sizeof(slab_sort_keys) / sizeof(slab_sort_keys[0]))
@@ -189,6 +228,7 @@ static void *slab_create(struct kmt_session *s,
 			       slab_sort_keys, NR_SORT_KEYS, 1, bad,
 			       sizeof(bad));
 	c->caller_sort.tiebreak = cmp_key_asc;
+	c->caller_sort.tiebreak_enc = enc_key_asc;
 	c->alloc_sort = c->caller_sort;
 	return c;
 }
@@ -275,14 +315,17 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 
 		if (!p)
 			return -ENOMEM;
-		p->call_site = ev->call_site;
 		p->bytes_alloc += ev->bytes_alloc;
 		p->bytes_req += ev->bytes_req;
 		p->hit++;
+		is_new = !p->is_live;
+		p->is_live = 1;
+		obj = &p->obj;
+	} else {
+		obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
+		if (!obj)
+			return -ENOMEM;
 	}
-	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
-	if (!obj)
-		return -ENOMEM;
 	/* an object allocated again without a free: the free was lost */
 	if (!is_new) {
 		c->t.alloc_over_live++;
@@ -301,8 +344,10 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 
 static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 {
+	struct slab_ptr *p = NULL;
 	struct slab_row *site;
 	struct slab_live obj;
+	int found;
 
 	if (ev->type == KMT_EV_KFREE)
 		c->t.nr_kfree++;
@@ -312,7 +357,17 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 		c->t.free_null++;
 		return 0;
 	}
-	if (!kmt_hash_del(&c->live, ev->ptr, &obj)) {
+	if (c->opts.alloc) {
+		p = kmt_hash_get(&c->ptrs, ev->ptr);
+		found = p && p->is_live;
+		if (found) {
+			obj = p->obj;
+			p->is_live = 0;
+		}
+	} else {
+		found = kmt_hash_del(&c->live, ev->ptr, &obj);
+	}
+	if (!found) {
 		/* allocated before the recording began, or its alloc was lost */
 		c->t.free_only++;
 		return 0;
@@ -328,12 +383,8 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 	if (ev->cpu != obj.cpu) {
 		c->t.cross_cpu_frees++;
 		site->st.pingpong++;
-		if (c->opts.alloc) {
-			struct slab_ptr *p = kmt_hash_get(&c->ptrs, ev->ptr);
-
-			if (p)
-				p->pingpong++;
-		}
+		if (p)
+			p->pingpong++;
 	}
 	return 0;
 }
@@ -358,11 +409,8 @@ static int slab_prefetch(void *ctx, const struct kmt_event *ev)
 {
 	struct slab_ctx *c = ctx;
 
-	if (kmt_ev_is_slab(ev->type)) {
-		kmt_hash_prefetch(&c->live, ev->ptr);
-		if (c->opts.alloc)
-			kmt_hash_prefetch(&c->ptrs, ev->ptr);
-	}
+	if (kmt_ev_is_slab(ev->type))
+		kmt_hash_prefetch(c->opts.alloc ? &c->ptrs : &c->live, ev->ptr);
 	return 0;
 }
 
@@ -458,6 +506,30 @@ static int add_rows(struct slab_ctx *c, struct kmt_report *r,
 	return 0;
 }
 
+/* the compacted pointer table's slots, rewritten as struct slab_stat */
+static void ptrs_to_stats(struct slab_ctx *c, unsigned char *entries,
+			  size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		unsigned char *slot = entries + i * c->ptrs.slot_size;
+		struct slab_stat st;
+		struct slab_ptr p;
+
+		memcpy(&st.key, slot, sizeof(st.key));
+		memcpy(&p, slot + sizeof(uint64_t), sizeof(p));
+		st.call_site = ((const struct slab_row *)
+				kmt_rows_at(&c->sites, p.obj.site))->st.call_site;
+		st.bytes_alloc = p.bytes_alloc;
+		st.bytes_req = p.bytes_req;
+		st.hit = p.hit;
+		st.pingpong = p.pingpong;
+		st.frag = 0;
+		memcpy(slot, &st, sizeof(st));
+	}
+}
+
 static int slab_finish(void *ctx, struct kmt_report *r)
 {
 	struct slab_ctx *c = ctx;
@@ -484,6 +556,7 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 					   NCOLS(slab_cols_alloc),
 					   KMT_TABLE_PERF);
 		entries = kmt_hash_compact(&c->ptrs, &nr);
+		ptrs_to_stats(c, entries, nr);
 		if (!tab || add_rows(c, r, tab, &c->tables[1], entries, nr,
 				     c->ptrs.slot_size, &c->alloc_sort, 1))
 			return -ENOMEM;

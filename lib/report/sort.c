@@ -86,6 +86,71 @@ static int index_cmp(const void *a, const void *b, void *arg)
 	return c ? c : (x < y ? -1 : x > y);
 }
 
+/*
+ * A record of the encoded sort: the keys' numbers, the tiebreak's number
+ * when it has one, then the row number.
+ */
+static int record_cmp(const void *a, const void *b, void *arg)
+{
+	const struct index_sort *is = arg;
+	const uint64_t *x = a, *y = b;
+	size_t i, nk = is->chain->nr + !!is->chain->tiebreak_enc;
+	int c;
+
+	for (i = 0; i < nk; i++) {
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	}
+	if (is->chain->tiebreak) {
+		c = is->chain->tiebreak(is->rows + x[nk] * is->size,
+					is->rows + y[nk] * is->size);
+		if (c)
+			return c;
+	}
+	return x[nk] < y[nk] ? -1 : x[nk] > y[nk];
+}
+
+static int chain_encodes(const struct kmt_sort_chain *chain)
+{
+	size_t i;
+
+	for (i = 0; i < chain->nr; i++) {
+		if (!chain->keys[i]->enc)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Sorts records of the encoded keys and the row number, in place of
+ * row numbers compared through the rows: the same order (ties fall to the
+ * tiebreak, then the row number), at a fraction of the cache misses.
+ */
+static int sort_encoded(uint32_t *idx, const void *rows, size_t nr,
+			size_t size, const struct kmt_sort_chain *chain)
+{
+	struct index_sort is = { chain, rows, size };
+	size_t nk = chain->nr + !!chain->tiebreak_enc, w = nk + 1, i, k;
+	uint64_t *rec = malloc(nr * w * sizeof(*rec));
+
+	if (!rec)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		const void *row = (const unsigned char *)rows + i * size;
+
+		for (k = 0; k < chain->nr; k++)
+			rec[i * w + k] = chain->keys[k]->enc(row);
+		if (chain->tiebreak_enc)
+			rec[i * w + k] = chain->tiebreak_enc(row);
+		rec[i * w + nk] = i;
+	}
+	qsort_r(rec, nr, w * sizeof(*rec), record_cmp, &is);
+	for (i = 0; i < nr; i++)
+		idx[i] = (uint32_t)rec[i * w + nk];
+	free(rec);
+	return 0;
+}
+
 uint32_t *kmt_sort_index(const void *rows, size_t nr, size_t size,
 			 const struct kmt_sort_chain *chain)
 {
@@ -100,7 +165,10 @@ uint32_t *kmt_sort_index(const void *rows, size_t nr, size_t size,
 		return NULL;
 	for (i = 0; i < nr; i++)
 		idx[i] = (uint32_t)i;
-	if (nr > 1)
+	if (nr < 2)
+		return idx;
+	/* short of memory for the records, the slower way still sorts */
+	if (!chain_encodes(chain) || sort_encoded(idx, rows, nr, size, chain))
 		qsort_r(idx, nr, sizeof(*idx), index_cmp, &is);
 	return idx;
 }

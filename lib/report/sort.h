@@ -13,9 +13,17 @@
  */
 typedef int (*kmt_cmp_fn)(const void *a, const void *b);
 
+/*
+ * A key's value as a number that orders rows exactly as cmp does, the
+ * smaller first: sorting a million rows then compares numbers side by
+ * side instead of calling cmp on rows scattered in memory.
+ */
+typedef uint64_t (*kmt_enc_fn)(const void *row);
+
 struct kmt_sort_key {
 	const char *name;
 	kmt_cmp_fn cmp;		/* < 0 when a sorts before b */
+	kmt_enc_fn enc;		/* optional: cmp(a, b) as enc(a) vs enc(b) */
 };
 
 #define KMT_SORT_MAX_KEYS 8
@@ -24,6 +32,12 @@ struct kmt_sort_chain {
 	const struct kmt_sort_key *keys[KMT_SORT_MAX_KEYS];
 	size_t nr;
 	kmt_cmp_fn tiebreak;
+	/*
+	 * Optional: a number a row sorts by before tiebreak decides, such
+	 * that a smaller number means tiebreak puts the row first (equal
+	 * numbers leave it to tiebreak).  Many rows tie on every key.
+	 */
+	kmt_enc_fn tiebreak_enc;
 };
 
 /*
@@ -48,6 +62,28 @@ void kmt_sort_rows(void *rows, size_t nr, size_t size,
  */
 uint32_t *kmt_sort_index(const void *rows, size_t nr, size_t size,
 			 const struct kmt_sort_chain *chain);
+
+/* encode helpers: a key sorted larger first, as numbers sorted ascending */
+static inline uint64_t kmt_enc_desc_u64(uint64_t v)
+{
+	return ~v;
+}
+
+static inline uint64_t kmt_enc_desc_s64(int64_t v)
+{
+	return ~((uint64_t)v ^ (1ULL << 63));
+}
+
+static inline uint64_t kmt_enc_desc_double(double d)
+{
+	uint64_t bits;
+
+	if (d == 0)
+		d = 0;	/* -0 and 0 compare equal */
+	__builtin_memcpy(&bits, &d, sizeof(bits));
+	bits = bits >> 63 ? ~bits : bits | (1ULL << 63);
+	return ~bits;
+}
 
 /* compare helpers: larger first */
 #define KMT_CMP_DESC(a, b) ((a) > (b) ? -1 : (a) < (b) ? 1 : 0)
