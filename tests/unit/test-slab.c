@@ -71,12 +71,12 @@ static union kmt_val cell(const struct kmt_table *t, size_t r, size_t c)
 	return kmt_table_row(t, r, buf)[c];
 }
 
-static void test_totals(void)
+static void totals(int alloc)
 {
 	struct kmt_slab_totals t;
 	struct fixture f;
 
-	setup(&f, 0);
+	setup(&f, alloc);
 	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 10, 16, 0, -1);
 	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa100, 20, 32, 0, -1);
 	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x20, 0xb000, 64, 64, 1, 0);
@@ -106,6 +106,13 @@ static void test_totals(void)
 	teardown(&f);
 }
 
+/* with --alloc, live state lives in the pointer table: the same answers */
+static void test_totals(void)
+{
+	totals(0);
+	totals(1);
+}
+
 static void test_cross_node_uses_cpu_topology(void)
 {
 	struct kmt_slab_totals t;
@@ -123,12 +130,12 @@ static void test_cross_node_uses_cpu_topology(void)
 	teardown(&f);
 }
 
-static void test_misuse_and_lost_free(void)
+static void misuse_and_lost_free(int alloc)
 {
 	struct kmt_slab_totals t;
 	struct fixture f;
 
-	setup(&f, 0);
+	setup(&f, alloc);
 	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x10, 0xa000, 8, 8, 0, -1);
 	ev_free(&f, KMT_EV_KFREE, 0xa000, 0);
 	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa100, 8, 8, 0, -1);
@@ -144,6 +151,13 @@ static void test_misuse_and_lost_free(void)
 	CHECK_EQ_U64(t.live_bytes, 16);
 	CHECK_EQ_U64(t.free_only, 1);
 	teardown(&f);
+}
+
+/* the misuse counts, with and without --alloc */
+static void test_misuse_and_lost_free(void)
+{
+	misuse_and_lost_free(0);
+	misuse_and_lost_free(1);
 }
 
 /* the tables: rows, order by the default keys, per-hit figures */
