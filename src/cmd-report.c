@@ -16,6 +16,7 @@
 #include "analysis/analysis.h"
 #include "analysis/live.h"
 #include "builtin.h"
+#include "event/pipeline.h"
 #include "event/session.h"
 #include "options.h"
 #include "render/render.h"
@@ -25,7 +26,7 @@
 
 static const char *const report_usage[] = {
 	"kmemtrace report [-i FILE] [--slab] [--page] [--caller] [--alloc] [-s KEYS] [-l N]",
-	"                 [--raw-ip] [--live] [--time A,B] [--json | --csv] [-o OUT]",
+	"                 [--raw-ip] [--live] [--time A,B] [--json | --csv] [-o OUT] [--threads N]",
 	"kmemtrace report [--leaks [--older-than D]] [--errors] [--procs [--by comm]] [--pcpu]",
 	"                 [--extfrag] [--caches] [--sizes] [--lifetimes] [--timeline [--step D]]",
 	"                 [--pid LIST] [--comm LIST] [--cpu LIST] [--time A,B] [-i FILE] ...",
@@ -79,6 +80,12 @@ struct report_run {
 	 */
 	struct kmt_live *live;
 	struct kmt_session *s;
+	/*
+	 * With no tracker, the analyses run on a second thread (pipe) while
+	 * this one reads: failed is the analysis that stopped it.
+	 */
+	struct kmt_pipeline pipe;
+	size_t failed;
 };
 
 static int dispatch(void *arg, const struct kmt_event *ev)
@@ -118,6 +125,51 @@ static int prefetch(void *arg, const struct kmt_event *ev)
 	for (i = 0; i < NR_ANALYSES; i++) {
 		if (run->on[i] && analyses[i].ops->prefetch)
 			analyses[i].ops->prefetch(run->ctx[i], ev);
+	}
+	return 0;
+}
+
+/* the reader's side of the pipeline: prepare each event, queue a copy */
+static int pipe_feed(void *arg, const struct kmt_event *ev)
+{
+	struct report_run *run = arg;
+	struct kmt_event copy = *ev;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (run->on[i] && analyses[i].ops->prepare)
+			analyses[i].ops->prepare(run->ctx[i], &copy);
+	}
+	ret = kmt_pipeline_push(&run->pipe, &copy);
+	if (ret)
+		return kmt_session_error(run->s, ret < 0 ? ret : -EINVAL,
+					 "out of memory in the %s analysis",
+					 analyses[run->failed].ops->name);
+	return 0;
+}
+
+/* the analyses' side: a batch, loads started a few events ahead */
+static int pipe_consume(void *arg, const struct kmt_event *ev, size_t n)
+{
+	struct report_run *run = arg;
+	size_t i, k;
+	int ret;
+
+	for (k = 0; k < n && k < 8; k++)
+		prefetch(run, &ev[k]);
+	for (k = 0; k < n; k++) {
+		if (k + 8 < n)
+			prefetch(run, &ev[k + 8]);
+		for (i = 0; i < NR_ANALYSES; i++) {
+			if (!run->on[i])
+				continue;
+			ret = analyses[i].ops->on_event(run->ctx[i], &ev[k]);
+			if (ret) {
+				run->failed = i;
+				return ret < 0 ? ret : -EINVAL;
+			}
+		}
 	}
 	return 0;
 }
@@ -336,7 +388,7 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
-	int json = 0, csv = 0, any_view = 0;
+	int json = 0, csv = 0, any_view = 0, threads = -1, piped = 0;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
 	struct view_args va = { 0 };
@@ -405,6 +457,10 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOL(0, "json", &json, "JSON: every table and summary"),
 		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each"),
 		OPT_STRING('o', "output", &output, "file", "write the report to file"),
+		OPT_GROUP("running"),
+		OPT_INT(0, "threads", &threads, "n",
+			"1: read and analyse on one thread; 2 (the default with two CPUs or more): "
+			"analyse on a second one when no view or filter is given"),
 		OPT_END(),
 	};
 	const struct kmt_renderer *renderer;
@@ -415,7 +471,7 @@ int cmd_report(int argc, char **argv)
 	struct kmt_report r;
 	FILE *out = stdout;
 	char bad[64], msg[700];
-	int ret = 1, nargs;
+	int ret = 1, rd, nargs;
 	size_t i;
 
 	memset(&run, 0, sizeof(run));
@@ -434,6 +490,12 @@ int cmd_report(int argc, char **argv)
 	}
 	if (opts.lines < 0) {
 		fprintf(stderr, "error: -l takes a number of rows, 0 or more\n");
+		return 129;
+	}
+	if (threads == -1)
+		threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	if (threads != 1 && threads != 2) {
+		fprintf(stderr, "error: --threads takes 1 or 2\n");
 		return 129;
 	}
 	renderer = kmt_renderer_find(json ? "json" : csv ? "csv" : "text");
@@ -493,10 +555,29 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	run.s = &s;
-	s.consumer = dispatch;
-	s.prefetch = prefetch;
 	s.consumer_ctx = &run;
-	if (kmt_source_read_file(&s, input)) {
+	/*
+	 * The tracker reads the session's process tables, which the reader
+	 * fills as it goes: with it, everything stays on this thread.
+	 */
+	if (threads > 1 && !run.live &&
+	    !kmt_pipeline_start(&run.pipe, pipe_consume, &run)) {
+		piped = 1;
+		s.consumer = pipe_feed;
+	} else {
+		s.consumer = dispatch;
+		s.prefetch = prefetch;
+	}
+	rd = kmt_source_read_file(&s, input);
+	if (piped) {
+		int err = kmt_pipeline_finish(&run.pipe);
+
+		if (err && !rd)
+			rd = kmt_session_error(&s, err < 0 ? err : -EINVAL,
+					       "out of memory in the %s analysis",
+					       analyses[run.failed].ops->name);
+	}
+	if (rd) {
 		fail(json, s.errmsg[0] ? s.errmsg : "cannot read the input");
 		goto out;
 	}

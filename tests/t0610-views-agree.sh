@@ -5,7 +5,8 @@
 # add up to its totals and those to the summaries, --caches, --sizes,
 # --lifetimes, --timeline, --pcpu, --extfrag and --errors count what the
 # summaries count; every view alone prints what it prints among all the
-# others; --cpu filters split the leaks by allocating CPU.
+# others; --cpu filters split the leaks by allocating CPU; the slab and
+# page analyses give the same report on a second thread as on one.
 . "$(dirname "$0")/lib.sh"
 
 VIEWS="--leaks --errors --procs --pcpu --extfrag --caches --sizes --lifetimes --timeline"
@@ -183,6 +184,15 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 			python3 section.py all.json $g >all.s &&
 			test_cmp all.s one.s || return 1
 		done
+	'
+	test_expect_success "$name: analysed on a second thread or on one, the same report" '
+		for o in "" "--caller --alloc" "--caller --alloc --live" \
+			 "-s hit,callsite --caller --alloc -l 5"; do
+			"$KMEMTRACE" report -i "$f" $o --threads 1 --json >t1.json &&
+			"$KMEMTRACE" report -i "$f" $o --threads 2 --json >t2.json &&
+			test_cmp t1.json t2.json || return 1
+		done &&
+		grep -q "\"slab\"\|\"page\"" t1.json
 	'
 	test_expect_success "$name: leaks by CPU add up to all leaks" '
 		cpus=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"cpus\"])" all.json) &&

@@ -34,6 +34,8 @@ enum kmt_ev_flags {
 	KMT_EVF_FRAGMENTING	= 1 << 4, /* extfrag: fallback_order < pageblock order */
 	KMT_EVF_HAS_REFILL	= 1 << 5, /* zone_locked carries percpu_refill */
 	KMT_EVF_HAS_FRAGMENTING	= 1 << 6, /* extfrag carries fragmenting */
+	KMT_EVF_CALLSITE	= 1 << 7, /* page: call_site already found
+					   * from the stack (callsite.h) */
 };
 
 struct kmt_event {
