@@ -459,8 +459,7 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('o', "output", &output, "file", "write the report to file"),
 		OPT_GROUP("running"),
 		OPT_INT(0, "threads", &threads, "n",
-			"1: read and analyse on one thread; 2 (the default with two CPUs or more): "
-			"analyse on a second one when no view or filter is given"),
+			"2 (default with 2+ CPUs): slab and page on a second thread"),
 		OPT_END(),
 	};
 	const struct kmt_renderer *renderer;
