@@ -16,12 +16,14 @@
 #include "analysis/analysis.h"
 #include "analysis/live.h"
 #include "builtin.h"
+#include "event/callsite.h"
 #include "event/pipeline.h"
 #include "event/session.h"
 #include "options.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "source/source.h"
+#include "util/hash.h"
 #include "util/json.h"
 
 static const char *const report_usage[] = {
@@ -86,13 +88,54 @@ struct report_run {
 	 */
 	struct kmt_pipeline pipe;
 	size_t failed;
+	int piped;
+	int need_comm;		/* --by comm: events carry their pid's name */
+	struct kmt_filter *filter;
+	struct kmt_callsite_cache callsites;
 };
+
+/*
+ * What the analyses would look up in the session's tables, which the
+ * reader fills as it goes, found where the event is read and written
+ * into it: the pid's command name; with the analyses on another thread,
+ * also the page callsite from the stack and the filter's decision.
+ */
+static void prepare_event(struct report_run *run, struct kmt_event *ev)
+{
+	struct kmt_session *s = run->s;
+
+	if (run->need_comm) {
+		const uint32_t *comm = kmt_hash_get(&s->comms,
+						    (uint32_t)ev->pid);
+
+		ev->comm = comm ? *comm : 0;
+		ev->flags |= KMT_EVF_COMM;
+	}
+	if (!run->piped)
+		return;
+	if (ev->stack && !kmt_ev_is_slab(ev->type)) {
+		ev->call_site = kmt_page_callsite(&run->callsites, s, ev->stack);
+		ev->flags |= KMT_EVF_CALLSITE;
+	}
+	if (run->filter && run->filter->active) {
+		ev->flags |= KMT_EVF_FILTERED;
+		if (kmt_filter_pass(run->filter, s, ev->pid, ev->cpu))
+			ev->flags |= KMT_EVF_PASSES;
+	}
+}
 
 static int dispatch(void *arg, const struct kmt_event *ev)
 {
 	struct report_run *run = arg;
+	struct kmt_event copy;
 	size_t i;
 	int ret;
+
+	if (run->need_comm) {
+		copy = *ev;
+		prepare_event(run, &copy);
+		ev = &copy;
+	}
 
 	if (run->live) {
 		ret = kmt_live_feed(run->live, ev);
@@ -129,23 +172,26 @@ static int prefetch(void *arg, const struct kmt_event *ev)
 	return 0;
 }
 
+/* what stopped the analyses' thread, for the message */
+static const char *failed_name(const struct report_run *run)
+{
+	return run->failed < NR_ANALYSES ? analyses[run->failed].ops->name :
+	       "live-object tracker";
+}
+
 /* the reader's side of the pipeline: prepare each event, queue a copy */
 static int pipe_feed(void *arg, const struct kmt_event *ev)
 {
 	struct report_run *run = arg;
 	struct kmt_event copy = *ev;
-	size_t i;
 	int ret;
 
-	for (i = 0; i < NR_ANALYSES; i++) {
-		if (run->on[i] && analyses[i].ops->prepare)
-			analyses[i].ops->prepare(run->ctx[i], &copy);
-	}
+	prepare_event(run, &copy);
 	ret = kmt_pipeline_push(&run->pipe, &copy);
 	if (ret)
 		return kmt_session_error(run->s, ret < 0 ? ret : -EINVAL,
 					 "out of memory in the %s analysis",
-					 analyses[run->failed].ops->name);
+					 failed_name(run));
 	return 0;
 }
 
@@ -161,6 +207,15 @@ static int pipe_consume(void *arg, const struct kmt_event *ev, size_t n)
 	for (k = 0; k < n; k++) {
 		if (k + 8 < n)
 			prefetch(run, &ev[k + 8]);
+		if (run->live) {
+			ret = kmt_live_feed(run->live, &ev[k]);
+			if (ret) {
+				run->failed = NR_ANALYSES;
+				return ret < 0 ? ret : -EINVAL;
+			}
+			if (!run->live->step.pass)
+				continue;
+		}
 		for (i = 0; i < NR_ANALYSES; i++) {
 			if (!run->on[i])
 				continue;
@@ -459,7 +514,7 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('o', "output", &output, "file", "write the report to file"),
 		OPT_GROUP("running"),
 		OPT_INT(0, "threads", &threads, "n",
-			"2 (default with 2+ CPUs): slab and page on a second thread"),
+			"2 (default with 2+ CPUs): analyse on a second thread"),
 		OPT_END(),
 	};
 	const struct kmt_renderer *renderer;
@@ -474,6 +529,7 @@ int cmd_report(int argc, char **argv)
 	size_t i;
 
 	memset(&run, 0, sizeof(run));
+	kmt_callsite_cache_init(&run.callsites);
 	opts.top = INT_MIN;	/* not given */
 	nargs = kmt_parse_options(argc, argv, options, report_usage, 0);
 	if (nargs > 1 || (nargs == 1 && input)) {
@@ -555,13 +611,11 @@ int cmd_report(int argc, char **argv)
 	}
 	run.s = &s;
 	s.consumer_ctx = &run;
-	/*
-	 * The tracker reads the session's process tables, which the reader
-	 * fills as it goes: with it, everything stays on this thread.
-	 */
-	if (threads > 1 && !run.live &&
+	run.need_comm = opts.by_comm;
+	run.filter = filter.active ? &filter : NULL;
+	if (threads > 1 &&
 	    !kmt_pipeline_start(&run.pipe, pipe_consume, &run)) {
-		piped = 1;
+		piped = run.piped = 1;
 		s.consumer = pipe_feed;
 	} else {
 		s.consumer = dispatch;
@@ -621,6 +675,7 @@ out:
 	}
 	if (run.live)
 		kmt_live_free(run.live);
+	kmt_callsite_cache_free(&run.callsites);
 	kmt_filter_free(&filter);
 	kmt_session_free(&s);
 	return ret;

@@ -47,15 +47,6 @@ struct kmt_analysis_ops {
 	int (*on_event)(void *ctx, const struct kmt_event *ev);
 	/* optional: start loading what on_event will touch for ev */
 	int (*prefetch)(void *ctx, const struct kmt_event *ev);
-	/*
-	 * Optional: runs on ev where it is read, in order, before on_event
-	 * and maybe on another thread than on_event: the work that needs the
-	 * session's tables (stacks, symbols), which grow while the input is
-	 * read, is done here and its answer written into ev.  An analysis
-	 * with prepare reads nothing of the session in on_event but what the
-	 * input's headers set.
-	 */
-	int (*prepare)(void *ctx, struct kmt_event *ev);
 	int (*finish)(void *ctx, struct kmt_report *r);
 	void (*destroy)(void *ctx);
 	/* sort keys this analysis knows, for checking -s */

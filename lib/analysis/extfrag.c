@@ -191,7 +191,9 @@ static int extfrag_on_event(void *ctx, const struct kmt_event *ev)
 		return -ENOMEM;
 	add(&fb->n, &n);
 
-	if (c->opts.by_comm) {
+	if (c->opts.by_comm && (ev->flags & KMT_EVF_COMM)) {
+		pkey = ev->comm;
+	} else if (c->opts.by_comm) {
 		const uint32_t *comm = kmt_hash_get(&c->s->comms,
 						    (uint32_t)ev->pid);
 

@@ -33,6 +33,8 @@ void kmt_live_free(struct kmt_live *l)
 
 static int passes(struct kmt_live *l, const struct kmt_event *ev)
 {
+	if (ev->flags & KMT_EVF_FILTERED)
+		return !!(ev->flags & KMT_EVF_PASSES);
 	return !l->filter || kmt_filter_pass(l->filter, l->s, ev->pid, ev->cpu);
 }
 
@@ -138,7 +140,8 @@ int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev)
 		l->last_ts = ev->ts;
 	st->what = KMT_LIVE_OTHER;
 	st->bytes = 0;
-	if (kmt_ev_is_slab(ev->type) || !ev->stack) {
+	if (kmt_ev_is_slab(ev->type) || !ev->stack ||
+	    (ev->flags & KMT_EVF_CALLSITE)) {
 		st->callsite = ev->call_site;
 	} else {
 		/* a page event's stack is often the one before it */

@@ -453,19 +453,6 @@ static int page_on_event(void *ctx, const struct kmt_event *ev)
 	}
 }
 
-/* the callsite from the stack, while the stacks are still this thread's */
-static int page_prepare(void *ctx, struct kmt_event *ev)
-{
-	struct page_ctx *c = ctx;
-
-	if (ev->type == KMT_EV_PAGE_ALLOC && ev->ptr != KMT_PFN_NONE) {
-		ev->call_site = kmt_page_callsite(&c->callsites, c->s,
-						  ev->stack);
-		ev->flags |= KMT_EVF_CALLSITE;
-	}
-	return 0;
-}
-
 static int page_prefetch(void *ctx, const struct kmt_event *ev)
 {
 	struct page_ctx *c = ctx;
@@ -792,7 +779,6 @@ const struct kmt_analysis_ops kmt_analysis_page = {
 	.create = page_create,
 	.on_event = page_on_event,
 	.prefetch = page_prefetch,
-	.prepare = page_prepare,
 	.finish = page_finish,
 	.destroy = page_destroy,
 	.knows_sort_key = page_knows_sort_key,

@@ -36,6 +36,12 @@ struct procs_ctx {
 	struct kmt_live_use live;
 	struct kmt_sort_chain sort;
 	struct kmt_rows rows;		/* struct kmt_proc_row by key */
+	/*
+	 * --by comm, events read elsewhere (KMT_EVF_COMM): pid -> the name
+	 * it last had in an event, for the frees of its objects, since the
+	 * session's own table is the reader's.
+	 */
+	struct kmt_hash comms;
 	/* recent keys -> row number + 1, in the slot of their low bits */
 	struct {
 		uint64_t key;
@@ -126,6 +132,7 @@ static void *procs_create(struct kmt_session *s,
 	c->opts = *opts;
 	kmt_live_use_init(&c->live, s, opts->tracker);
 	kmt_rows_init(&c->rows, sizeof(struct kmt_proc_row), sizeof(uint64_t));
+	kmt_hash_init(&c->comms, sizeof(uint32_t));
 	kmt_view_sort(&c->sort, opts->sort, PROCS_DEFAULT_SORT,
 		      procs_sort_keys, KMT_NCOLS(procs_sort_keys), cmp_key);
 	return c;
@@ -139,17 +146,36 @@ static void procs_destroy(void *ctx)
 		return;
 	kmt_live_use_free(&c->live);
 	kmt_rows_free(&c->rows);
+	kmt_hash_free(&c->comms);
 	free(c);
 }
 
+/* the row key of pid: itself, or with --by comm its command name's id */
 static uint64_t key_of(struct procs_ctx *c, int32_t pid)
 {
 	const uint32_t *comm;
 
 	if (!c->opts.by_comm)
 		return (uint32_t)pid;
-	comm = kmt_hash_get(&c->s->comms, (uint32_t)pid);
+	if (kmt_hash_count(&c->comms))
+		comm = kmt_hash_get(&c->comms, (uint32_t)pid);
+	else
+		comm = kmt_hash_get(&c->s->comms, (uint32_t)pid);
 	return comm ? *comm : 0;
+}
+
+/* events that carry their name keep c->comms as the session's would be */
+static int note_comm(struct procs_ctx *c, const struct kmt_event *ev)
+{
+	uint32_t *slot;
+
+	if (!c->opts.by_comm || !(ev->flags & KMT_EVF_COMM))
+		return 0;
+	slot = kmt_hash_put(&c->comms, (uint32_t)ev->pid, NULL);
+	if (!slot)
+		return -ENOMEM;
+	*slot = ev->comm;
+	return 0;
 }
 
 static struct kmt_proc_row *row_of(struct procs_ctx *c, int32_t pid)
@@ -206,8 +232,12 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 	struct kmt_proc_row *row;
 	int ret = kmt_live_use_feed(&c->live, ev), run = RUN_NONE;
 
-	if (ret <= 0)
+	if (ret < 0)
 		return ret;
+	if (note_comm(c, ev))
+		return -ENOMEM;
+	if (!ret)
+		return 0;
 	st = &c->live.l->step;
 	if (st->what == KMT_LIVE_ALLOC_OVER) {
 		ret = release(c, &st->prev, kmt_live_obj_bytes(c->live.l,

@@ -34,8 +34,16 @@ enum kmt_ev_flags {
 	KMT_EVF_FRAGMENTING	= 1 << 4, /* extfrag: fallback_order < pageblock order */
 	KMT_EVF_HAS_REFILL	= 1 << 5, /* zone_locked carries percpu_refill */
 	KMT_EVF_HAS_FRAGMENTING	= 1 << 6, /* extfrag carries fragmenting */
-	KMT_EVF_CALLSITE	= 1 << 7, /* page: call_site already found
-					   * from the stack (callsite.h) */
+	/*
+	 * Set where the event is read when the analyses run on another
+	 * thread (event/pipeline.h), which must not read the session's
+	 * tables while the reader fills them:
+	 */
+	KMT_EVF_CALLSITE	= 1 << 7, /* page: call_site found from the stack */
+	KMT_EVF_COMM		= 1 << 8, /* comm holds the pid's name id */
+	KMT_EVF_FILTERED	= 1 << 9, /* the --pid/--comm/--cpu filter has
+					   * decided: KMT_EVF_PASSES or not */
+	KMT_EVF_PASSES		= 1 << 10,
 };
 
 struct kmt_event {
@@ -57,6 +65,8 @@ struct kmt_event {
 	int32_t fallback_order;	/* extfrag only */
 	int32_t fallback_migratetype; /* extfrag only */
 	int32_t node;		/* NUMA node, -1 if unknown */
+	uint32_t comm;		/* with KMT_EVF_COMM: the pid's command name
+				 * (session strings) when the event was read */
 };
 
 /* zeroes ev and sets the "unknown" values */

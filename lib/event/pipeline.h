@@ -14,8 +14,8 @@
  * session's stacks, symbols, strings and process tables grow as the input
  * is read): it gets copies of the events and nothing else.
  */
-#define KMT_PIPE_BATCH	512	/* events a batch */
-#define KMT_PIPE_SLOTS	8	/* batches in flight */
+#define KMT_PIPE_BATCH	4096	/* events a batch: few hand-overs */
+#define KMT_PIPE_SLOTS	4	/* batches in flight */
 
 /* consumes n events; non-zero stops the pipeline with that error */
 typedef int (*kmt_pipe_fn)(void *arg, const struct kmt_event *ev, size_t n);
