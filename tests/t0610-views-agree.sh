@@ -5,8 +5,8 @@
 # add up to its totals and those to the summaries, --caches, --sizes,
 # --lifetimes, --timeline, --pcpu, --extfrag and --errors count what the
 # summaries count; every view alone prints what it prints among all the
-# others; --cpu filters split the leaks by allocating CPU; the slab and
-# page analyses give the same report on a second thread as on one.
+# others; --cpu filters split the leaks by allocating CPU; the analyses,
+# views and filters give the same report on a second thread as on one.
 . "$(dirname "$0")/lib.sh"
 
 VIEWS="--leaks --errors --procs --pcpu --extfrag --caches --sizes --lifetimes --timeline"
@@ -187,7 +187,8 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 	'
 	test_expect_success "$name: analysed on a second thread or on one, the same report" '
 		for o in "" "--caller --alloc" "--caller --alloc --live" \
-			 "-s hit,callsite --caller --alloc -l 5"; do
+			 "-s hit,callsite --caller --alloc -l 5" \
+			 "$VIEWS --by comm" "$VIEWS --comm k*,s* --cpu 0"; do
 			"$KMEMTRACE" report -i "$f" $o --threads 1 --json >t1.json &&
 			"$KMEMTRACE" report -i "$f" $o --threads 2 --json >t2.json &&
 			test_cmp t1.json t2.json || return 1
