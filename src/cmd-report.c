@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -613,6 +614,13 @@ int cmd_report(int argc, char **argv)
 	s.consumer_ctx = &run;
 	run.need_comm = opts.by_comm;
 	run.filter = filter.active ? &filter : NULL;
+	/*
+	 * One malloc arena: the analyses' thread grows the big tables, and
+	 * an arena of its own would keep what it freed out of reach of the
+	 * sorting and rendering that follow on this one.
+	 */
+	if (threads > 1)
+		mallopt(M_ARENA_MAX, 1);
 	if (threads > 1 &&
 	    !kmt_pipeline_start(&run.pipe, pipe_consume, &run)) {
 		piped = run.piped = 1;
