@@ -14,8 +14,13 @@
  * session's stacks, symbols, strings and process tables grow as the input
  * is read): it gets copies of the events and nothing else.
  */
+/*
+ * Readers emit in bursts (perf.data's rounds are tens of thousands of
+ * events, emitted at once after their ordering): the ring holds a round,
+ * so the reader decodes the next one while the analyses work through it.
+ */
 #define KMT_PIPE_BATCH	4096	/* events a batch: few hand-overs */
-#define KMT_PIPE_SLOTS	4	/* batches in flight */
+#define KMT_PIPE_SLOTS	32	/* batches in flight: a perf.data round */
 
 /* consumes n events; non-zero stops the pipeline with that error */
 typedef int (*kmt_pipe_fn)(void *arg, const struct kmt_event *ev, size_t n);
