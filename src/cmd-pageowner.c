@@ -6,6 +6,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +35,7 @@ static const char *const pageowner_usage[] = {
 
 struct po_cmd {
 	const char *input, *display, *output;
-	int json, summary, debug, limit;
+	int json, summary, debug, limit, threads, oom;
 	unsigned int cull;
 	int filter_pid, filter_tgid, filter_name;
 	struct kmt_po_sortkey keys[KMT_PO_MAX_SORTKEYS];
@@ -105,31 +108,159 @@ static void put_str(FILE *out, const struct kmt_strtab *t, uint32_t id)
 		fwrite(t->strs[id], 1, t->lens[id], out);
 }
 
-static void print_group_text(struct po_cmd *c, const struct kmt_po_group *g,
-			     struct kmt_sb *sb)
+static void add_str(struct kmt_sb *sb, const struct kmt_strtab *t, uint32_t id)
+{
+	if (id && id < t->nr)
+		kmt_sb_add(sb, t->strs[id], t->lens[id]);
+}
+
+/*
+ * Without --cull there is one block a record at worst, as much output as
+ * input: built by hand, no printf, one copy into a buffer that is
+ * written a megabyte at a time.
+ */
+static void add_group_text(const struct po_cmd *c, const struct kmt_po_group *g,
+			   struct kmt_sb *sb)
+{
+	const struct kmt_po_analysis *a = &c->a;
+
+	add_u64(sb, g->times);
+	kmt_sb_add(sb, " times, ", 8);
+	add_u64(sb, g->pages);
+	kmt_sb_add(sb, " pages, allocated by ", 21);
+	kmt_sb_adds(sb, kmt_po_class_label(g->klass));
+	kmt_sb_add(sb, " :\n", 3);
+	if (g->header) {
+		kmt_po_group_header(a, g, sb);
+		kmt_sb_addc(sb, '\n');
+	}
+	add_str(sb, &a->stacks, g->stack);
+	add_str(sb, &a->strs, g->tail);
+	kmt_sb_addc(sb, '\n');
+}
+
+#define OUT_BLOCK (1 << 20)
+
+/*
+ * Writing a block costs the kernel about what building it costs us: a
+ * thread of its own writes the blocks while the next is built, two
+ * blocks in turn.  Without the thread, blocks are written in place.
+ */
+struct block_writer {
+	FILE *out;
+	struct kmt_sb blocks[2];
+	int full[2];		/* handed over, not written yet */
+	int fill;		/* the block being built */
+	int done, threaded, oom;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t thread;
+};
+
+static void *write_blocks(void *arg)
+{
+	struct block_writer *w = arg;
+	int i = 0;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		/* blocks come in turn: when block i is not handed over, no
+		 * later one is */
+		while (!w->full[i] && !w->done)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->full[i])
+			break;
+		pthread_mutex_unlock(&w->lock);
+		if (w->blocks[i].len)
+			fwrite(w->blocks[i].buf, 1, w->blocks[i].len, w->out);
+		pthread_mutex_lock(&w->lock);
+		w->full[i] = 0;
+		pthread_cond_broadcast(&w->cond);
+		i ^= 1;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static struct kmt_sb *writer_start(struct block_writer *w, FILE *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->threaded = !pthread_create(&w->thread, NULL, write_blocks, w);
+	return &w->blocks[0];
+}
+
+/* hands the block built over and returns the next one to build */
+static struct kmt_sb *writer_next(struct block_writer *w)
+{
+	struct kmt_sb *sb = &w->blocks[w->fill];
+
+	/* a block that could not grow is output lost: said at the end */
+	if (sb->oom) {
+		w->oom = 1;
+		kmt_sb_reset(sb);
+		return sb;
+	}
+	if (!w->threaded) {
+		if (sb->len)
+			fwrite(sb->buf, 1, sb->len, w->out);
+		kmt_sb_reset(sb);
+		return sb;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->full[w->fill] = 1;
+	pthread_cond_broadcast(&w->cond);
+	w->fill ^= 1;
+	while (w->full[w->fill])
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	sb = &w->blocks[w->fill];
+	kmt_sb_reset(sb);
+	return sb;
+}
+
+/* writes what is left; returns -ENOMEM when a block was lost */
+static int writer_finish(struct block_writer *w)
+{
+	writer_next(w);
+	if (w->threaded) {
+		pthread_mutex_lock(&w->lock);
+		w->done = 1;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+	}
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	kmt_sb_release(&w->blocks[0]);
+	kmt_sb_release(&w->blocks[1]);
+	return w->oom ? -ENOMEM : 0;
+}
+
+static int write_groups_text(const struct po_cmd *c, const uint32_t *order,
+			     size_t nr)
+{
+	struct block_writer w;
+	struct kmt_sb *sb = writer_start(&w, c->out);
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		add_group_text(c, &c->a.groups[order[i]], sb);
+		if (sb->len >= OUT_BLOCK)
+			sb = writer_next(&w);
+	}
+	return writer_finish(&w);
+}
+
+/* with --cull: few groups, page_owner_sort's fields */
+static void print_group_culled(const struct po_cmd *c,
+			       const struct kmt_po_group *g)
 {
 	const struct kmt_po_analysis *a = &c->a;
 	FILE *out = c->out;
 
-	if (!c->cull) {
-		/* one block per record at worst: built by hand, no printf */
-		kmt_sb_reset(sb);
-		add_u64(sb, g->times);
-		kmt_sb_add(sb, " times, ", 8);
-		add_u64(sb, g->pages);
-		kmt_sb_add(sb, " pages, allocated by ", 21);
-		kmt_sb_adds(sb, kmt_po_class_label(g->klass));
-		kmt_sb_add(sb, " :\n", 3);
-		if (g->header) {
-			kmt_po_group_header(a, g, sb);
-			kmt_sb_addc(sb, '\n');
-		}
-		fwrite(sb->buf, 1, sb->len, out);
-		put_str(out, &a->stacks, g->stack);
-		put_str(out, &a->strs, g->tail);
-		fputc('\n', out);
-		return;
-	}
 	fprintf(out, "%llu times, %llu pages", (unsigned long long)g->times,
 		(unsigned long long)g->pages);
 	if ((c->cull & KMT_PO_CULL_PID) || c->filter_pid)
@@ -486,11 +617,124 @@ static int split_names(const char *spec, char ***names, size_t *nr)
 	}
 }
 
+/* --- reading a regular file in parts, a thread a part --- */
+
+/* below this, a file is read in one piece unless --threads says */
+#define AUTO_SPLIT_BYTES (16ULL << 20)
+#define AUTO_MAX_THREADS 4
+#define MAX_THREADS 64
+
+struct po_part {
+	struct kmt_po_part range;
+	struct kmt_po_reader r;
+	struct kmt_po_analysis a;
+	const char *display;
+	pthread_t thread;
+	int fd, ret, started;
+};
+
+static void *read_part(void *arg)
+{
+	struct po_part *p = arg;
+
+	p->ret = kmt_po_read_part(&p->r, p->fd, &p->range, p->display);
+	return NULL;
+}
+
+/* the CPUs this process may run on */
+static int usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+static int plan_threads(const struct po_cmd *c, uint64_t size)
+{
+	int n;
+
+	/* -d reports malformed records as they come, in file order */
+	if (c->debug)
+		return 1;
+	if (c->threads)
+		return c->threads;
+	if (size < AUTO_SPLIT_BYTES)
+		return 1;
+	n = usable_cpus();
+	return n < AUTO_MAX_THREADS ? n : AUTO_MAX_THREADS;
+}
+
+/*
+ * Reads ranges[1..n-1] in threads, each into an analysis of its own, and
+ * ranges[0] here into c->a with r; then folds the others into c->a in
+ * file order.  r ends with the totals of all parts.
+ */
+static int read_parts(struct po_cmd *c, int fd,
+		      const struct kmt_po_part *ranges, int n,
+		      struct kmt_po_reader *r)
+{
+	struct po_part *parts = calloc((size_t)n, sizeof(*parts));
+	uint64_t lines;
+	int i, ret;
+
+	if (!parts)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		struct po_part *p = &parts[i];
+
+		p->range = ranges[i];
+		p->fd = fd;
+		p->display = c->display;
+		if (kmt_po_analysis_init(&p->a, &c->a.opt)) {
+			p->ret = -ENOMEM;
+			continue;
+		}
+		kmt_po_reader_init(&p->r, kmt_po_add, kmt_po_add_malformed,
+				   &p->a);
+		/* without a thread the part is read here: slower, not wrong */
+		if (pthread_create(&p->thread, NULL, read_part, p))
+			read_part(p);
+		else
+			p->started = 1;
+	}
+	ret = kmt_po_read_part(r, fd, &ranges[0], c->display);
+	for (i = 1; i < n; i++) {
+		if (parts[i].started)
+			pthread_join(parts[i].thread, NULL);
+	}
+	/* each part's lines come after those of the parts before it */
+	lines = r->line - 1;
+	for (i = 1; i < n; i++) {
+		struct po_part *p = &parts[i];
+
+		if (!ret && p->ret) {
+			ret = p->ret;
+			memcpy(r->errmsg, p->r.errmsg, sizeof(r->errmsg));
+		}
+		if (!ret)
+			ret = kmt_po_analysis_merge(&c->a, &p->a, lines);
+		else
+			kmt_po_analysis_free(&p->a);
+		lines += p->r.line - 1;
+		r->nr_records += p->r.nr_records;
+		r->nr_malformed += p->r.nr_malformed;
+		r->nr_bytes += p->r.nr_bytes;
+		kmt_po_reader_free(&p->r);
+	}
+	free(parts);
+	return ret;
+}
+
 static int read_input(struct po_cmd *c)
 {
+	struct kmt_po_part ranges[MAX_THREADS];
 	struct kmt_po_reader r;
+	int fd, ret, nr_parts;
 	struct stat st;
-	int fd, ret;
+
+	memset(&st, 0, sizeof(st));
 
 	if (!strcmp(c->input, "-")) {
 		fd = STDIN_FILENO;
@@ -508,14 +752,27 @@ static int read_input(struct po_cmd *c)
 			return fail(c, "cannot open '%s': %s", c->input,
 				    strerror(err));
 		}
-		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (fstat(fd, &st))
+			memset(&st, 0, sizeof(st));
+		if (S_ISDIR(st.st_mode)) {
 			close(fd);
 			return fail(c, "cannot read '%s': %s", c->input,
 				    strerror(EISDIR));
 		}
 	}
 	kmt_po_reader_init(&r, on_record, on_malformed, c);
-	ret = kmt_po_read_fd(&r, fd, c->display);
+	nr_parts = 1;
+	if (fd != STDIN_FILENO && S_ISREG(st.st_mode)) {
+		int want = plan_threads(c, (uint64_t)st.st_size);
+
+		if (want > 1)
+			nr_parts = kmt_po_plan_parts(fd, (uint64_t)st.st_size,
+						     ranges, want);
+	}
+	if (nr_parts > 1)
+		ret = read_parts(c, fd, ranges, nr_parts, &r);
+	else
+		ret = kmt_po_read_fd(&r, fd, c->display);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (ret < 0) {
@@ -595,6 +852,8 @@ int cmd_pageowner(int argc, char **argv)
 			 "totals by allocator class, migratetype, order and memcg first"),
 		OPT_BOOL(0, "json", &c.json, "write JSON"),
 		OPT_BOOL('d', NULL, &c.debug, "report every malformed record as it is read"),
+		OPT_INT(0, "threads", &c.threads, "n",
+			"read a regular file in n parts at once (0, the default: one a CPU, up to 4, for files of 16 MiB and more)"),
 		OPT_BOOL(0, "stacks", &stacks,
 			 "read " SHOW_STACKS_PATH " when no input is given"),
 		OPT_END(),
@@ -602,6 +861,15 @@ int cmd_pageowner(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.limit = -1;
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * The group arrays grow by doubling to tens of megabytes.  Kept in
+	 * mappings of their own (not the heap, where glibc puts blocks up
+	 * to 32 MiB once a few were freed), realloc moves them without a
+	 * copy and free gives them back: less peak memory.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	nargs = kmt_parse_options(argc, argv, options, pageowner_usage, 0);
 	if (nargs > 2)
 		return fail(&c, "too many arguments: one input and one output at most (see -h)");
@@ -611,6 +879,9 @@ int cmd_pageowner(int argc, char **argv)
 	c.output = nargs == 2 ? argv[1] : NULL;
 	if (c.limit < -1)
 		return fail(&c, "-l needs a number of groups, not %d", c.limit);
+	if (c.threads < 0 || c.threads > MAX_THREADS)
+		return fail(&c, "--threads needs a number from 0 (one a CPU) to %d, not %d",
+			    MAX_THREADS, c.threads);
 
 	nr_flags = sort_a + sort_m + sort_n + sort_p + sort_P + sort_s + sort_t;
 	if (nr_flags > 1)
@@ -714,15 +985,18 @@ int cmd_pageowner(int argc, char **argv)
 	if (c.json) {
 		print_json(&c, order, nr_print);
 	} else {
-		struct kmt_sb sb = KMT_SB_INIT;
-
 		if (c.summary)
 			print_summary(&c);
-		for (i = 0; i < nr_print; i++)
-			print_group_text(&c, &c.a.groups[order[i]], &sb);
-		kmt_sb_release(&sb);
+		if (c.cull) {
+			for (i = 0; i < nr_print; i++)
+				print_group_culled(&c, &c.a.groups[order[i]]);
+		} else if (write_groups_text(&c, order, nr_print)) {
+			c.oom = 1;
+		}
 	}
-	if (fflush(c.out) || ferror(c.out)) {
+	if (c.oom) {
+		ret = fail(&c, "out of memory writing the groups");
+	} else if (fflush(c.out) || ferror(c.out)) {
 		fprintf(stderr, "error: cannot write '%s': %s\n",
 			c.output && c.out != stdout ? c.output : "<stdout>",
 			strerror(errno));

@@ -269,6 +269,38 @@ test_expect_success 'bad options: one clear error' '
 	"$KMEMTRACE" pageowner -h | grep -q -- "--cull <keys>"
 '
 
+test_expect_success 'a file read in parts (--threads) reads as one: groups span the parts' '
+	cat "$PO/current.txt" "$PO/current.txt" "$PO/current.txt" >thrice.txt &&
+	"$KMEMTRACE" pageowner --threads 1 thrice.txt >one.out &&
+	grep -c "^3 times" one.out >n && echo 7 >expect && test_cmp expect n &&
+	for t in 2 3 4 9; do
+		for opts in "" -a -m -s --cull=stacktrace --cull=tgid,name "--summary -l 3" --json; do
+			"$KMEMTRACE" pageowner --threads 1 $opts thrice.txt >one.out &&
+			"$KMEMTRACE" pageowner --threads $t $opts thrice.txt >parts.out &&
+			test_cmp one.out parts.out || return 1
+		done
+	done
+'
+
+test_expect_success 'in parts: malformed records keep their line numbers; -d reads in order' '
+	for t in 2 3 5; do
+		"$KMEMTRACE" pageowner --threads $t "$PO/malformed.txt" >out 2>err &&
+		grep -q "line 27: a page_owner_stacks record among page_owner records" err &&
+		"$KMEMTRACE" pageowner --threads 1 "$PO/malformed.txt" >out1 2>err1 &&
+		test_cmp out1 out && test_cmp err1 err &&
+		"$KMEMTRACE" pageowner --threads $t --json "$PO/malformed.txt" 2>/dev/null >j.json &&
+		python3 -c "import json; d=json.load(open(\"j.json\")); m=d[\"malformed\"]; assert [x[\"line\"] for x in m[\"first\"]] == [7, 10, 13, 18, 27], m" || return 1
+	done &&
+	for i in 1 2 3 4 5 6 7 8; do printf "garbage %s\n\n" $i; cat "$PO/current.txt"; done >bad.txt &&
+	"$KMEMTRACE" pageowner -d --threads 4 bad.txt >out 2>err &&
+	"$KMEMTRACE" pageowner -d --threads 1 bad.txt >out1 2>err1 &&
+	test_cmp err1 err && test "$(wc -l <err)" = 8 &&
+	test_must_fail "$KMEMTRACE" pageowner --threads 65 "$PO/current.txt" 2>err &&
+	grep -q "^error: --threads needs a number from 0 (one a CPU) to 64, not 65" err &&
+	test_must_fail "$KMEMTRACE" pageowner --threads -1 "$PO/current.txt" 2>err &&
+	grep -q "not -1" err
+'
+
 # a generated dump: bench/pageowner/gen.c, built here
 if command -v cc >/dev/null 2>&1 && cc -O2 -o gen "$TOPDIR/bench/pageowner/gen.c" 2>/dev/null; then
 	test_expect_success 'a generated dump: file and pipe agree, totals add up' '
@@ -280,6 +312,14 @@ if command -v cc >/dev/null 2>&1 && cc -O2 -o gen "$TOPDIR/bench/pageowner/gen.c
 		"$KMEMTRACE" pageowner --json -l 0 gen.txt >j.json &&
 		python3 -c "import json; d=json.load(open(\"j.json\")); print(d[\"records\"], d[\"pages\"])" >expect &&
 		test_cmp expect sums && grep -q "^20000 " sums
+	'
+	test_expect_success 'a generated dump read in parts: the same output' '
+		for opts in "" -a "-m --cull=pid,name" --cull=stacktrace "--json -l 50"; do
+			"$KMEMTRACE" pageowner --threads 1 $opts gen.txt >one.out &&
+			"$KMEMTRACE" pageowner --threads 2 $opts gen.txt >two.out &&
+			"$KMEMTRACE" pageowner --threads 3 $opts gen.txt >three.out &&
+			test_cmp one.out two.out && test_cmp one.out three.out || return 1
+		done
 	'
 	POS=${PAGE_OWNER_SORT:-$(command -v page_owner_sort || true)}
 	if [ -n "$POS" ] && [ -x "$POS" ]; then

@@ -476,7 +476,7 @@ static int selected(const struct kmt_po_analysis *a,
 
 /*
  * Most records repeat a text seen a moment ago (the same stack, task or
- * memcg).  A direct-mapped memo, indexed by a few bytes of the text and
+ * memcg).  A two-way memo, indexed by a few bytes of the text and
  * checked with memcmp, finds it without hashing the whole text; a miss
  * falls back to the strtab.
  */
@@ -486,7 +486,23 @@ static uint32_t intern(struct kmt_strtab *t, uint32_t *memo, const char *s,
 	uint64_t fp = len, w;
 	uint32_t *slot, id;
 
-	if (len >= 8) {
+	/*
+	 * Texts of one kind share their ends (every allocation line ends in
+	 * "), ts  ns", many stacks in entry_SYSCALL_64...): five words
+	 * spread over the text tell them apart.
+	 */
+	if (len >= 32) {
+		memcpy(&w, s + len / 4, 8);
+		fp ^= w;
+		memcpy(&w, s + len / 2, 8);
+		fp = fp * 0x9e3779b97f4a7c15ULL ^ w;
+		memcpy(&w, s + len - 32, 8);
+		fp = fp * 0x9e3779b97f4a7c15ULL ^ w;
+		memcpy(&w, s + len - 24, 8);
+		fp = fp * 0x9e3779b97f4a7c15ULL ^ w;
+		memcpy(&w, s + len - 16, 8);
+		fp = fp * 0x9e3779b97f4a7c15ULL ^ w;
+	} else if (len >= 8) {
 		memcpy(&w, s + (len >= 16 ? len / 2 - 4 : 0), 8);
 		fp ^= w;
 		memcpy(&w, s + len - 8, 8);
@@ -495,12 +511,20 @@ static uint32_t intern(struct kmt_strtab *t, uint32_t *memo, const char *s,
 		fp ^= (uint64_t)(unsigned char)s[0] << 8 |
 		      (unsigned char)s[len - 1];
 	}
-	slot = &memo[kmt_hash_mix(fp) & (KMT_PO_MEMO - 1)];
-	id = *slot;
+	/* two ways a set: the newest first, the one before it second */
+	slot = &memo[kmt_hash_mix(fp) & (KMT_PO_MEMO - 2)];
+	id = slot[0];
 	if (id && t->lens[id] == len && !memcmp(t->strs[id], s, len))
 		return id;
+	id = slot[1];
+	if (id && t->lens[id] == len && !memcmp(t->strs[id], s, len)) {
+		slot[1] = slot[0];
+		slot[0] = id;
+		return id;
+	}
 	id = kmt_strtab_intern(t, s, len);
-	*slot = id;
+	slot[1] = slot[0];
+	slot[0] = id;
 	return id;
 }
 
@@ -644,22 +668,46 @@ static void merge_into(struct kmt_po_group *g, const struct kmt_po_group *rec)
 	}
 }
 
-static int fold(struct kmt_po_analysis *a, const struct kmt_po_group *rec)
+static int append_group(struct kmt_po_analysis *a,
+			const struct kmt_po_group *rec)
 {
-	struct group_id key, other;
-	uint64_t h;
+	if (KMT_ARRAY_GROW(a->groups, a->nr_groups + 1, a->groups_alloc))
+		return -ENOMEM;
+	a->groups[a->nr_groups++] = *rec;
+	return 0;
+}
 
-	if (!a->opt.cull && a->opt.ts_in_key) {
-		/* nearly one group a record: no index, merged at the end */
-		if (KMT_ARRAY_GROW(a->groups, a->nr_groups + 1,
-				   a->groups_alloc))
-			return -ENOMEM;
-		a->groups[a->nr_groups++] = *rec;
-		a->unmerged = 1;
-		return 0;
-	}
-	group_key(a, rec, &key);
-	h = kmt_hash_bytes(&key, sizeof(key));
+/* whether two groups are one under the options */
+static int same_group(const struct kmt_po_analysis *a,
+		      const struct kmt_po_group *x, const struct kmt_po_group *y)
+{
+	struct group_id kx, ky;
+
+	/* page_owner_sort's default identity, the record text: three ids */
+	if (!a->opt.cull)
+		return x->header == y->header && x->stack == y->stack &&
+		       x->tail == y->tail;
+	group_key(a, x, &kx);
+	group_key(a, y, &ky);
+	return !memcmp(&kx, &ky, sizeof(kx));
+}
+
+static uint64_t group_hash(const struct kmt_po_analysis *a,
+			   const struct kmt_po_group *g)
+{
+	struct group_id key;
+
+	if (!a->opt.cull)
+		return kmt_hash_mix(((uint64_t)g->header << 32 | g->stack) ^
+				    (uint64_t)g->tail * 0x9e3779b97f4a7c15ULL);
+	group_key(a, g, &key);
+	return kmt_hash_bytes(&key, sizeof(key));
+}
+
+/* into the group of the same identity, found by its hash h, or a new one */
+static int fold_hashed(struct kmt_po_analysis *a, const struct kmt_po_group *rec,
+		       uint64_t h)
+{
 	for (;; h++) {
 		int is_new;
 		uint32_t *idx = kmt_hash_put(&a->group_index, h, &is_new);
@@ -668,22 +716,290 @@ static int fold(struct kmt_po_analysis *a, const struct kmt_po_group *rec)
 		if (!idx)
 			return -ENOMEM;
 		if (is_new) {
-			if (KMT_ARRAY_GROW(a->groups, a->nr_groups + 1,
-					   a->groups_alloc)) {
+			if (append_group(a, rec)) {
 				kmt_hash_del(&a->group_index, h, NULL);
 				return -ENOMEM;
 			}
-			*idx = (uint32_t)a->nr_groups;
-			a->groups[a->nr_groups++] = *rec;
+			*idx = (uint32_t)(a->nr_groups - 1);
 			return 0;
 		}
 		g = &a->groups[*idx];
-		group_key(a, g, &other);
-		if (memcmp(&key, &other, sizeof(key)))
-			continue;	/* another key with this hash */
-		merge_into(g, rec);
+		/* else another identity with this hash: probe on */
+		if (same_group(a, g, rec)) {
+			merge_into(g, rec);
+			return 0;
+		}
+	}
+}
+
+static int fold(struct kmt_po_analysis *a, const struct kmt_po_group *rec)
+{
+	if (!a->opt.cull && a->opt.ts_in_key) {
+		/* nearly one group a record: no index, merged at the end */
+		if (append_group(a, rec))
+			return -ENOMEM;
+		a->unmerged = 1;
 		return 0;
 	}
+	return fold_hashed(a, rec, group_hash(a, rec));
+}
+
+/*
+ * With hundreds of thousands of groups, folding a record is mostly
+ * waiting for its index slot and then its group to come from memory.
+ * Records are folded in batches, in their order, after the slots and
+ * groups of the whole batch were asked for at once.
+ */
+static int flush_pending(struct kmt_po_analysis *a)
+{
+	unsigned int i, n = a->nr_pending;
+	uint64_t h[KMT_PO_BATCH];
+	int ret = 0;
+
+	a->nr_pending = 0;
+	for (i = 0; i < n; i++) {
+		h[i] = group_hash(a, &a->pending[i]);
+		kmt_hash_prefetch(&a->group_index, h[i]);
+	}
+	for (i = 0; i < n; i++) {
+		const uint32_t *idx = kmt_hash_get(&a->group_index, h[i]);
+
+		if (idx)
+			__builtin_prefetch(&a->groups[*idx]);
+	}
+	for (i = 0; i < n && !ret; i++)
+		ret = fold_hashed(a, &a->pending[i], h[i]);
+	return ret;
+}
+
+static int fold_later(struct kmt_po_analysis *a, const struct kmt_po_group *rec)
+{
+	if (!a->opt.cull && a->opt.ts_in_key)
+		return fold(a, rec);
+	a->pending[a->nr_pending++] = *rec;
+	return a->nr_pending == KMT_PO_BATCH ? flush_pending(a) : 0;
+}
+
+/* --- merging the analyses of parts --- */
+
+/* b's string ids in a's table, interning what a lacks; NULL on failure */
+static uint32_t *map_ids(struct kmt_strtab *a, const struct kmt_strtab *b)
+{
+	uint32_t *map = calloc(b->nr ? b->nr : 1, sizeof(*map));
+	size_t id;
+
+	if (!map)
+		return NULL;
+	for (id = 1; id < b->nr; id++) {
+		map[id] = kmt_strtab_intern(a, b->strs[id], b->lens[id]);
+		if (!map[id]) {
+			free(map);
+			return NULL;
+		}
+	}
+	return map;
+}
+
+static int merge_counts(struct kmt_hash *a, const struct kmt_hash *b,
+			const uint32_t *smap)
+{
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+
+	while (kmt_hash_next(b, &it, &key, &val)) {
+		const struct kmt_po_count *from = val;
+		struct kmt_po_count *c = kmt_hash_put(a, smap[key], NULL);
+
+		if (!c)
+			return -ENOMEM;
+		c->records += from->records;
+		c->pages += from->pages;
+	}
+	return 0;
+}
+
+static int merge_memcgs(struct kmt_hash *a, const struct kmt_hash *b,
+			const uint32_t *smap)
+{
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+
+	while (kmt_hash_next(b, &it, &key, &val)) {
+		const struct kmt_po_memcg *from = val;
+		struct kmt_po_memcg *m = kmt_hash_put(a,
+			(uint64_t)smap[from->name] << 1 | (uint64_t)from->offline,
+			NULL);
+
+		if (!m)
+			return -ENOMEM;
+		m->name = smap[from->name];
+		m->offline = from->offline;
+		m->records += from->records;
+		m->pages += from->pages;
+		m->kmem_pages += from->kmem_pages;
+	}
+	return 0;
+}
+
+static void remap_group(struct kmt_po_group *g, const uint32_t *hmap,
+			const uint32_t *kmap, const uint32_t *smap)
+{
+	g->header = hmap[g->header];
+	g->stack = kmap[g->stack];
+	g->tail = smap[g->tail];
+}
+
+/*
+ * One group a record: b's groups go after a's as they are.  They are
+ * moved from b's end, b's array shrinking as a's fills, so that the
+ * largest case (every record a group) does not need both copies at once.
+ */
+static int append_groups(struct kmt_po_analysis *a, struct kmt_po_analysis *b,
+			 const uint32_t *hmap, const uint32_t *kmap,
+			 const uint32_t *smap)
+{
+	const size_t chunk = 65536;
+	size_t na = a->nr_groups, nb = b->nr_groups, i = nb, j;
+
+	if (!nb)
+		return 0;
+	if (KMT_ARRAY_GROW(a->groups, na + nb, a->groups_alloc))
+		return -ENOMEM;
+	while (i) {
+		size_t lo = i > chunk ? i - chunk : 0;
+		void *p;
+
+		for (j = lo; j < i; j++) {
+			a->groups[na + j] = b->groups[j];
+			remap_group(&a->groups[na + j], hmap, kmap, smap);
+		}
+		b->nr_groups = i = lo;
+		/* a smaller block gives its pages back: no failure to handle */
+		p = realloc(b->groups, (i ? i : 1) * sizeof(*b->groups));
+		if (p) {
+			b->groups = p;
+			b->groups_alloc = i ? i : 1;
+		}
+	}
+	a->nr_groups = na + nb;
+	a->unmerged = 1;
+	return 0;
+}
+
+/*
+ * b's groups folded into a's in order.  As a grows b shrinks: every
+ * chunk folded, the rest moves to the front and b's array gives the
+ * chunk's memory back, so a and b together stay near the size of a.
+ */
+static int fold_groups(struct kmt_po_analysis *a, struct kmt_po_analysis *b,
+		       const uint32_t *hmap, const uint32_t *kmap,
+		       const uint32_t *smap)
+{
+	const size_t chunk = 65536;
+
+	while (b->nr_groups) {
+		size_t n = b->nr_groups < chunk ? b->nr_groups : chunk, i;
+		void *p;
+
+		for (i = 0; i < n; i++) {
+			struct kmt_po_group g = b->groups[i];
+
+			remap_group(&g, hmap, kmap, smap);
+			if (fold(a, &g))
+				return -ENOMEM;
+		}
+		b->nr_groups -= n;
+		memmove(b->groups, b->groups + n,
+			b->nr_groups * sizeof(*b->groups));
+		/* a smaller block gives its pages back: no failure to handle */
+		p = realloc(b->groups, (b->nr_groups ? b->nr_groups : 1) *
+			    sizeof(*b->groups));
+		if (p) {
+			b->groups = p;
+			b->groups_alloc = b->nr_groups ? b->nr_groups : 1;
+		}
+	}
+	return 0;
+}
+
+int kmt_po_analysis_merge(struct kmt_po_analysis *a,
+			  struct kmt_po_analysis *b, uint64_t line_offset)
+{
+	size_t old_stacks = a->stacks.nr, old_headers = a->headers.nr, i, id;
+	uint32_t *smap = NULL, *hmap = NULL, *kmap = NULL;
+	int ret = -ENOMEM;
+
+	if (flush_pending(a) || flush_pending(b))
+		goto out;
+	smap = map_ids(&a->strs, &b->strs);
+	kmap = smap ? map_ids(&a->stacks, &b->stacks) : NULL;
+	hmap = kmap ? map_ids(&a->headers, &b->headers) : NULL;
+	if (!hmap)
+		goto out;
+	/* what a learns of the stacks and headers that are new to it */
+	if (KMT_ARRAY_GROW(a->stack_hint, a->stacks.nr, a->stack_hint_alloc) ||
+	    KMT_ARRAY_GROW(a->hinfo, a->headers.nr, a->hinfo_alloc))
+		goto out;
+	for (id = 1; id < b->stacks.nr; id++) {
+		if (kmap[id] >= old_stacks)
+			a->stack_hint[kmap[id]] = b->stack_hint[id];
+	}
+	for (id = 1; id < b->headers.nr; id++) {
+		if (hmap[id] < old_headers)
+			continue;
+		a->hinfo[hmap[id]] = b->hinfo[id];
+		a->hinfo[hmap[id]].comm = smap[b->hinfo[id].comm];
+	}
+
+	kmt_hash_free(&b->group_index);
+	if (b->unmerged) {
+		if (append_groups(a, b, hmap, kmap, smap))
+			goto out;
+	} else if (fold_groups(a, b, hmap, kmap, smap)) {
+		goto out;
+	}
+
+	if (merge_counts(&a->by_mt, &b->by_mt, smap) ||
+	    merge_counts(&a->by_block_mt, &b->by_block_mt, smap) ||
+	    merge_counts(&a->by_reason, &b->by_reason, smap) ||
+	    merge_memcgs(&a->by_memcg, &b->by_memcg, smap))
+		goto out;
+	for (i = 0; i < KMT_PO_CLASS_NR; i++) {
+		a->by_class[i].records += b->by_class[i].records;
+		a->by_class[i].pages += b->by_class[i].pages;
+	}
+	for (i = 0; i < KMT_PO_MAX_ORDER; i++) {
+		a->by_order[i].records += b->by_order[i].records;
+		a->by_order[i].pages += b->by_order[i].pages;
+	}
+	a->migrated.records += b->migrated.records;
+	a->migrated.pages += b->migrated.pages;
+	a->slab_cache.records += b->slab_cache.records;
+	a->slab_cache.pages += b->slab_cache.pages;
+	a->charged.records += b->charged.records;
+	a->charged.pages += b->charged.pages;
+	a->formats |= b->formats;
+	if (!a->kind)
+		a->kind = b->kind;
+	a->nr_records += b->nr_records;
+	a->nr_pages += b->nr_pages;
+	a->nr_filtered += b->nr_filtered;
+	a->nr_malformed += b->nr_malformed;
+	for (i = 0; i < b->nr_kept_malformed &&
+		    a->nr_kept_malformed < KMT_PO_KEEP_MALFORMED; i++) {
+		a->malformed[a->nr_kept_malformed] = b->malformed[i];
+		a->malformed[a->nr_kept_malformed].line += line_offset;
+		a->nr_kept_malformed++;
+	}
+	ret = 0;
+out:
+	free(smap);
+	free(kmap);
+	free(hmap);
+	kmt_po_analysis_free(b);
+	return ret;
 }
 
 #define CMP(x, y) ((x) < (y) ? -1 : (x) > (y) ? 1 : 0)
@@ -705,6 +1021,75 @@ static int cmp_identity(const struct kmt_po_group *x,
 	return c;
 }
 
+/*
+ * Sorts ids by their groups' allocation time (descending when desc),
+ * then each run of equal times by cmp, a total order: the result is
+ * cmp's order, in far fewer comparisons when times mostly differ, as
+ * they do when every record is a group.  The time sort is a radix sort,
+ * a byte a pass (a pass skipped where all times share the byte), stable
+ * so runs keep the ids' order.  -ENOMEM leaves ids unsorted.
+ */
+static int sort_by_ts(const struct kmt_po_group *groups, uint32_t *ids,
+		      size_t n, int desc,
+		      int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	static const int bytes = 8;
+	size_t (*count)[256], i, j, run;
+	uint32_t *tmp, *from = ids, *to;
+	int b;
+
+	if (n < 2)
+		return 0;
+	count = calloc((size_t)bytes, sizeof(*count));
+	tmp = malloc(n * sizeof(*tmp));
+	if (!count || !tmp) {
+		free(count);
+		free(tmp);
+		return -ENOMEM;
+	}
+	to = tmp;
+	for (i = 0; i < n; i++) {
+		uint64_t k = groups[ids[i]].ts ^ (desc ? UINT64_MAX : 0);
+
+		for (b = 0; b < bytes; b++)
+			count[b][(k >> (8 * b)) & 0xff]++;
+	}
+	for (b = 0; b < bytes; b++) {
+		uint64_t k0 = groups[from[0]].ts ^ (desc ? UINT64_MAX : 0);
+		size_t pos = 0;
+		uint32_t *swap;
+
+		if (count[b][(k0 >> (8 * b)) & 0xff] == n)
+			continue;
+		for (j = 0; j < 256; j++) {
+			size_t c = count[b][j];
+
+			count[b][j] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++) {
+			uint64_t k = groups[from[i]].ts ^ (desc ? UINT64_MAX : 0);
+
+			to[count[b][(k >> (8 * b)) & 0xff]++] = from[i];
+		}
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != ids)
+		memcpy(ids, from, n * sizeof(*ids));
+	free(tmp);
+	free(count);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && groups[ids[j]].ts == groups[ids[i]].ts; j++)
+			;
+		run = j - i;
+		if (run > 1)
+			qsort_r(ids + i, run, sizeof(*ids), cmp, arg);
+	}
+	return 0;
+}
+
 static int cmp_identity_index(const void *p, const void *q, void *arg)
 {
 	const struct kmt_po_group *groups = arg;
@@ -716,18 +1101,23 @@ static int cmp_identity_index(const void *p, const void *q, void *arg)
 
 int kmt_po_analysis_finish(struct kmt_po_analysis *a)
 {
-	size_t i, j, n = a->nr_groups, out = 0;
+	size_t i, j, n, out = 0;
 	uint32_t *idx;
 
+	if (flush_pending(a))
+		return -ENOMEM;
 	if (!a->unmerged)
 		return 0;
+	n = a->nr_groups;
 	a->unmerged = 0;
 	idx = malloc((n ? n : 1) * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		idx[i] = (uint32_t)i;
-	qsort_r(idx, n, sizeof(*idx), cmp_identity_index, a->groups);
+	/* the identity compares times first */
+	if (sort_by_ts(a->groups, idx, n, 0, cmp_identity_index, a->groups))
+		qsort_r(idx, n, sizeof(*idx), cmp_identity_index, a->groups);
 	/* each run folds into its first record; the others are emptied */
 	for (i = 0; i < n; i = j) {
 		struct kmt_po_group *keep = &a->groups[idx[i]];
@@ -847,7 +1237,7 @@ int kmt_po_add(void *ctx, const struct kmt_po_record *r)
 	a->nr_pages += g.pages;
 	a->by_class[g.klass].records++;
 	a->by_class[g.klass].pages += g.pages;
-	return fold(a, &g);
+	return fold_later(a, &g);
 }
 
 /* --- sorting --- */
@@ -942,6 +1332,11 @@ uint32_t *kmt_po_sort(const struct kmt_po_analysis *a,
 		return NULL;
 	for (i = 0; i < a->nr_groups; i++)
 		order[i] = (uint32_t)i;
+	/* -a: as many groups as records, nearly all times different */
+	if (nr_keys && keys[0].key == KMT_PO_KEY_ALLOC_TS &&
+	    !sort_by_ts(a->groups, order, a->nr_groups, keys[0].desc,
+			cmp_groups, &s))
+		return order;
 	qsort_r(order, a->nr_groups, sizeof(*order), cmp_groups, &s);
 	return order;
 }

@@ -145,8 +145,9 @@ struct kmt_po_memcg {
 };
 
 #define KMT_PO_MAX_ORDER 64
-#define KMT_PO_MEMO 16384	/* a power of two */
+#define KMT_PO_MEMO 16384	/* a power of two: 8192 sets of two */
 #define KMT_PO_KEEP_MALFORMED 16
+#define KMT_PO_BATCH 16
 
 struct kmt_po_malformed {
 	uint64_t line;
@@ -169,6 +170,9 @@ struct kmt_po_analysis {
 
 	struct kmt_po_group *groups;
 	size_t nr_groups, groups_alloc;
+	/* records not yet folded into their groups: see flush_pending() */
+	struct kmt_po_group pending[KMT_PO_BATCH];
+	unsigned int nr_pending;
 	struct kmt_hash group_index;	/* key hash -> uint32_t group index */
 	int unmerged;			/* groups appended, to merge at the end */
 
@@ -211,9 +215,20 @@ int kmt_po_add(void *ctx, const struct kmt_po_record *r);
 void kmt_po_add_malformed(void *ctx, uint64_t line, const char *why);
 
 /*
- * Ends the input: when timestamps are part of the identity nearly every
- * record is a group, so records are appended without a hash index and
- * merged here, by sorting.  0 or -ENOMEM.
+ * Folds b, the analysis of the input that follows a's (the next part of
+ * one file), into a, as if a had read both: groups keep the order in
+ * which they were first met, and b's malformed records have their line
+ * numbers moved by line_offset, the number of lines before b's input.
+ * b is freed, also on failure.  0 or -ENOMEM.
+ */
+int kmt_po_analysis_merge(struct kmt_po_analysis *a,
+			  struct kmt_po_analysis *b, uint64_t line_offset);
+
+/*
+ * Ends the input: records still waiting in a batch join their groups.
+ * When timestamps are part of the identity nearly every record is a
+ * group, so records are appended without a hash index and merged here,
+ * by sorting.  To be called before groups are read.  0 or -ENOMEM.
  */
 int kmt_po_analysis_finish(struct kmt_po_analysis *a);
 

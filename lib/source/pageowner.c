@@ -635,7 +635,12 @@ int kmt_po_finish(struct kmt_po_reader *r)
 	return process(r, 1);
 }
 
-int kmt_po_read_fd(struct kmt_po_reader *r, int fd, const char *display)
+/*
+ * Reads fd to its end, or [*off, end) with pread when off is not NULL
+ * (so that readers of parts of one file can share its descriptor).
+ */
+static int read_some(struct kmt_po_reader *r, int fd, uint64_t *off,
+		     uint64_t end, int finish, const char *display)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t want = READ_CHUNK;
@@ -644,13 +649,20 @@ int kmt_po_read_fd(struct kmt_po_reader *r, int fd, const char *display)
 	if (page > 0 && (size_t)page > want)
 		want = (size_t)page;
 	for (;;) {
+		size_t room;
 		ssize_t n;
 
 		ret = make_room(r, want);
 		if (ret)
 			return ret;
+		room = r->alloc - r->len;
+		if (off && end - *off < room)
+			room = (size_t)(end - *off);
+		if (off && !room)
+			break;
 		do {
-			n = read(fd, r->buf + r->len, r->alloc - r->len);
+			n = off ? pread(fd, r->buf + r->len, room, (off_t)*off) :
+			      read(fd, r->buf + r->len, room);
 		} while (n < 0 && errno == EINTR);
 		if (n < 0) {
 			int err = errno;
@@ -667,11 +679,111 @@ int kmt_po_read_fd(struct kmt_po_reader *r, int fd, const char *display)
 		}
 		if (n == 0)
 			break;
+		if (off)
+			*off += (uint64_t)n;
 		r->len += (size_t)n;
 		r->nr_bytes += (uint64_t)n;
 		ret = process(r, 0);
 		if (ret)
 			return ret;
 	}
-	return kmt_po_finish(r);
+	return finish ? kmt_po_finish(r) : 0;
+}
+
+int kmt_po_read_fd(struct kmt_po_reader *r, int fd, const char *display)
+{
+	return read_some(r, fd, NULL, 0, 1, display);
+}
+
+int kmt_po_read_part(struct kmt_po_reader *r, int fd,
+		     const struct kmt_po_part *part, const char *display)
+{
+	uint64_t off = part->start;
+
+	if (part->kind)
+		r->kind = part->kind;
+	return read_some(r, fd, &off, part->end, 1, display);
+}
+
+/* --- cutting a file into parts --- */
+
+#define SNIFF_BYTES (1024 * 1024)
+#define CUT_WINDOW (64 * 1024)
+#define CUT_SEARCH (8 * 1024 * 1024)
+
+/*
+ * The kind of the first usable record, as a reader from the start of the
+ * file would fix it; 0 when the head holds none (or reading fails).
+ */
+static enum kmt_po_kind sniff_kind(int fd, uint64_t size)
+{
+	struct kmt_po_reader r;
+	struct kmt_po_part head = { 0, size < SNIFF_BYTES ? size : SNIFF_BYTES, 0 };
+	enum kmt_po_kind kind;
+
+	kmt_po_reader_init(&r, NULL, NULL, NULL);
+	/* a record cut at the end of the head is left unparsed */
+	read_some(&r, fd, &head.start, head.end, head.end == size, "");
+	kind = r.kind;
+	kmt_po_reader_free(&r);
+	return kind;
+}
+
+/* the offset just after the first blank line at or after from; 0 if none near */
+static uint64_t find_cut(int fd, uint64_t from, uint64_t size, char *buf)
+{
+	uint64_t off = from ? from - 1 : 0, limit = from + CUT_SEARCH;
+
+	while (off < size && off < limit) {
+		size_t want = size - off < CUT_WINDOW ? (size_t)(size - off) :
+			      CUT_WINDOW;
+		ssize_t n, i;
+
+		do {
+			n = pread(fd, buf, want, (off_t)off);
+		} while (n < 0 && errno == EINTR);
+		if (n <= 1)
+			return 0;
+		for (i = 0; i + 1 < n; i++) {
+			if (buf[i] == '\n' && buf[i + 1] == '\n')
+				return off + (uint64_t)i + 2;
+		}
+		/* the last byte may start the next window's pair */
+		off += (uint64_t)n - 1;
+	}
+	return 0;
+}
+
+int kmt_po_plan_parts(int fd, uint64_t size, struct kmt_po_part *parts,
+		      int max)
+{
+	enum kmt_po_kind kind;
+	char *buf;
+	int n = 1, k;
+
+	parts[0].start = 0;
+	parts[0].end = size;
+	parts[0].kind = 0;
+	if (max < 2 || size < 2)
+		return 1;
+	kind = sniff_kind(fd, size);
+	if (!kind)
+		return 1;
+	buf = malloc(CUT_WINDOW);
+	if (!buf)
+		return 1;
+	for (k = 1; k < max; k++) {
+		uint64_t cut = find_cut(fd, size / (uint64_t)max * (uint64_t)k,
+					size, buf);
+
+		if (!cut || cut <= parts[n - 1].start || cut >= size)
+			continue;
+		parts[n - 1].end = cut;
+		parts[n].start = cut;
+		parts[n].end = size;
+		parts[n].kind = kind;
+		n++;
+	}
+	free(buf);
+	return n;
 }

@@ -125,6 +125,33 @@ int kmt_po_finish(struct kmt_po_reader *r);
 int kmt_po_read_fd(struct kmt_po_reader *r, int fd, const char *display);
 
 /*
+ * A part of a regular file, cut after a blank line (where every record
+ * ends), so that readers can parse the parts at once, each with its own
+ * reader, and get the records a single reader gets.  kind is that of the
+ * records before the part, which a reader of the whole file would hold
+ * its records to; 0 for the first part.
+ */
+struct kmt_po_part {
+	uint64_t start, end;
+	enum kmt_po_kind kind;
+};
+
+/*
+ * Cuts the size bytes of fd into at most max parts of about equal size.
+ * Returns how many (1: the file is read whole, when it is small, has no
+ * blank lines to cut at, or its first megabyte holds no usable record).
+ */
+int kmt_po_plan_parts(int fd, uint64_t size, struct kmt_po_part *parts,
+		      int max);
+
+/*
+ * Reads one part with pread (the descriptor may be shared by readers in
+ * other threads).  Line numbers count from the part's start.
+ */
+int kmt_po_read_part(struct kmt_po_reader *r, int fd,
+		     const struct kmt_po_part *part, const char *display);
+
+/*
  * Parses one record's text (lines without the blank line after them).
  * Returns 0 and fills rec, or -EINVAL with why set to the reason.
  * Pointers in rec point into text, or into the reader's copies.

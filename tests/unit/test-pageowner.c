@@ -502,6 +502,188 @@ static void test_selection(void)
 	kmt_po_analysis_free(&a);
 }
 
+/* sorting by allocation time: times first, ties as every sort breaks them */
+static void test_sort_by_time(void)
+{
+	struct kmt_po_sortkey at = { KMT_PO_KEY_ALLOC_TS, 0 };
+	struct kmt_po_analysis a;
+	struct kmt_po_options o;
+	uint32_t *order;
+	size_t i;
+
+	memset(&o, 0, sizeof(o));
+	o.ts_in_key = 1;
+	analyse(&a, &o,
+		REC(0, 10, 10, "a", 300, " s1+0x1/0x2\n", "")
+		REC(0, 11, 11, "b", 100, " s1+0x1/0x2\n", "")
+		REC(1, 12, 12, "c", 300, " s1+0x1/0x2\n", "")
+		REC(0, 13, 13, "d", 1099511628288, " s1+0x1/0x2\n", "")
+		REC(0, 14, 14, "e", 300, " s1+0x1/0x2\n", "")
+		REC(0, 14, 14, "e", 300, " s1+0x1/0x2\n", "")
+		REC(0, 15, 15, "f", 200, " s1+0x1/0x2\n", ""));
+	CHECK_EQ_U64(a.nr_groups, 6);
+	order = kmt_po_sort(&a, &at, 1);
+	CHECK(order != NULL);
+	if (order) {
+		/* 100, 200; at 300: 2 times (e), 1 time of 2 pages (c), of 1 (a) */
+		const int32_t want[] = { 11, 15, 14, 12, 10, 13 };
+
+		for (i = 0; i < 6; i++)
+			CHECK_EQ_U64(kmt_po_group_pid(&a, &a.groups[order[i]]),
+				     want[i]);
+	}
+	free(order);
+	at.desc = 1;
+	order = kmt_po_sort(&a, &at, 1);
+	CHECK(order != NULL);
+	if (order) {
+		const int32_t want[] = { 13, 14, 12, 10, 15, 11 };
+
+		for (i = 0; i < 6; i++)
+			CHECK_EQ_U64(kmt_po_group_pid(&a, &a.groups[order[i]]),
+				     want[i]);
+	}
+	free(order);
+	kmt_po_analysis_free(&a);
+}
+
+/* --- a file read in parts, each by its own reader, then merged --- */
+
+static const char parts_text[] =
+	REC(0, 10, 10, "a b", 100, " s1+0x1/0x2\n", "")
+	REC(2, 13, 13, "d", 10, " allocate_slab+0x1/0x2\n", "")
+	"garbage\n\n"
+	REC(0, 11, 10, "a b", 300, " s1+0x1/0x2\n", "")
+	REC(0, 10, 10, "a b", 400, " s1+0x1/0x2\n", "Charged to memcg m1\n")
+	REC(0, 10, 10, "a b", 100, " s1+0x1/0x2\n", "")
+	REC(1, 12, 12, "c", 50, " s1+0x1/0x2\n", "")
+	" post_alloc_hook+0x1/0x2\nnr_base_pages: 5\n\n"
+	REC(0, 10, 10, "a b", 200, " s2+0x1/0x2\n", "")
+	REC(2, 13, 13, "d", 5, " allocate_slab+0x1/0x2\n", "")
+	REC(0, 14, 14, "e", 600, " s1+0x1/0x2\n", "Charged to memcg m2\n")
+	REC(0, 10, 10, "a b", 100, " s1+0x1/0x2\n", "");
+
+static int read_in_parts(struct kmt_po_analysis *a,
+			 const struct kmt_po_options *o, int fd, uint64_t size,
+			 int max)
+{
+	struct kmt_po_part parts[8];
+	uint64_t lines = 0;
+	int n, i;
+
+	n = kmt_po_plan_parts(fd, size, parts, max);
+	CHECK(!kmt_po_analysis_init(a, o));
+	for (i = 0; i < n; i++) {
+		struct kmt_po_analysis part, *into = i ? &part : a;
+		struct kmt_po_reader r;
+
+		if (i)
+			CHECK(!kmt_po_analysis_init(&part, o));
+		kmt_po_reader_init(&r, kmt_po_add, kmt_po_add_malformed, into);
+		CHECK(!kmt_po_read_part(&r, fd, &parts[i], "parts"));
+		if (i)
+			CHECK(!kmt_po_analysis_merge(a, &part, lines));
+		lines += r.line - 1;
+		kmt_po_reader_free(&r);
+	}
+	CHECK(!kmt_po_analysis_finish(a));
+	return n;
+}
+
+static void check_same_analysis(const struct kmt_po_analysis *x,
+				const struct kmt_po_analysis *y)
+{
+	size_t i;
+
+	CHECK_EQ_U64(x->nr_records, y->nr_records);
+	CHECK_EQ_U64(x->nr_pages, y->nr_pages);
+	CHECK_EQ_U64(x->nr_filtered, y->nr_filtered);
+	CHECK_EQ_U64(x->nr_malformed, y->nr_malformed);
+	CHECK_EQ_U64(x->nr_kept_malformed, y->nr_kept_malformed);
+	for (i = 0; i < x->nr_kept_malformed && i < y->nr_kept_malformed; i++) {
+		CHECK_EQ_U64(x->malformed[i].line, y->malformed[i].line);
+		CHECK_STR(x->malformed[i].why, y->malformed[i].why);
+	}
+	CHECK_EQ_U64(x->kind, y->kind);
+	CHECK_EQ_U64(x->formats, y->formats);
+	CHECK_EQ_U64(x->stacks.nr, y->stacks.nr);
+	CHECK_EQ_U64(x->charged.pages, y->charged.pages);
+	CHECK_EQ_U64(kmt_hash_count(&x->by_memcg), kmt_hash_count(&y->by_memcg));
+	CHECK_EQ_U64(kmt_hash_count(&x->by_mt), kmt_hash_count(&y->by_mt));
+	for (i = 0; i < KMT_PO_CLASS_NR; i++)
+		CHECK_EQ_U64(x->by_class[i].pages, y->by_class[i].pages);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ_U64(x->by_order[i].records, y->by_order[i].records);
+	/* the same groups, in the same (first met) order */
+	CHECK_EQ_U64(x->nr_groups, y->nr_groups);
+	for (i = 0; i < x->nr_groups && i < y->nr_groups; i++) {
+		const struct kmt_po_group *g = &x->groups[i], *h = &y->groups[i];
+
+		CHECK_EQ_U64(g->times, h->times);
+		CHECK_EQ_U64(g->pages, h->pages);
+		CHECK_EQ_U64(g->ts, h->ts);
+		CHECK_EQ_U64(g->klass, h->klass);
+		CHECK_STR(kmt_po_text(&x->headers, g->header),
+			  kmt_po_text(&y->headers, h->header));
+		CHECK_STR(kmt_po_text(&x->stacks, g->stack),
+			  kmt_po_text(&y->stacks, h->stack));
+		CHECK_STR(kmt_po_text(&x->strs, g->tail),
+			  kmt_po_text(&y->strs, h->tail));
+		CHECK_STR(kmt_po_text(&x->strs, kmt_po_group_comm(x, g)),
+			  kmt_po_text(&y->strs, kmt_po_group_comm(y, h)));
+		CHECK_EQ_U64(kmt_po_group_pid(x, g), kmt_po_group_pid(y, h));
+	}
+}
+
+static void test_parts_merge(void)
+{
+	char path[] = "/tmp/kmt-test-po.XXXXXX";
+	const unsigned int culls[] = {
+		0, 0, KMT_PO_CULL_STACK, KMT_PO_CULL_TGID | KMT_PO_CULL_NAME,
+		KMT_PO_CULL_PID | KMT_PO_CULL_ALLOCATOR,
+	};
+	const uint64_t size = sizeof(parts_text) - 1;
+	struct kmt_po_analysis whole, split;
+	struct kmt_po_options o;
+	struct kmt_po_part parts[8];
+	int fd = mkstemp(path), n, i, max;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	CHECK(write(fd, parts_text, size) == (ssize_t)size);
+
+	/* cuts fall after blank lines; the later parts know the kind */
+	n = kmt_po_plan_parts(fd, size, parts, 4);
+	CHECK_EQ_U64(n, 4);
+	CHECK_EQ_U64(parts[0].start, 0);
+	CHECK_EQ_U64(parts[n - 1].end, size);
+	CHECK_EQ_U64(parts[0].kind, 0);
+	for (i = 1; i < n; i++) {
+		CHECK_EQ_U64(parts[i].start, parts[i - 1].end);
+		CHECK(parts_text[parts[i].start - 1] == '\n' &&
+		      parts_text[parts[i].start - 2] == '\n');
+		CHECK_EQ_U64(parts[i].kind, KMT_PO_PAGE);
+	}
+	CHECK_EQ_U64(kmt_po_plan_parts(fd, size, parts, 1), 1);
+
+	for (i = 0; i < (int)(sizeof(culls) / sizeof(culls[0])); i++) {
+		memset(&o, 0, sizeof(o));
+		o.cull = culls[i];
+		o.ts_in_key = i == 1;
+		analyse(&whole, &o, parts_text);
+		CHECK_EQ_U64(whole.nr_malformed, 2);
+		for (max = 2; max <= 8; max++) {
+			CHECK(read_in_parts(&split, &o, fd, size, max) > 1);
+			check_same_analysis(&whole, &split);
+			kmt_po_analysis_free(&split);
+		}
+		kmt_po_analysis_free(&whole);
+	}
+	close(fd);
+}
+
 KMT_TESTS(
 	KMT_TEST(test_alloc_line_variants),
 	KMT_TEST(test_pfn_stack_tail),
@@ -513,4 +695,6 @@ KMT_TESTS(
 	KMT_TEST(test_option_parsing),
 	KMT_TEST(test_grouping),
 	KMT_TEST(test_selection),
+	KMT_TEST(test_sort_by_time),
+	KMT_TEST(test_parts_merge),
 )
