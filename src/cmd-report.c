@@ -125,24 +125,21 @@ static void prepare_event(struct report_run *run, struct kmt_event *ev)
 	}
 }
 
-static int dispatch(void *arg, const struct kmt_event *ev)
+/*
+ * One event through the tracker and the analyses, on whichever thread
+ * runs them; on failure, run->failed names what failed.
+ */
+static int feed(struct report_run *run, const struct kmt_event *ev)
 {
-	struct report_run *run = arg;
-	struct kmt_event copy;
 	size_t i;
 	int ret;
 
-	if (run->need_comm) {
-		copy = *ev;
-		prepare_event(run, &copy);
-		ev = &copy;
-	}
-
 	if (run->live) {
 		ret = kmt_live_feed(run->live, ev);
-		if (ret)
-			return kmt_session_error(run->s, ret,
-						 "out of memory tracking live objects");
+		if (ret) {
+			run->failed = NR_ANALYSES;
+			return ret;
+		}
 		if (!run->live->step.pass)
 			return 0;
 	}
@@ -150,12 +147,37 @@ static int dispatch(void *arg, const struct kmt_event *ev)
 		if (!run->on[i])
 			continue;
 		ret = analyses[i].ops->on_event(run->ctx[i], ev);
-		if (ret)
-			return kmt_session_error(run->s, ret < 0 ? ret : -EINVAL,
-						 "out of memory in the %s analysis",
-						 analyses[i].ops->name);
+		if (ret) {
+			run->failed = i;
+			return ret < 0 ? ret : -EINVAL;
+		}
 	}
 	return 0;
+}
+
+/* the message of what feed() failed in */
+static int feed_error(struct report_run *run, int err)
+{
+	if (run->failed >= NR_ANALYSES)
+		return kmt_session_error(run->s, err,
+					 "out of memory tracking live objects");
+	return kmt_session_error(run->s, err, "out of memory in the %s analysis",
+				 analyses[run->failed].ops->name);
+}
+
+static int dispatch(void *arg, const struct kmt_event *ev)
+{
+	struct report_run *run = arg;
+	struct kmt_event copy;
+	int ret;
+
+	if (run->need_comm) {
+		copy = *ev;
+		prepare_event(run, &copy);
+		ev = &copy;
+	}
+	ret = feed(run, ev);
+	return ret ? feed_error(run, ret) : 0;
 }
 
 /* a batch of events is shown here a little before dispatch gets them */
@@ -173,13 +195,6 @@ static int prefetch(void *arg, const struct kmt_event *ev)
 	return 0;
 }
 
-/* what stopped the analyses' thread, for the message */
-static const char *failed_name(const struct report_run *run)
-{
-	return run->failed < NR_ANALYSES ? analyses[run->failed].ops->name :
-	       "live-object tracker";
-}
-
 /* the reader's side of the pipeline: prepare each event, queue a copy */
 static int pipe_feed(void *arg, const struct kmt_event *ev)
 {
@@ -189,18 +204,14 @@ static int pipe_feed(void *arg, const struct kmt_event *ev)
 
 	prepare_event(run, &copy);
 	ret = kmt_pipeline_push(&run->pipe, &copy);
-	if (ret)
-		return kmt_session_error(run->s, ret < 0 ? ret : -EINVAL,
-					 "out of memory in the %s analysis",
-					 failed_name(run));
-	return 0;
+	return ret ? feed_error(run, ret) : 0;
 }
 
 /* the analyses' side: a batch, loads started a few events ahead */
 static int pipe_consume(void *arg, const struct kmt_event *ev, size_t n)
 {
 	struct report_run *run = arg;
-	size_t i, k;
+	size_t k;
 	int ret;
 
 	for (k = 0; k < n && k < 8; k++)
@@ -208,24 +219,9 @@ static int pipe_consume(void *arg, const struct kmt_event *ev, size_t n)
 	for (k = 0; k < n; k++) {
 		if (k + 8 < n)
 			prefetch(run, &ev[k + 8]);
-		if (run->live) {
-			ret = kmt_live_feed(run->live, &ev[k]);
-			if (ret) {
-				run->failed = NR_ANALYSES;
-				return ret < 0 ? ret : -EINVAL;
-			}
-			if (!run->live->step.pass)
-				continue;
-		}
-		for (i = 0; i < NR_ANALYSES; i++) {
-			if (!run->on[i])
-				continue;
-			ret = analyses[i].ops->on_event(run->ctx[i], &ev[k]);
-			if (ret) {
-				run->failed = i;
-				return ret < 0 ? ret : -EINVAL;
-			}
-		}
+		ret = feed(run, &ev[k]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
