@@ -1341,28 +1341,13 @@ uint32_t *kmt_po_sort(const struct kmt_po_analysis *a,
 	return order;
 }
 
-/* decimal digits of v into buf (20 bytes at least); returns their count */
-static size_t u64_digits(char *buf, uint64_t v)
-{
-	char tmp[20];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
-}
-
 void kmt_po_group_header(const struct kmt_po_analysis *a,
 			 const struct kmt_po_group *g, struct kmt_sb *out)
 {
 	const char *h = kmt_po_text(&a->headers, g->header);
 	const struct kmt_po_header_info *hi = &a->hinfo[g->header];
 	size_t len = g->header ? a->headers.lens[g->header] : 0, pos = 0;
-	char num[20];
+	char num[21];
 
 	if (!g->header || !a->opt.ts_in_key) {
 		kmt_sb_add(out, h, len);
@@ -1371,12 +1356,12 @@ void kmt_po_group_header(const struct kmt_po_analysis *a,
 	/* the output is as big as the input here: no printf */
 	if (hi->has_ts) {
 		kmt_sb_add(out, h, hi->ts_off);
-		kmt_sb_add(out, num, u64_digits(num, g->ts));
+		kmt_sb_add(out, num, kmt_fmt_u64(num, g->ts));
 		pos = hi->ts_off;
 	}
 	if (hi->has_free_ts && hi->free_ts_off >= pos) {
 		kmt_sb_add(out, h + pos, hi->free_ts_off - pos);
-		kmt_sb_add(out, num, u64_digits(num, g->free_ts));
+		kmt_sb_add(out, num, kmt_fmt_u64(num, g->free_ts));
 		pos = hi->free_ts_off;
 	}
 	kmt_sb_add(out, h + pos, len - pos);

@@ -30,22 +30,6 @@ static void format_duration(char *buf, size_t size, uint64_t ns)
 	snprintf(buf, size, "%" PRIu64 "ns", ns);
 }
 
-/* decimal without printf: tables of a million rows print every cell twice */
-static size_t fmt_u64(char *buf, uint64_t v)
-{
-	char tmp[24];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[n] = '\0';
-	return n;
-}
-
 /* as "%#" PRIx64: "0" for zero, else 0x and lowercase digits */
 static size_t fmt_hex(char *buf, uint64_t v)
 {
@@ -90,7 +74,7 @@ static size_t fmt_pct(char *buf, size_t size, double d)
 		return (size_t)snprintf(buf, size, "%.3f%%", d);
 	if (frac > 0.5)
 		milli++;
-	n = fmt_u64(buf, milli / 1000);
+	n = kmt_fmt_u64(buf, milli / 1000);
 	buf[n++] = '.';
 	buf[n++] = (char)('0' + milli / 100 % 10);
 	buf[n++] = (char)('0' + milli / 10 % 10);
@@ -125,11 +109,11 @@ static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
 			kmt_fmt_thousands(buf, size, v->u);
 			break;
 		}
-		*len = fmt_u64(buf, v->u);
+		*len = kmt_fmt_u64(buf, v->u);
 		return buf;
 	case KMT_V_S64:
 		if (v->s >= 0) {
-			*len = fmt_u64(buf, (uint64_t)v->s);
+			*len = kmt_fmt_u64(buf, (uint64_t)v->s);
 			return buf;
 		}
 		snprintf(buf, size, "%" PRId64, v->s);

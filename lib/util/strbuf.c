@@ -87,6 +87,21 @@ const char *kmt_sb_str(const struct kmt_sb *sb)
 	return sb->buf ? sb->buf : "";
 }
 
+size_t kmt_fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
 char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v)
 {
 	char tmp[32];

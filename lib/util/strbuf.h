@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A growable NUL-terminated string; errors stick in ->oom. */
 struct kmt_sb {
@@ -38,6 +39,13 @@ static inline int kmt_hexval(int c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+/*
+ * v in decimal into buf (21 bytes at least), NUL-terminated, without
+ * printf: output as big as the input is drawn a number at a time.
+ * Returns the digits written.
+ */
+size_t kmt_fmt_u64(char *buf, uint64_t v);
 
 /* 1234567 -> "1,234,567", into buf of at least 32 bytes */
 char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v);

@@ -127,8 +127,26 @@ static void test_thousands_short_buffer(void)
 	CHECK_STR(buf, "1,234,567");
 }
 
+/* decimal without printf reads as printf's, at the ends of the range */
+static void test_u64(void)
+{
+	static const uint64_t vals[] = {
+		0, 7, 10, 999, 1000, 4294967296ULL, 18446744073709551615ULL,
+	};
+	char buf[21], want[32];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		n = kmt_fmt_u64(buf, vals[i]);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)vals[i]);
+		CHECK_STR(buf, want);
+		CHECK_EQ_U64(n, strlen(want));
+	}
+}
+
 KMT_TESTS(
 	KMT_TEST(test_empty),
+	KMT_TEST(test_u64),
 	KMT_TEST(test_add_addc_adds),
 	KMT_TEST(test_addf_growth),
 	KMT_TEST(test_addf_one_big),
