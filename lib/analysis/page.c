@@ -60,13 +60,9 @@ struct page_ctx;
 struct page_table {
 	struct page_ctx *c;
 	struct kmt_report *r;
-	const struct kmt_rows *rows;
-	uint32_t *order;		/* rows in sorted order */
-	size_t nr;			/* in order */
+	struct kmt_sorted rows;		/* struct page_row */
 	int by_page;
 };
-
-#define ROW_PREFETCH 8
 
 struct page_ctx {
 	struct kmt_session *s;
@@ -252,8 +248,8 @@ static void page_destroy(void *ctx)
 	kmt_rows_free(&c->callers);
 	kmt_rows_free(&c->allocs);
 	kmt_hash_free(&c->gfp_texts);
-	free(c->tables[0].order);
-	free(c->tables[1].order);
+	free(c->tables[0].rows.order);
+	free(c->tables[1].rows.order);
 	free(c);
 }
 
@@ -555,13 +551,9 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 {
 	const struct page_table *tab = ctx;
 	struct page_ctx *c = tab->c;
-	const struct page_row *row = kmt_rows_at(tab->rows, tab->order[i]);
+	const struct page_row *row = kmt_sorted_at(&tab->rows, i);
 	int j = 0;
 
-	/* renderers draw rows in order: start loading a few rows on */
-	if (i + ROW_PREFETCH < tab->nr)
-		__builtin_prefetch(kmt_rows_at(tab->rows,
-					       tab->order[i + ROW_PREFETCH]));
 
 	if (tab->by_page)
 		v[j++].u = row->k.page;
@@ -590,24 +582,26 @@ static int fill_rows(struct page_ctx *c, struct kmt_report *r,
 		     struct kmt_rows *rows, int by_page)
 {
 	size_t i, n = 0;
+	uint32_t *order;
 
-	free(tab->order);
-	tab->order = kmt_sort_index(rows->rows, rows->nr, rows->row_size,
-				    &c->sort);
-	if (!tab->order)
+	free(tab->rows.order);
+	order = tab->rows.order = kmt_sort_index(rows->rows, rows->nr,
+						 rows->row_size, &c->sort);
+	if (!order)
 		return -ENOMEM;
 	for (i = 0; i < rows->nr; i++) {
-		const struct page_row *row = kmt_rows_at(rows, tab->order[i]);
+		const struct page_row *row = kmt_rows_at(rows, order[i]);
 
 		if (c->opts.live && !row->nr_alloc)
 			continue;
-		tab->order[n++] = tab->order[i];
+		order[n++] = order[i];
 	}
 	tab->c = c;
 	tab->r = r;
-	tab->rows = rows;
+	tab->rows.rows = rows->rows;
+	tab->rows.size = rows->row_size;
+	tab->rows.nr = n;
 	tab->by_page = by_page;
-	tab->nr = n;
 	kmt_table_set_row_fn(t, c->opts.lines > 0 &&
 			     (size_t)c->opts.lines < n ? (size_t)c->opts.lines : n,
 			     n, page_table_row, tab);

@@ -79,14 +79,9 @@ struct slab_ctx;
 struct slab_table {
 	struct slab_ctx *c;
 	struct kmt_report *r;
-	const unsigned char *base;	/* struct slab_stat, size bytes apart */
-	size_t size;
-	uint32_t *order;		/* rows in sorted order */
-	size_t nr;			/* in order */
+	struct kmt_sorted rows;		/* struct slab_stat */
 	int by_ptr;
 };
-
-#define ROW_PREFETCH 8
 
 struct slab_ctx {
 	struct kmt_session *s;
@@ -245,8 +240,8 @@ static void slab_destroy(void *ctx)
 	kmt_hash_free(&c->live);
 	kmt_hash_free(&c->ptrs);
 	kmt_rows_free(&c->sites);
-	free(c->tables[0].order);
-	free(c->tables[1].order);
+	free(c->tables[0].rows.order);
+	free(c->tables[1].rows.order);
 	free(c);
 }
 
@@ -450,15 +445,10 @@ static void slab_table_row(void *ctx, size_t i, union kmt_val *v)
 {
 	const struct slab_table *tab = ctx;
 	const struct slab_ctx *c = tab->c;
-	const struct slab_stat *st =
-		(const void *)(tab->base + tab->order[i] * tab->size);
+	const struct slab_stat *st = kmt_sorted_at(&tab->rows, i);
 	const char *site = kmt_analysis_sym(c->s, tab->r, st->call_site,
 					    c->opts.raw_ip);
 
-	/* renderers draw rows in order: start loading a few rows on */
-	if (i + ROW_PREFETCH < tab->nr)
-		__builtin_prefetch(tab->base + tab->order[i + ROW_PREFETCH] *
-				   tab->size);
 	if (tab->by_ptr)
 		v[0].u = st->key;
 	else
@@ -498,16 +488,16 @@ static int add_rows(struct slab_ctx *c, struct kmt_report *r,
 
 		st->frag = frag_pct(st->bytes_req, st->bytes_alloc);
 	}
-	free(tab->order);
-	tab->order = kmt_sort_index(base, nr, size, chain);
-	if (!tab->order)
+	free(tab->rows.order);
+	tab->rows.order = kmt_sort_index(base, nr, size, chain);
+	if (!tab->rows.order)
 		return -ENOMEM;
 	tab->c = c;
 	tab->r = r;
-	tab->base = base;
-	tab->size = size;
+	tab->rows.rows = base;
+	tab->rows.size = size;
+	tab->rows.nr = nr;
 	tab->by_ptr = by_ptr;
-	tab->nr = nr;
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
 	kmt_table_set_row_fn(t, n, nr, slab_table_row, tab);

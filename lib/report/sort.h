@@ -63,6 +63,29 @@ void kmt_sort_rows(void *rows, size_t nr, size_t size,
 uint32_t *kmt_sort_index(const void *rows, size_t nr, size_t size,
 			 const struct kmt_sort_chain *chain);
 
+/*
+ * Rows left in place and drawn in sorted order (kmt_sort_index): row i of
+ * the order, loading a few rows on, since renderers draw rows in turn and
+ * the rows themselves are scattered over a table far larger than the
+ * caches.
+ */
+struct kmt_sorted {
+	const unsigned char *rows;
+	size_t size;		/* bytes a row */
+	uint32_t *order;	/* row numbers in sorted order (freed by owner) */
+	size_t nr;		/* in order */
+};
+
+#define KMT_SORTED_AHEAD 8
+
+static inline const void *kmt_sorted_at(const struct kmt_sorted *s, size_t i)
+{
+	if (i + KMT_SORTED_AHEAD < s->nr)
+		__builtin_prefetch(s->rows + (size_t)s->order[i + KMT_SORTED_AHEAD] *
+				   s->size);
+	return s->rows + (size_t)s->order[i] * s->size;
+}
+
 /* encode helpers: a key sorted larger first, as numbers sorted ascending */
 static inline uint64_t kmt_enc_desc_u64(uint64_t v)
 {
