@@ -57,13 +57,7 @@ static int fail(const struct po_cmd *c, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (c && c->json) {
-		struct kmt_json j;
-
-		kmt_json_init(&j, stdout, 0);
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_str(&j, "error", msg);
-		kmt_json_obj_close(&j);
-		kmt_json_finish(&j);
+		kmt_json_error(stdout, msg);
 	} else {
 		fprintf(stderr, "error: %s\n", msg);
 	}

@@ -337,15 +337,8 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 
 static int fail(int json, const char *msg)
 {
-	if (json) {
-		struct kmt_json j;
-
-		kmt_json_init(&j, stdout, 0);
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_str(&j, "error", msg);
-		kmt_json_obj_close(&j);
-		kmt_json_finish(&j);
-	}
+	if (json)
+		kmt_json_error(stdout, msg);
 	fprintf(stderr, "kmemtrace report: %s\n", msg);
 	return 1;
 }
@@ -440,7 +433,7 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
-	int json = 0, csv = 0, any_view = 0, threads = -1, piped = 0;
+	int json = 0, csv = 0, any_view = 0, threads = -1;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
 	struct view_args va = { 0 };
@@ -619,14 +612,14 @@ int cmd_report(int argc, char **argv)
 		mallopt(M_ARENA_MAX, 1);
 	if (threads > 1 &&
 	    !kmt_pipeline_start(&run.pipe, pipe_consume, &run)) {
-		piped = run.piped = 1;
+		run.piped = 1;
 		s.consumer = pipe_feed;
 	} else {
 		s.consumer = dispatch;
 		s.prefetch = prefetch;
 	}
 	rd = kmt_source_read_file(&s, input);
-	if (piped) {
+	if (run.piped) {
 		int err = kmt_pipeline_finish(&run.pipe);
 
 		if (err && !rd)

@@ -166,3 +166,14 @@ void kmt_json_finish(struct kmt_json *j)
 {
 	fputc('\n', j->out);
 }
+
+void kmt_json_error(FILE *out, const char *msg)
+{
+	struct kmt_json j;
+
+	kmt_json_init(&j, out, 0);
+	kmt_json_obj_open(&j, NULL);
+	kmt_json_str(&j, "error", msg);
+	kmt_json_obj_close(&j);
+	kmt_json_finish(&j);
+}

@@ -36,4 +36,7 @@ void kmt_json_null(struct kmt_json *j, const char *key);
 /* ends the document with a newline */
 void kmt_json_finish(struct kmt_json *j);
 
+/* {"error": msg} to out: what a command in JSON mode prints for a failure */
+void kmt_json_error(FILE *out, const char *msg);
+
 #endif

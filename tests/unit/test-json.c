@@ -214,8 +214,21 @@ static void test_two_documents(void)
 	check_take(&m, "{\n  \"a\": 1\n}\n{}\n");
 }
 
+/* a command's failure in JSON mode: one object, the message escaped */
+static void test_error(void)
+{
+	struct mem m;
+
+	m.buf = NULL;
+	m.len = 0;
+	m.f = open_memstream(&m.buf, &m.len);
+	kmt_json_error(m.f, "'a \"b\"' is truncated");
+	check_take(&m, "{\"error\":\"'a \\\"b\\\"' is truncated\"}\n");
+}
+
 KMT_TESTS(
 	KMT_TEST(test_compact),
+	KMT_TEST(test_error),
 	KMT_TEST(test_pretty),
 	KMT_TEST(test_escaping),
 	KMT_TEST(test_doubles),
