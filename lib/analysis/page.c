@@ -17,6 +17,7 @@
 #include "event/session.h"
 #include "report/report.h"
 #include "report/sort.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/rows.h"
 #include "util/strbuf.h"
@@ -45,13 +46,54 @@ struct page_key {
 	int32_t has_gfp;
 };
 
+/* a row of the callsite table */
 struct page_row {
 	struct page_key k;
-	uint64_t callsite;	/* alloc rows: of the last allocation */
+	uint64_t callsite;
 	uint64_t nr_alloc;
 	uint64_t alloc_bytes;
 	uint64_t nr_free;
 	uint64_t free_bytes;
+};
+
+#define ROW_NONE UINT32_MAX
+
+/*
+ * A row of the --alloc table: one per page and class of allocation
+ * (order, migratetype, gfp) seen at it.  While events are read it names
+ * the caller row of its last allocation by number, which gives the
+ * callsite and the class, and the page's next row; at the end the number
+ * becomes a pointer, so the row sorts and draws on its own.  A quarter
+ * of a million pages cost 32 bytes each, not a 80-byte row and an index.
+ */
+struct page_arow {
+	uint64_t page;
+	union {
+		struct {
+			uint32_t caller;	/* row of callers */
+			uint32_t next;		/* the page's next row */
+		};
+		const struct page_row *crow;	/* once reading is done */
+	};
+	uint64_t alloc_bytes;
+	uint32_t nr_alloc;	/* saturating, as perf's int counts */
+	uint32_t nr_free;
+};
+
+/*
+ * --alloc: a page frame's entry, kept when it is freed so its rows are
+ * found again: its rows (the newest first, so the live block's row is
+ * the head) and its live state.  It replaces the live table.
+ */
+struct page_pfn {
+	uint32_t head;		/* row in arows, or ROW_NONE */
+	int8_t order;		/* of the live block */
+	uint8_t flags;		/* PFN_* */
+};
+
+enum {
+	PFN_LIVE	= 1 << 0,
+	PFN_SPLIT_PART	= 1 << 1,	/* the rest of a block freed in part */
 };
 
 struct page_ctx;
@@ -60,18 +102,22 @@ struct page_ctx;
 struct page_table {
 	struct page_ctx *c;
 	struct kmt_report *r;
-	struct kmt_sorted rows;		/* struct page_row */
+	struct kmt_sorted rows;		/* page_row, or page_arow by_page */
 	int by_page;
 };
 
 struct page_ctx {
 	struct kmt_session *s;
 	struct kmt_report_opts opts;
-	struct kmt_sort_chain sort;
+	struct kmt_sort_chain sort;	/* of callers */
+	struct kmt_sort_chain asort;	/* of arows */
 	struct kmt_callsite_cache callsites;
 	struct kmt_hash live;		/* pfn -> struct page_obj */
 	struct kmt_rows callers;	/* struct page_row by callsite/order/mt/gfp */
-	struct kmt_rows allocs;		/* struct page_row by page/order/mt/gfp */
+	/* --alloc (without --live, which makes its rows from live) */
+	struct kmt_hash pfns;		/* pfn -> struct page_pfn */
+	struct page_arow *arows;
+	size_t nr_arows, arows_alloc;
 	struct kmt_page_totals t;
 	/* the --live tables' columns: the report points at them */
 	struct kmt_col caller_cols[10];
@@ -204,16 +250,142 @@ static const struct kmt_sort_key page_sort_keys[] = {
 
 #define NR_SORT_KEYS (sizeof(page_sort_keys) / sizeof(page_sort_keys[0]))
 
+/* the same keys on --alloc rows, whose class is their caller row's */
+static int cmp_a_page(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->page, y->page);
+}
+
+static int cmp_a_callsite(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->crow->callsite, y->crow->callsite);
+}
+
+static int cmp_a_hit(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->nr_alloc, y->nr_alloc);
+}
+
+static int cmp_a_bytes(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->alloc_bytes, y->alloc_bytes);
+}
+
+static int cmp_a_order(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->crow->k.order, y->crow->k.order);
+}
+
+static int cmp_a_migtype(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+
+	return KMT_CMP_DESC(x->crow->k.mt, y->crow->k.mt);
+}
+
+static int cmp_a_gfp(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+
+	return cmp_gfp(x->crow, y->crow);
+}
+
+/* a page's rows differ in class: the caller rows' identity less callsite */
+static int cmp_a_identity(const void *a, const void *b)
+{
+	const struct page_arow *x = a, *y = b;
+	const struct page_key *p = &x->crow->k, *q = &y->crow->k;
+	int c;
+
+	if ((c = KMT_CMP_ASC(x->page, y->page)) ||
+	    (c = KMT_CMP_ASC(p->order, q->order)) ||
+	    (c = KMT_CMP_ASC(p->mt, q->mt)) ||
+	    (c = KMT_CMP_ASC(p->gfp, q->gfp)))
+		return c;
+	return KMT_CMP_ASC(p->gfp_str, q->gfp_str);
+}
+
+static uint64_t enc_a_identity(const void *a)
+{
+	return ((const struct page_arow *)a)->page;
+}
+
+static uint64_t enc_a_page(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct page_arow *)a)->page);
+}
+
+static uint64_t enc_a_callsite(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct page_arow *)a)->crow->callsite);
+}
+
+static uint64_t enc_a_hit(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct page_arow *)a)->nr_alloc);
+}
+
+static uint64_t enc_a_bytes(const void *a)
+{
+	return kmt_enc_desc_u64(((const struct page_arow *)a)->alloc_bytes);
+}
+
+static uint64_t enc_a_order(const void *a)
+{
+	return kmt_enc_desc_s64(((const struct page_arow *)a)->crow->k.order);
+}
+
+static uint64_t enc_a_migtype(const void *a)
+{
+	return kmt_enc_desc_s64(((const struct page_arow *)a)->crow->k.mt);
+}
+
+/* in the order and with the names of page_sort_keys */
+static const struct kmt_sort_key page_alloc_sort_keys[] = {
+	{ "page", cmp_a_page, enc_a_page },
+	{ "callsite", cmp_a_callsite, enc_a_callsite },
+	{ "hit", cmp_a_hit, enc_a_hit },
+	{ "bytes", cmp_a_bytes, enc_a_bytes },
+	{ "order", cmp_a_order, enc_a_order },
+	{ "migtype", cmp_a_migtype, enc_a_migtype },
+	{ "gfp", cmp_a_gfp, NULL },
+};
+
+_Static_assert(sizeof(page_alloc_sort_keys) == sizeof(page_sort_keys),
+	       "the --alloc rows sort by the keys of the callsite rows");
+
 static int page_knows_sort_key(const char *name, size_t len)
 {
 	return kmt_sort_has_key(page_sort_keys, NR_SORT_KEYS, name, len);
+}
+
+/* keys of other analyses in -s are theirs: skipped here */
+static void parse_sort(struct kmt_sort_chain *chain, const char *spec,
+		       const struct kmt_sort_key *keys)
+{
+	char bad[64];
+
+	kmt_sort_parse(chain, spec ? spec : PAGE_DEFAULT_SORT, keys,
+		       NR_SORT_KEYS, 1, bad, sizeof(bad));
+	if (!chain->nr)
+		kmt_sort_parse(chain, PAGE_DEFAULT_SORT, keys, NR_SORT_KEYS, 1,
+			       bad, sizeof(bad));
 }
 
 static void *page_create(struct kmt_session *s,
 			 const struct kmt_report_opts *opts)
 {
 	struct page_ctx *c = calloc(1, sizeof(*c));
-	char bad[64];
 
 	if (!c)
 		return NULL;
@@ -224,15 +396,13 @@ static void *page_create(struct kmt_session *s,
 	kmt_hash_init(&c->gfp_texts, sizeof(const char *));
 	kmt_rows_init(&c->callers, sizeof(struct page_row),
 		      sizeof(struct page_key));
-	kmt_rows_init(&c->allocs, sizeof(struct page_row),
-		      sizeof(struct page_key));
-	kmt_sort_parse(&c->sort, opts->sort ? opts->sort : PAGE_DEFAULT_SORT,
-		       page_sort_keys, NR_SORT_KEYS, 1, bad, sizeof(bad));
-	if (!c->sort.nr)
-		kmt_sort_parse(&c->sort, PAGE_DEFAULT_SORT, page_sort_keys,
-			       NR_SORT_KEYS, 1, bad, sizeof(bad));
+	kmt_hash_init(&c->pfns, sizeof(struct page_pfn));
+	parse_sort(&c->sort, opts->sort, page_sort_keys);
 	c->sort.tiebreak = cmp_identity;
 	c->sort.tiebreak_enc = enc_identity;
+	parse_sort(&c->asort, opts->sort, page_alloc_sort_keys);
+	c->asort.tiebreak = cmp_a_identity;
+	c->asort.tiebreak_enc = enc_a_identity;
 	c->t.max_order = 10;
 	return c;
 }
@@ -246,7 +416,8 @@ static void page_destroy(void *ctx)
 	kmt_callsite_cache_free(&c->callsites);
 	kmt_hash_free(&c->live);
 	kmt_rows_free(&c->callers);
-	kmt_rows_free(&c->allocs);
+	kmt_hash_free(&c->pfns);
+	free(c->arows);
 	kmt_hash_free(&c->gfp_texts);
 	free(c->tables[0].rows.order);
 	free(c->tables[1].rows.order);
@@ -272,23 +443,116 @@ static inline int8_t clamp8(int v)
 	return (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v);
 }
 
-/* the per-page row key of a block allocated through caller row crow */
-static void alloc_key(struct page_key *k, const struct page_row *crow,
-		      uint64_t pfn)
+static inline uint32_t inc32(uint32_t v)
 {
-	*k = crow->k;
-	k->callsite = 0;
-	k->page = pfn;
+	return v < UINT32_MAX ? v + 1 : v;
+}
+
+/* two caller rows of one class: a page's allocations of both share a row */
+static int same_class(const struct page_row *a, const struct page_row *b)
+{
+	return a->k.order == b->k.order && a->k.mt == b->k.mt &&
+	       a->k.gfp == b->k.gfp && a->k.gfp_str == b->k.gfp_str &&
+	       a->k.has_gfp == b->k.has_gfp;
+}
+
+static void live_add(struct page_ctx *c, int order)
+{
+	c->t.live_pages += 1ULL << (order & 63);
+	c->t.live_bytes += (uint64_t)c->s->page_size << (order & 63);
+}
+
+static void live_sub(struct page_ctx *c, int order)
+{
+	c->t.live_pages -= 1ULL << (order & 63);
+	c->t.live_bytes -= (uint64_t)c->s->page_size << (order & 63);
+}
+
+/* --alloc: the block's page gets its row of this class counted */
+static int alloc_row(struct page_ctx *c, const struct kmt_event *ev,
+		     const struct page_row *crow, uint32_t caller,
+		     uint64_t bytes)
+{
+	struct page_arow *a;
+	struct page_pfn *p;
+	uint32_t i, prev = ROW_NONE;
+	int is_new;
+
+	p = kmt_hash_put(&c->pfns, ev->ptr, &is_new);
+	if (!p)
+		return -ENOMEM;
+	if (is_new) {
+		p->head = ROW_NONE;
+	} else if (p->flags & PFN_LIVE) {
+		/* the block was never seen freed: a lost free event */
+		c->t.alloc_over_live++;
+		live_sub(c, p->order);
+	}
+	for (i = p->head; i != ROW_NONE; prev = i, i = c->arows[i].next) {
+		if (same_class(kmt_rows_at(&c->callers, c->arows[i].caller),
+			       crow))
+			break;
+	}
+	if (i == ROW_NONE) {
+		if (c->nr_arows >= ROW_NONE ||
+		    KMT_ARRAY_GROW(c->arows, c->nr_arows + 1, c->arows_alloc))
+			return -ENOMEM;
+		i = (uint32_t)c->nr_arows++;
+		a = &c->arows[i];
+		memset(a, 0, sizeof(*a));
+		a->page = ev->ptr;
+		a->next = p->head;
+		p->head = i;
+	} else if (prev != ROW_NONE) {
+		/* to the front: a free finds the live block's row first */
+		c->arows[prev].next = c->arows[i].next;
+		c->arows[i].next = p->head;
+		p->head = i;
+	}
+	a = &c->arows[i];
+	a->caller = caller;
+	a->nr_alloc = inc32(a->nr_alloc);
+	a->alloc_bytes += bytes;
+	p->order = clamp8(ev->order);
+	p->flags = PFN_LIVE;
+	live_add(c, ev->order);
+	return 0;
+}
+
+/* without --alloc (or with --live), the live table alone */
+static int alloc_live(struct page_ctx *c, const struct kmt_event *ev,
+		      uint32_t caller)
+{
+	struct page_obj *obj;
+	int is_new;
+
+	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
+	if (!obj)
+		return -ENOMEM;
+	if (!is_new) {
+		/* the block was never seen freed: a lost free event */
+		c->t.alloc_over_live++;
+		live_sub(c, obj->order);
+	}
+	obj->caller = caller;
+	obj->order = clamp8(ev->order);
+	obj->split_part = 0;
+	live_add(c, ev->order);
+	return 0;
+}
+
+static int alloc_rows(const struct page_ctx *c)
+{
+	return c->opts.alloc && !c->opts.live;
 }
 
 static int on_alloc(struct page_ctx *c, const struct kmt_event *ev)
 {
 	uint64_t bytes = (uint64_t)c->s->page_size << (ev->order & 63);
-	struct page_row *row, *arow;
-	struct page_obj *obj;
+	struct page_row *row;
 	struct page_key k;
 	uint32_t caller;
-	int is_new;
+	int err;
 
 	c->t.allocs++;
 	c->t.alloc_bytes += bytes;
@@ -323,63 +587,83 @@ static int on_alloc(struct page_ctx *c, const struct kmt_event *ev)
 	row->nr_alloc++;
 	row->alloc_bytes += bytes;
 
-	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
-	if (!obj)
-		return -ENOMEM;
-	if (!is_new) {
-		/* the block was never seen freed: a lost free event */
-		c->t.alloc_over_live++;
-		c->t.live_pages -= 1ULL << (obj->order & 63);
-		c->t.live_bytes -= (uint64_t)c->s->page_size << (obj->order & 63);
-	}
-	obj->caller = caller;
-	obj->order = clamp8(ev->order);
-	obj->split_part = 0;
-	c->t.live_pages += 1ULL << (ev->order & 63);
-	c->t.live_bytes += bytes;
-
-	if (c->opts.alloc && !c->opts.live) {
-		alloc_key(&k, row, ev->ptr);
-		arow = kmt_rows_get(&c->allocs, &k, 1, NULL);
-		if (!arow)
-			return -ENOMEM;
-		arow->callsite = row->callsite;
-		arow->nr_alloc++;
-		arow->alloc_bytes += bytes;
-	}
+	err = alloc_rows(c) ? alloc_row(c, ev, row, caller, bytes) :
+			      alloc_live(c, ev, caller);
+	if (err)
+		return err;
 	tally(c, ev->order, ev->migratetype, 1);
 	return 0;
 }
 
-/* a block freed at a smaller order: the rest of it is still allocated */
-static int keep_split_rest(struct page_ctx *c, uint64_t pfn,
-			   const struct page_obj *o, int order)
+/*
+ * A block freed at a smaller order: the rest of it is still allocated.
+ * Its parts become live blocks of their own, so that their frees are
+ * told from frees of pages never seen allocated.
+ */
+static int keep_split_rest(struct page_ctx *c, uint64_t pfn, uint32_t caller,
+			   int block_order, int order)
 {
-	uint64_t step = 1ULL << order, n = 1ULL << (o->order - order), i;
+	uint64_t step = 1ULL << order, n = 1ULL << (block_order - order), i;
 
 	for (i = 1; i < n; i++) {
-		struct page_obj *part = kmt_hash_put(&c->live, pfn + i * step,
-						     NULL);
+		uint64_t part = pfn + i * step;
+		int is_new;
 
-		if (!part)
-			return -ENOMEM;
-		*part = *o;
-		part->order = clamp8(order);
-		part->split_part = 1;
+		if (alloc_rows(c)) {
+			struct page_pfn *p = kmt_hash_put(&c->pfns, part,
+							  &is_new);
+
+			if (!p)
+				return -ENOMEM;
+			if (is_new)
+				p->head = ROW_NONE;
+			p->order = clamp8(order);
+			p->flags = PFN_LIVE | PFN_SPLIT_PART;
+		} else {
+			struct page_obj *o = kmt_hash_put(&c->live, part, NULL);
+
+			if (!o)
+				return -ENOMEM;
+			o->caller = caller;
+			o->order = clamp8(order);
+			o->split_part = 1;
+		}
 	}
 	return 0;
+}
+
+/*
+ * The live block of a free, taken out of the live state: 0 when the page
+ * has none.  *row is its row in arows with --alloc.
+ */
+static int take_live(struct page_ctx *c, uint64_t pfn, struct page_obj *o,
+		     uint32_t *row)
+{
+	struct page_pfn *p;
+
+	if (!alloc_rows(c))
+		return kmt_hash_del(&c->live, pfn, o);
+	p = kmt_hash_get(&c->pfns, pfn);
+	if (!p || !(p->flags & PFN_LIVE))
+		return 0;
+	o->order = p->order;
+	o->split_part = !!(p->flags & PFN_SPLIT_PART);
+	o->caller = p->head == ROW_NONE ? 0 : c->arows[p->head].caller;
+	*row = p->head;
+	p->flags = 0;
+	return 1;
 }
 
 static int on_free(struct page_ctx *c, const struct kmt_event *ev)
 {
 	uint64_t bytes = (uint64_t)c->s->page_size << (ev->order & 63);
-	struct page_row *row, *arow;
+	uint32_t arow = ROW_NONE;
+	struct page_row *row;
 	struct page_obj o;
-	struct page_key k;
 
 	c->t.frees++;
 	c->t.free_bytes += bytes;
-	if (!kmt_hash_del(&c->live, ev->ptr, &o)) {
+	if (!take_live(c, ev->ptr, &o, &arow)) {
 		c->t.nomatch++;
 		c->t.nomatch_bytes += bytes;
 		c->t.free_only++;
@@ -397,7 +681,7 @@ static int on_free(struct page_ctx *c, const struct kmt_event *ev)
 	}
 	if (ev->order < o.order && ev->order >= 0) {
 		c->t.split_frees++;
-		if (keep_split_rest(c, ev->ptr, &o, ev->order))
+		if (keep_split_rest(c, ev->ptr, o.caller, o.order, ev->order))
 			return -ENOMEM;
 	} else if (ev->order > o.order) {
 		c->t.larger_order_frees++;
@@ -412,14 +696,8 @@ static int on_free(struct page_ctx *c, const struct kmt_event *ev)
 		row->nr_alloc--;
 		row->alloc_bytes -= (uint64_t)c->s->page_size << (o.order & 63);
 	}
-	if (c->opts.alloc && !c->opts.live) {
-		alloc_key(&k, row, ev->ptr);
-		arow = kmt_rows_get(&c->allocs, &k, 0, NULL);
-		if (arow) {
-			arow->nr_free++;
-			arow->free_bytes += bytes;
-		}
-	}
+	if (arow != ROW_NONE)
+		c->arows[arow].nr_free = inc32(c->arows[arow].nr_free);
 	return 0;
 }
 
@@ -457,7 +735,7 @@ static int page_prefetch(void *ctx, const struct kmt_event *ev)
 	struct page_ctx *c = ctx;
 
 	if (ev->type == KMT_EV_PAGE_ALLOC || ev->type == KMT_EV_PAGE_FREE)
-		kmt_hash_prefetch(&c->live, ev->ptr);
+		kmt_hash_prefetch(alloc_rows(c) ? &c->pfns : &c->live, ev->ptr);
 	return 0;
 }
 
@@ -551,55 +829,68 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 {
 	const struct page_table *tab = ctx;
 	struct page_ctx *c = tab->c;
-	const struct page_row *row = kmt_sorted_at(&tab->rows, i);
+	const struct page_row *row;
+	const struct page_arow *a;
 	int j = 0;
 
-
-	if (tab->by_page)
-		v[j++].u = row->k.page;
-	v[j++].u = row->alloc_bytes / 1024;
-	v[j++].u = row->nr_alloc;
+	if (!tab->by_page) {
+		row = kmt_sorted_at(&tab->rows, i);
+		v[j++].u = row->alloc_bytes / 1024;
+		v[j++].u = row->nr_alloc;
+		v[j++].s = row->k.order;
+		v[j++].str = mt_name(c, tab->r, row->k.mt);
+		v[j++].str = gfp_text(c, tab->r, &row->k);
+		v[j++].str = kmt_analysis_sym(c->s, tab->r, row->callsite,
+					      c->opts.raw_ip);
+		v[j++].u = row->nr_free;
+		v[j++].u = row->free_bytes / 1024;
+		v[j++].u = row->k.gfp;
+		v[j++].u = row->callsite;
+		return;
+	}
+	a = kmt_sorted_at(&tab->rows, i);
+	row = a->crow;
+	v[j++].u = a->page;
+	v[j++].u = a->alloc_bytes / 1024;
+	v[j++].u = a->nr_alloc;
 	v[j++].s = row->k.order;
 	v[j++].str = mt_name(c, tab->r, row->k.mt);
 	v[j++].str = gfp_text(c, tab->r, &row->k);
 	v[j++].str = kmt_analysis_sym(c->s, tab->r, row->callsite,
 				      c->opts.raw_ip);
-	v[j++].u = row->nr_free;
-	if (!tab->by_page)
-		v[j++].u = row->free_bytes / 1024;
+	v[j++].u = a->nr_free;
 	v[j++].u = row->k.gfp;
-	if (!tab->by_page)
-		v[j++].u = row->callsite;
 }
 
 /*
  * Sorts rows and makes t draw the first -l of them from here (with
- * --live, only blocks still allocated): a table of every page is not
- * copied into the report.
+ * --live, only callsites with blocks still allocated): a table of every
+ * page is not copied into the report.
  */
 static int fill_rows(struct page_ctx *c, struct kmt_report *r,
 		     struct kmt_table *t, struct page_table *tab,
-		     struct kmt_rows *rows, int by_page)
+		     const void *rows, size_t nr, size_t size, int by_page)
 {
 	size_t i, n = 0;
 	uint32_t *order;
 
 	free(tab->rows.order);
-	order = tab->rows.order = kmt_sort_index(rows->rows, rows->nr,
-						 rows->row_size, &c->sort);
+	order = tab->rows.order = kmt_sort_index(rows, nr, size,
+						 by_page ? &c->asort : &c->sort);
 	if (!order)
 		return -ENOMEM;
-	for (i = 0; i < rows->nr; i++) {
-		const struct page_row *row = kmt_rows_at(rows, order[i]);
+	for (i = 0; i < nr; i++) {
+		const struct page_row *row = (const struct page_row *)
+			((const unsigned char *)rows + (size_t)order[i] * size);
 
-		if (c->opts.live && !row->nr_alloc)
+		if (!by_page && c->opts.live && !row->nr_alloc)
 			continue;
 		order[n++] = order[i];
 	}
 	tab->c = c;
 	tab->r = r;
-	tab->rows.rows = rows->rows;
-	tab->rows.size = rows->row_size;
+	tab->rows.rows = rows;
+	tab->rows.size = size;
 	tab->rows.nr = n;
 	tab->by_page = by_page;
 	kmt_table_set_row_fn(t, c->opts.lines > 0 &&
@@ -617,19 +908,30 @@ static int live_rows(struct page_ctx *c)
 
 	while (kmt_hash_next(&c->live, &it, &pfn, &val)) {
 		const struct page_obj *o = val;
-		const struct page_row *crow = kmt_rows_at(&c->callers, o->caller);
-		struct page_row *row;
-		struct page_key k;
+		struct page_arow *a;
 
-		alloc_key(&k, crow, pfn);
-		row = kmt_rows_get(&c->allocs, &k, 1, NULL);
-		if (!row)
+		if (KMT_ARRAY_GROW(c->arows, c->nr_arows + 1, c->arows_alloc))
 			return -ENOMEM;
-		row->callsite = crow->callsite;
-		row->nr_alloc++;
-		row->alloc_bytes += (uint64_t)c->s->page_size << (o->order & 63);
+		a = &c->arows[c->nr_arows++];
+		memset(a, 0, sizeof(*a));
+		a->page = pfn;
+		a->caller = o->caller;
+		a->nr_alloc = 1;
+		a->alloc_bytes = (uint64_t)c->s->page_size << (o->order & 63);
 	}
 	return 0;
+}
+
+/* the rows name their caller row by pointer from here: nothing is added */
+static void link_arows(struct page_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_arows; i++) {
+		struct page_arow *a = &c->arows[i];
+
+		a->crow = kmt_rows_at(&c->callers, a->caller);
+	}
 }
 
 static const struct kmt_col matrix_cols_new[] = {
@@ -695,14 +997,16 @@ static int page_finish(void *ctx, struct kmt_report *r)
 	 * live blocks make room for sorting.
 	 */
 	kmt_hash_free(&c->callers.index);
-	kmt_hash_free(&c->allocs.index);
 	kmt_hash_free(&c->live);
+	kmt_hash_free(&c->pfns);
+	link_arows(c);
 	if (c->opts.caller) {
 		tab = kmt_report_add_table(r, "page", "callsites", NULL,
 			table_cols(c, c->caller_cols, page_cols_caller,
 				   NCOLS(page_cols_caller), 0),
 			NCOLS(page_cols_caller), KMT_TABLE_PERF);
-		if (!tab || fill_rows(c, r, tab, &c->tables[0], &c->callers, 0))
+		if (!tab || fill_rows(c, r, tab, &c->tables[0], c->callers.rows,
+				      c->callers.nr, c->callers.row_size, 0))
 			return -ENOMEM;
 	}
 	if (c->opts.alloc) {
@@ -710,7 +1014,8 @@ static int page_finish(void *ctx, struct kmt_report *r)
 			table_cols(c, c->alloc_cols, page_cols_alloc,
 				   NCOLS(page_cols_alloc), 1),
 			NCOLS(page_cols_alloc), KMT_TABLE_PERF);
-		if (!tab || fill_rows(c, r, tab, &c->tables[1], &c->allocs, 1))
+		if (!tab || fill_rows(c, r, tab, &c->tables[1], c->arows,
+				      c->nr_arows, sizeof(*c->arows), 1))
 			return -ENOMEM;
 	}
 

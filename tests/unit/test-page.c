@@ -222,6 +222,71 @@ static void test_page_live(void)
 	teardown(&f);
 }
 
+/*
+ * --alloc: a page's rows by class (order, migratetype, gfp), hits and
+ * frees charged to the row of the block that was live, lost frees and
+ * split blocks among them.
+ */
+static void test_page_alloc_rows(void)
+{
+	struct kmt_page_totals t;
+	struct kmt_report r;
+	struct kmt_table *allocs = NULL;
+	struct fixture f;
+	size_t i;
+
+	setup(&f, 0);
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 100, 0, 0, 0xcc0);	/* A */
+	page_ev(&f, KMT_EV_PAGE_FREE, 100, 0, -1, 0);
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 100, 1, 1, 0x140cca);	/* B */
+	page_ev(&f, KMT_EV_PAGE_FREE, 100, 1, -1, 0);
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 100, 0, 0, 0xcc0);	/* A again */
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 100, 0, 0, 0xcc0);	/* free lost */
+	page_ev(&f, KMT_EV_PAGE_FREE, 100, 0, -1, 0);
+	page_ev(&f, KMT_EV_PAGE_FREE, 100, 0, -1, 0);		/* not live */
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 200, 2, 1, 0xcc0);	/* C */
+	page_ev(&f, KMT_EV_PAGE_FREE, 200, 0, -1, 0);		/* split */
+	page_ev(&f, KMT_EV_PAGE_FREE, 201, 0, -1, 0);		/* its part */
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 202, 1, 1, 0x140cca);	/* over a part */
+	kmt_page_get_totals(f.ctx, &t);
+	CHECK_EQ_U64(t.alloc_over_live, 2);
+	CHECK_EQ_U64(t.free_only, 1);
+	CHECK_EQ_U64(t.split_frees, 1);
+	CHECK_EQ_U64(t.split_part_frees, 1);
+	/* 203 of the split block, 202-203 of the last one (over 202) */
+	CHECK_EQ_U64(t.live_pages, 1 + 2);
+
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_page.finish(f.ctx, &r));
+	for (i = 0; i < r.nr; i++) {
+		if (r.sections[i]->kind == KMT_SEC_TABLE &&
+		    !strcmp(r.sections[i]->key, "allocs"))
+			allocs = &r.sections[i]->table;
+	}
+	CHECK(allocs != NULL);
+	if (allocs) {
+		static const uint64_t want[][5] = {
+			/* pfn, KB, hits, order, frees; by bytes, hits */
+			{ 200, 16, 1, 2, 1 },
+			{ 100, 12, 3, 0, 2 },
+			{ 100, 8, 1, 1, 1 },
+			{ 202, 8, 1, 1, 0 },
+		};
+
+		CHECK_EQ_U64(allocs->nrows, 4);
+		for (i = 0; i < allocs->nrows && i < 4; i++) {
+			CHECK_EQ_U64(cell(allocs, i, 0).u, want[i][0]);
+			CHECK_EQ_U64(cell(allocs, i, 1).u, want[i][1]);
+			CHECK_EQ_U64(cell(allocs, i, 2).u, want[i][2]);
+			CHECK_EQ_U64(cell(allocs, i, 3).s, want[i][3]);
+			CHECK_EQ_U64(cell(allocs, i, 7).u, want[i][4]);
+		}
+		CHECK_STR(cell(allocs, 2, 4).str, "MOVABLE");
+	}
+	kmt_report_free(&r);
+	teardown(&f);
+}
+
 static void test_migratetype_names_by_kernel(void)
 {
 	struct kmt_session s;
@@ -239,4 +304,5 @@ static void test_migratetype_names_by_kernel(void)
 
 KMT_TESTS(KMT_TEST(test_callsite_rule), KMT_TEST(test_callsite_from_stack),
 	  KMT_TEST(test_page_totals), KMT_TEST(test_page_live),
+	  KMT_TEST(test_page_alloc_rows),
 	  KMT_TEST(test_migratetype_names_by_kernel))
