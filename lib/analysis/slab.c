@@ -33,7 +33,6 @@ struct slab_stat {
 	uint64_t bytes_req;
 	uint32_t hit;
 	uint32_t pingpong;
-	double frag;		/* filled in before sorting */
 };
 
 /* a live object: the value of the live table, keyed by pointer */
@@ -50,15 +49,21 @@ struct slab_live {
  * not one in each of two tables of the same pointers; the callsite of the
  * last allocation is its live state's site.  At the end each entry, key
  * and value, is rewritten in place into a struct slab_stat for sorting:
- * a million pointers cost 48 bytes a slot, not 64.
+ * a million pointers cost 40 bytes a slot.  The byte totals saturate at
+ * 2^48 (256 TiB through one address) to leave room for the live state.
  */
+#define PTR_BYTES_MAX ((1ULL << 48) - 1)
+
 struct slab_ptr {
-	uint64_t bytes_alloc;
-	uint64_t bytes_req;
+	uint64_t bytes_alloc : 48;
+	uint64_t cpu : 16;		/* the live object's, as int16_t */
+	uint64_t bytes_req : 48;
+	uint64_t type : 8;		/* the live object's */
+	uint64_t is_live : 8;
 	uint32_t hit;
 	uint32_t pingpong;
-	struct slab_live obj;
-	uint8_t is_live;
+	uint32_t obj_bytes;		/* the live object's bytes_alloc */
+	uint32_t site;			/* row of sites of the last allocation */
 };
 
 _Static_assert(sizeof(uint64_t) + sizeof(struct slab_ptr) ==
@@ -103,6 +108,11 @@ static double frag_pct(uint64_t req, uint64_t alloc)
 	return alloc ? 100.0 - 100.0 * (double)req / (double)alloc : 0.0;
 }
 
+static double stat_frag(const struct slab_stat *st)
+{
+	return frag_pct(st->bytes_req, st->bytes_alloc);
+}
+
 static int cmp_ptr(const void *a, const void *b)
 {
 	const struct slab_stat *x = a, *y = b;
@@ -135,7 +145,7 @@ static int cmp_frag(const void *a, const void *b)
 {
 	const struct slab_stat *x = a, *y = b;
 
-	return KMT_CMP_DESC(x->frag, y->frag);
+	return KMT_CMP_DESC(stat_frag(x), stat_frag(y));
 }
 
 static int cmp_pingpong(const void *a, const void *b)
@@ -179,7 +189,7 @@ static uint64_t enc_bytes(const void *a)
 
 static uint64_t enc_frag(const void *a)
 {
-	return kmt_enc_desc_double(((const struct slab_stat *)a)->frag);
+	return kmt_enc_desc_double(stat_frag(a));
 }
 
 static uint64_t enc_pingpong(const void *a)
@@ -265,6 +275,24 @@ static struct slab_row *site_of(struct slab_ctx *c, uint64_t call_site)
 	return row;
 }
 
+static inline uint64_t add48(uint64_t total, uint64_t v)
+{
+	return v >= PTR_BYTES_MAX - total ? PTR_BYTES_MAX : total + v;
+}
+
+/* the live state a pointer entry holds, as the live table holds it */
+static struct slab_live ptr_obj(const struct slab_ptr *p)
+{
+	struct slab_live o = {
+		.bytes_alloc = p->obj_bytes,
+		.site = p->site,
+		.cpu = (int16_t)(uint16_t)p->cpu,
+		.type = (uint8_t)p->type,
+	};
+
+	return o;
+}
+
 /* the object stops being live (freed, or its free was lost) */
 static struct slab_row *retire(struct slab_ctx *c, const struct slab_live *obj)
 {
@@ -313,30 +341,39 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 
 		if (!p)
 			return -ENOMEM;
-		p->bytes_alloc += ev->bytes_alloc;
-		p->bytes_req += ev->bytes_req;
+		p->bytes_alloc = add48(p->bytes_alloc, ev->bytes_alloc);
+		p->bytes_req = add48(p->bytes_req, ev->bytes_req);
 		p->hit++;
-		is_new = !p->is_live;
+		if (p->is_live) {
+			struct slab_live old = ptr_obj(p);
+
+			/* allocated again without a free: the free was lost */
+			c->t.alloc_over_live++;
+			retire(c, &old);
+		}
 		p->is_live = 1;
-		obj = &p->obj;
+		p->obj_bytes = clamp32(ev->bytes_alloc);
+		p->site = c->last_site;
+		p->cpu = (uint16_t)(int16_t)ev->cpu;
+		p->type = (uint8_t)ev->type;
 	} else {
 		obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
 		if (!obj)
 			return -ENOMEM;
+		if (!is_new) {
+			c->t.alloc_over_live++;
+			retire(c, obj);
+		}
+		obj->bytes_alloc = clamp32(ev->bytes_alloc);
+		obj->site = c->last_site;
+		obj->cpu = (int16_t)ev->cpu;
+		obj->type = (uint8_t)ev->type;
 	}
-	/* an object allocated again without a free: the free was lost */
-	if (!is_new) {
-		c->t.alloc_over_live++;
-		retire(c, obj);
-	}
-	obj->bytes_alloc = clamp32(ev->bytes_alloc);
-	obj->site = c->last_site;
-	obj->cpu = (int16_t)ev->cpu;
-	obj->type = (uint8_t)ev->type;
+	/* as the live state holds it, so that a free takes off what was added */
 	c->t.live++;
-	c->t.live_bytes += ev->bytes_alloc;
+	c->t.live_bytes += clamp32(ev->bytes_alloc);
 	site->live++;
-	site->live_bytes += ev->bytes_alloc;
+	site->live_bytes += clamp32(ev->bytes_alloc);
 	return 0;
 }
 
@@ -359,7 +396,7 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 		p = kmt_hash_get(&c->ptrs, ev->ptr);
 		found = p && p->is_live;
 		if (found) {
-			obj = p->obj;
+			obj = ptr_obj(p);
 			p->is_live = 0;
 		}
 	} else {
@@ -459,7 +496,7 @@ static void slab_table_row(void *ctx, size_t i, union kmt_val *v)
 	v[4].u = st->hit ? st->bytes_req / st->hit : 0;
 	v[5].u = st->hit;
 	v[6].u = st->pingpong;
-	v[7].d = st->frag;
+	v[7].d = stat_frag(st);
 	if (tab->by_ptr) {
 		v[8].str = site;
 	} else {
@@ -481,13 +518,8 @@ static int add_rows(struct slab_ctx *c, struct kmt_report *r,
 		    unsigned char *base, size_t nr, size_t size,
 		    const struct kmt_sort_chain *chain, int by_ptr)
 {
-	size_t i, n = nr;
+	size_t n = nr;
 
-	for (i = 0; i < nr; i++) {
-		struct slab_stat *st = (struct slab_stat *)(base + i * size);
-
-		st->frag = frag_pct(st->bytes_req, st->bytes_alloc);
-	}
 	free(tab->rows.order);
 	tab->rows.order = kmt_sort_index(base, nr, size, chain);
 	if (!tab->rows.order)
@@ -518,12 +550,11 @@ static void ptrs_to_stats(struct slab_ctx *c, unsigned char *entries,
 		memcpy(&st.key, slot, sizeof(st.key));
 		memcpy(&p, slot + sizeof(uint64_t), sizeof(p));
 		st.call_site = ((const struct slab_row *)
-				kmt_rows_at(&c->sites, p.obj.site))->st.call_site;
+				kmt_rows_at(&c->sites, p.site))->st.call_site;
 		st.bytes_alloc = p.bytes_alloc;
 		st.bytes_req = p.bytes_req;
 		st.hit = p.hit;
 		st.pingpong = p.pingpong;
-		st.frag = 0;
 		memcpy(slot, &st, sizeof(st));
 	}
 }

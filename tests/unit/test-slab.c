@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The slab analysis on hand-written events with known answers. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
 #include "analysis/slab.h"
@@ -207,6 +208,58 @@ static void test_tables(void)
 	teardown(&f);
 }
 
+/*
+ * --alloc keeps a pointer's live state packed beside its totals: the
+ * CPU (a negative one too) still tells ping-pong, the type still tells
+ * kfree of a cache object, and byte totals saturate instead of wrapping.
+ */
+static void test_alloc_packed_state(void)
+{
+	struct kmt_slab_totals t;
+	struct kmt_report r;
+	struct kmt_table *allocs = NULL;
+	struct fixture f;
+	size_t i;
+
+	setup(&f, 1);
+	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x10, 0xa000, 64, 64, -1, -1);
+	ev_free(&f, KMT_EV_KFREE, 0xa000, -1);		/* same CPU */
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 64, 64, 4095, -1);
+	ev_free(&f, KMT_EV_CACHE_FREE, 0xa000, 4094);	/* other CPU */
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x20, 0xb000, 1ULL << 47, 1ULL << 47,
+		 0, -1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x20, 0xb000, 1ULL << 47, 1ULL << 47,
+		 0, -1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x20, 0xb000, 5, 8, 0, -1);
+	kmt_slab_get_totals(f.ctx, &t);
+	CHECK_EQ_U64(t.cross_cpu_frees, 1);
+	CHECK_EQ_U64(t.cache_obj_kfreed, 1);
+	CHECK_EQ_U64(t.kmalloc_obj_cache_freed, 1);
+	CHECK_EQ_U64(t.alloc_over_live, 2);
+	CHECK_EQ_U64(t.live, 1);
+	CHECK_EQ_U64(t.live_bytes, 8);
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
+	for (i = 0; i < r.nr; i++) {
+		if (r.sections[i]->kind == KMT_SEC_TABLE &&
+		    !strcmp(r.sections[i]->key, "allocs"))
+			allocs = &r.sections[i]->table;
+	}
+	CHECK(allocs != NULL);
+	if (allocs) {
+		CHECK_EQ_U64(allocs->nrows, 2);
+		/* frag,hit,bytes: 0xb000 (37.5% of its last 8 bytes) first */
+		CHECK_EQ_U64(cell(allocs, 0, 0).u, 0xb000);
+		CHECK_EQ_U64(cell(allocs, 0, 1).u, (1ULL << 48) - 1);
+		CHECK_EQ_U64(cell(allocs, 0, 5).u, 3);
+		CHECK_EQ_U64(cell(allocs, 1, 0).u, 0xa000);
+		CHECK_EQ_U64(cell(allocs, 1, 1).u, 128);
+		CHECK_EQ_U64(cell(allocs, 1, 6).u, 1);	/* ping-pong */
+	}
+	kmt_report_free(&r);
+	teardown(&f);
+}
+
 static void test_sort_and_limit(void)
 {
 	struct kmt_report r;
@@ -245,4 +298,4 @@ static void test_sort_and_limit(void)
 
 KMT_TESTS(KMT_TEST(test_totals), KMT_TEST(test_cross_node_uses_cpu_topology),
 	  KMT_TEST(test_misuse_and_lost_free), KMT_TEST(test_tables),
-	  KMT_TEST(test_sort_and_limit))
+	  KMT_TEST(test_sort_and_limit), KMT_TEST(test_alloc_packed_state))
