@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,107 +19,224 @@ void kmt_symtab_init(struct kmt_symtab *t, struct kmt_strtab *strs)
 
 void kmt_symtab_free(struct kmt_symtab *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->nr_texts; i++)
-		free(t->texts[i]);
-	free(t->texts);
-	t->texts = NULL;
-	t->nr_texts = t->alloc_texts = 0;
+	free(t->names);
+	t->names = NULL;
+	t->names_len = t->names_alloc = 0;
 	free(t->syms);
 	t->syms = NULL;
 	t->nr = t->alloc = 0;
 }
 
-static int push(struct kmt_symtab *t, uint64_t addr, const char *name,
-		const char *module)
+/* room must have been made for the entry */
+static void push(struct kmt_symtab *t, uint64_t addr, uint32_t name,
+		 uint32_t module)
 {
-	struct kmt_sym *s;
+	struct kmt_sym *s = &t->syms[t->nr];
 
-	if (KMT_ARRAY_GROW(t->syms, t->nr + 1, t->alloc))
-		return -ENOMEM;
-	s = &t->syms[t->nr];
 	s->addr = addr;
 	s->name = name;
 	s->module = module;
-	s->seq = (uint32_t)t->nr;
 	if (t->nr && t->syms[t->nr - 1].addr > addr)
 		t->sorted = 0;
 	t->nr++;
+}
+
+static uint32_t append_name(struct kmt_symtab *t, const char *name, size_t len)
+{
+	uint32_t off = (uint32_t)t->names_len;
+
+	memcpy(t->names + off, name, len);
+	t->names[off + len] = '\0';
+	t->names_len += len + 1;
+	return off;
+}
+
+/* makes room for exactly this many more symbols and name bytes */
+static int reserve(struct kmt_symtab *t, size_t syms, size_t bytes)
+{
+	void *p;
+
+	/* offsets are 32 bits: the names of all symbols stay under 4 GiB */
+	if (bytes > UINT32_MAX - t->names_len)
+		return -EOVERFLOW;
+	if (syms > t->alloc - t->nr) {
+		if (syms > SIZE_MAX / sizeof(*t->syms) - t->nr)
+			return -ENOMEM;
+		p = realloc(t->syms, (t->nr + syms) * sizeof(*t->syms));
+		if (!p)
+			return -ENOMEM;
+		t->syms = p;
+		t->alloc = t->nr + syms;
+	}
+	if (bytes > t->names_alloc - t->names_len) {
+		p = realloc(t->names, t->names_len + bytes);
+		if (!p)
+			return -ENOMEM;
+		t->names = p;
+		t->names_alloc = t->names_len + bytes;
+	}
 	return 0;
 }
 
 int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
 		   size_t len, const char *module, size_t mod_len)
 {
-	uint32_t name_id = kmt_strtab_intern(t->strs, name, len);
 	uint32_t mod_id = module && mod_len ?
 			  kmt_strtab_intern(t->strs, module, mod_len) : 0;
 
-	if (!name_id || (module && mod_len && !mod_id))
+	if (module && mod_len && !mod_id)
 		return -ENOMEM;
-	return push(t, addr, kmt_strtab_get(t->strs, name_id),
-		    mod_id ? kmt_strtab_get(t->strs, mod_id) : NULL);
+	if (len + 1 > UINT32_MAX - t->names_len)
+		return -EOVERFLOW;
+	if (KMT_ARRAY_GROW(t->names, t->names_len + len + 1, t->names_alloc) ||
+	    KMT_ARRAY_GROW(t->syms, t->nr + 1, t->alloc))
+		return -ENOMEM;
+	push(t, addr, append_name(t, name, len), mod_id);
+	return 0;
+}
+
+/* a hex digit's value plus one; 0 for any other character */
+static const unsigned char hexdigit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* one line of kallsyms: "addr type name[\t[module]]" */
+struct ksym_line {
+	uint64_t addr;
+	const char *name;
+	const char *mod;
+	size_t name_len;
+	size_t mod_len;
+};
+
+/*
+ * Reads the line at p; returns where the next one starts, with l filled
+ * in when the line is a text symbol and l->name NULL when not.  Each
+ * kallsyms is read twice (see kmt_symtab_load_kallsyms), hence the
+ * table for hex digits and memchr for the end of the name.
+ */
+static const char *parse_line(const char *p, const char *end,
+			      struct ksym_line *l)
+{
+	const char *eol = memchr(p, '\n', end - p);
+	const char *q = p, *next, *tab, *blank;
+	uint64_t addr = 0;
+	unsigned int d;
+	char type;
+
+	if (!eol)
+		eol = end;
+	next = eol < end ? eol + 1 : end;
+	l->name = NULL;
+	while (q < eol && (d = hexdigit[(unsigned char)*q])) {
+		addr = addr << 4 | (d - 1);
+		q++;
+	}
+	if (q == p || q + 3 > eol || *q != ' ' || q[2] != ' ')
+		return next;
+	type = q[1];
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return next;
+	q += 3;
+	/* the name ends at a tab (a module follows) or a blank */
+	tab = memchr(q, '\t', eol - q);
+	if (!tab)
+		tab = eol;
+	blank = memchr(q, ' ', tab - q);
+	if (blank)
+		tab = blank;
+	if (tab == q)
+		return next;
+	l->addr = addr;
+	l->name = q;
+	l->name_len = tab - q;
+	l->mod = NULL;
+	l->mod_len = 0;
+	for (q = tab; q < eol && (*q == '\t' || *q == ' '); q++)
+		;
+	if (q < eol && *q == '[') {
+		l->mod = ++q;
+		while (q < eol && *q != ']')
+			q++;
+		l->mod_len = q - l->mod;
+	}
+	return next;
+}
+
+/*
+ * Most functions follow their padding symbol, "__pfx_name", whose name
+ * ends with theirs: such a name is not stored again but pointed into
+ * the one before.  Its offset still grows with the order of adding.
+ */
+static int shares_tail(const char *prev, size_t prev_len,
+		       const struct ksym_line *l)
+{
+	return prev && prev_len >= l->name_len &&
+	       !memcmp(prev + prev_len - l->name_len, l->name, l->name_len);
 }
 
 int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 {
-	char *text, *p, *end;
-	int added = 0;
+	const char *p, *end = buf + len, *prev = NULL, *last_mod = NULL;
+	size_t nr = 0, bytes = 0, prev_len = 0, last_mod_len = 0;
+	uint32_t prev_off = 0, mod_id = 0;
+	struct ksym_line l;
+	int ret;
 
-	if (KMT_ARRAY_GROW(t->texts, t->nr_texts + 1, t->alloc_texts))
-		return -ENOMEM;
-	text = malloc(len + 1);
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, buf, len);
-	text[len] = '\0';
-	t->texts[t->nr_texts++] = text;
-
-	for (p = text, end = text + len; p < end;) {
-		char *eol = memchr(p, '\n', end - p);
-		char *q, *name, *mod = NULL;
-		uint64_t addr = 0;
-		char type;
-		int d;
-
-		if (!eol)
-			eol = end;
-		q = p;
-		while (q < eol && (d = kmt_hexval(*q)) >= 0) {
-			addr = addr << 4 | d;
-			q++;
+	/*
+	 * Counted first, so that the table is allocated once at its size:
+	 * grown by doubling it would stay up to twice that for the run.
+	 */
+	for (p = buf; p < end;) {
+		p = parse_line(p, end, &l);
+		if (!l.name)
+			continue;
+		nr++;
+		if (!shares_tail(prev, prev_len, &l)) {
+			bytes += l.name_len + 1;
+			prev = l.name;
+			prev_len = l.name_len;
 		}
-		if (q == p || q + 3 > eol || *q != ' ')
-			goto next;
-		type = q[1];
-		if (q[2] != ' ')
-			goto next;
-		name = q + 3;
-		q = name;
-		while (q < eol && *q != '\t' && *q != ' ')
-			q++;
-		if (q == name || !strchr("tTwW", type))
-			goto next;
-		*q++ = '\0';	/* the name ends here; eol ends the line */
-		while (q < eol && (*q == '\t' || *q == ' '))
-			q++;
-		if (q < eol && *q == '[') {
-			mod = q + 1;
-			while (q < eol && *q != ']')
-				q++;
-			*q = '\0';
-			if (!*mod)
-				mod = NULL;
-		}
-		*eol = '\0';
-		if (push(t, addr, name, mod))
-			return -ENOMEM;
-		added++;
-next:
-		p = eol + 1;
 	}
-	return added;
+	if (nr > INT32_MAX)
+		return -EOVERFLOW;
+	ret = reserve(t, nr, bytes);
+	if (ret)
+		return ret;
+
+	prev = NULL;
+	prev_len = 0;
+	for (p = buf; p < end;) {
+		uint32_t off;
+
+		p = parse_line(p, end, &l);
+		if (!l.name)
+			continue;
+		if (!l.mod_len) {
+			mod_id = 0;
+		} else if (!last_mod || l.mod_len != last_mod_len ||
+			   memcmp(l.mod, last_mod, l.mod_len)) {
+			/* a module's symbols come together: intern once */
+			mod_id = kmt_strtab_intern(t->strs, l.mod, l.mod_len);
+			if (!mod_id)
+				return -ENOMEM;
+		}
+		last_mod = l.mod;
+		last_mod_len = l.mod_len;
+		if (shares_tail(prev, prev_len, &l)) {
+			off = prev_off + (uint32_t)(prev_len - l.name_len);
+		} else {
+			off = append_name(t, l.name, l.name_len);
+			prev = l.name;
+			prev_len = l.name_len;
+			prev_off = off;
+		}
+		push(t, l.addr, off, mod_id);
+	}
+	return (int)nr;
 }
 
 static int cmp_sym(const void *a, const void *b)
@@ -128,7 +246,7 @@ static int cmp_sym(const void *a, const void *b)
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	/* among aliases prefer the first added */
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
 static const char *lookup_tep(struct kmt_symtab *t, uint64_t addr,
@@ -190,7 +308,7 @@ const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 		lo--;
 	if (offset)
 		*offset = addr - t->syms[lo].addr;
-	return t->syms[lo].name;
+	return kmt_symtab_name(t, &t->syms[lo]);
 }
 
 uint64_t kmt_symtab_from_text(struct kmt_symtab *t, const char *text,

@@ -17,11 +17,19 @@
 #define KMT_SYNTH_BASE	0x1000000000000000ULL
 #define KMT_SYNTH_SHIFT	28	/* room for offsets up to 256 MiB */
 
+/*
+ * 16 bytes a symbol: a kernel carries 100k+ text symbols and the table
+ * stays for the whole run.
+ */
 struct kmt_sym {
 	uint64_t addr;
-	const char *name;
-	const char *module;	/* NULL for the core kernel */
-	uint32_t seq;		/* order of adding: the first alias wins */
+	/*
+	 * Offset of the name in the symtab's names.  Names are appended in
+	 * the order of adding, so among aliases the smaller offset is the
+	 * first added, the one that names the address.
+	 */
+	uint32_t name;
+	uint32_t module;	/* strtab id; 0 for the core kernel */
 };
 
 struct tep_handle;
@@ -38,13 +46,10 @@ struct kmt_symtab {
 	size_t nr;
 	size_t alloc;
 	int sorted;
-	/*
-	 * Copies of loaded kallsyms texts, NUL-terminated in place: their
-	 * 100k+ names are pointed into, not interned one by one.
-	 */
-	char **texts;
-	size_t nr_texts;
-	size_t alloc_texts;
+	/* the kept symbols' names, each NUL-terminated */
+	char *names;
+	size_t names_len;
+	size_t names_alloc;
 };
 
 void kmt_symtab_init(struct kmt_symtab *t, struct kmt_strtab *strs);
@@ -59,7 +64,8 @@ int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf,
 			     size_t len);
 /*
  * Resolves addr to its symbol name and the offset into it; NULL when no
- * symbol covers it.
+ * symbol covers it.  A kallsyms name stays valid until the next add, load
+ * or free.
  */
 const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 			      uint64_t *offset);
@@ -74,6 +80,19 @@ uint64_t kmt_symtab_from_text(struct kmt_symtab *t, const char *text,
 static inline int kmt_symtab_empty(const struct kmt_symtab *t)
 {
 	return t->nr == 0;
+}
+
+static inline const char *kmt_symtab_name(const struct kmt_symtab *t,
+					  const struct kmt_sym *sym)
+{
+	return t->names + sym->name;
+}
+
+/* NULL for the core kernel */
+static inline const char *kmt_symtab_module(const struct kmt_symtab *t,
+					    const struct kmt_sym *sym)
+{
+	return sym->module ? kmt_strtab_get(t->strs, sym->module) : NULL;
 }
 
 #endif

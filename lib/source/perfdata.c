@@ -943,11 +943,6 @@ static int pd_load_kallsyms(struct pd *pd, const char *path)
 	return 0;
 }
 
-static const char *sym_name(const struct kmt_sym *sym)
-{
-	return sym->name;
-}
-
 /* moves host symbols by the offset between recording and kallsyms */
 static void pd_relocate(struct pd *pd)
 {
@@ -960,10 +955,8 @@ static void pd_relocate(struct pd *pd)
 		return;
 	pd->relocated = 1;
 	for (i = 0; i < t->nr; i++) {
-		const char *name = sym_name(&t->syms[i]);
-
-		if (name && !t->syms[i].module &&
-		    !strcmp(name, pd->kmap_sym)) {
+		if (!t->syms[i].module &&
+		    !strcmp(kmt_symtab_name(t, &t->syms[i]), pd->kmap_sym)) {
 			delta = pd->kmap_addr - t->syms[i].addr;
 			found = 1;
 			break;

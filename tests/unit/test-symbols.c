@@ -4,6 +4,7 @@
  * addresses text input gets, and the libtraceevent fallback.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <event-parse.h>
@@ -57,7 +58,7 @@ static const struct kmt_sym *find_sym(const struct ctx *c, const char *name)
 	for (i = 0; i < c->syms.nr; i++) {
 		const struct kmt_sym *s = &c->syms.syms[i];
 
-		if (!strcmp(s->name, name))
+		if (!strcmp(kmt_symtab_name(&c->syms, s), name))
 			return s;
 	}
 	return NULL;
@@ -106,16 +107,17 @@ static void test_parse_types_and_modules(void)
 	CHECK(find_sym(&c, "fixed_percpu_data") == NULL);
 	CHECK(find_sym(&c, "two_letter_type") == NULL);
 	s = find_sym(&c, "early_idt_handler");
-	CHECK(s && s->addr == 0xffffffff81001000ULL && s->module == NULL);
+	CHECK(s && s->addr == 0xffffffff81001000ULL &&
+	      kmt_symtab_module(&c.syms, s) == NULL);
 	s = find_sym(&c, "ext4_fill_super");
 	CHECK(s && s->addr == 0xffffffffc0a01000ULL);
 	if (s)
-		CHECK_STR(s->module, "ext4");
+		CHECK_STR(kmt_symtab_module(&c.syms, s), "ext4");
 	/* the last line has no newline and is still read, module and all */
 	s = find_sym(&c, "xfs_fs_fill_super");
 	CHECK(s != NULL);
 	if (s)
-		CHECK_STR(s->module, "xfs");
+		CHECK_STR(kmt_symtab_module(&c.syms, s), "xfs");
 	CHECK(!kmt_symtab_empty(&c.syms));
 	unload(&c);
 
@@ -287,10 +289,215 @@ static void test_tep_fallback(void)
 	tep_free(tep);
 }
 
+/*
+ * Aliases: the first added names the address, whatever the order of the
+ * lines, of the names, of lookups and of later additions.
+ */
+static void test_aliases_first_wins(void)
+{
+	static const char text[] =
+		"ffffffff81000100 T second_fn\n"
+		"ffffffff81000000 T zeta\n"
+		"ffffffff81000000 t eta\n"	/* its name is zeta's tail */
+		"ffffffff81000000 T alpha\n"
+		"ffffffff81000000 W __pfx_zeta\n";
+	static const char more[] =
+		"ffffffff81000000 T aaa_loaded_later\n"
+		"ffffffff80f00000 T before_all\n";
+	const char *text2;
+	struct ctx c;
+
+	CHECK_EQ_U64(load(&c, text, sizeof(text) - 1), 5);
+	CHECK(find_sym(&c, "eta") != NULL);
+	CHECK(find_sym(&c, "alpha") != NULL);
+	check_lookup(&c, 0xffffffff81000000ULL, "zeta", 0);
+	check_lookup(&c, 0xffffffff810000ffULL, "zeta", 0xff);
+	check_lookup(&c, 0xffffffff81000100ULL, "second_fn", 0);
+	/* added after the table was sorted for a lookup: still not first */
+	CHECK_EQ_U64(kmt_symtab_add(&c.syms, 0xffffffff81000000ULL, "aaa", 3,
+				    NULL, 0), 0);
+	check_lookup(&c, 0xffffffff81000008ULL, "zeta", 8);
+	/* a second kallsyms text adds to the table, not in front of it */
+	CHECK_EQ_U64(kmt_symtab_load_kallsyms(&c.syms, more, sizeof(more) - 1),
+		     2);
+	check_lookup(&c, 0xffffffff81000010ULL, "zeta", 0x10);
+	check_lookup(&c, 0xffffffff80f00004ULL, "before_all", 4);
+	unload(&c);
+
+	/* aliases only, given in the reverse order */
+	text2 = "ffffffff81000000 T b\n"
+		"ffffffff81000000 T ab\n"
+		"ffffffff81000000 T a\n";
+	CHECK_EQ_U64(load(&c, text2, strlen(text2)), 3);
+	check_lookup(&c, 0xffffffff81000001ULL, "b", 1);
+	unload(&c);
+}
+
+/*
+ * A name that ends the one before it is stored once: "__pfx_foo" then
+ * "foo" (the kernel's padding symbol and its function) cost one name.
+ */
+static void test_shared_names(void)
+{
+	static const char text[] =
+		"ffffffff81000ff0 T __pfx_foo\n"
+		"ffffffff81001000 T foo\n"
+		"ffffffff81001100 T foobar\n"	/* starts with foo: not shared */
+		"ffffffff81001200 t dup\n"
+		"ffffffff81001300 t dup\n"
+		"ffffffff81001400 d __pfx_data\n"	/* not kept */
+		"ffffffff81001410 t data\n"
+		"ffffffffc0001000 t __pfx_m_fn\t[mod_a]\n"
+		"ffffffffc0001010 t m_fn\t[mod_b]\n";
+	const struct kmt_sym *x, *y;
+	struct ctx c;
+
+	CHECK_EQ_U64(load(&c, text, sizeof(text) - 1), 8);
+	CHECK_EQ_U64(c.syms.names_len, sizeof("__pfx_foo") + sizeof("foobar") +
+		     sizeof("dup") + sizeof("data") + sizeof("__pfx_m_fn"));
+	check_lookup(&c, 0xffffffff81000ff0ULL, "__pfx_foo", 0);
+	check_lookup(&c, 0xffffffff81000ff8ULL, "__pfx_foo", 8);
+	check_lookup(&c, 0xffffffff81001000ULL, "foo", 0);
+	check_lookup(&c, 0xffffffff81001004ULL, "foo", 4);
+	check_lookup(&c, 0xffffffff81001104ULL, "foobar", 4);
+	check_lookup(&c, 0xffffffff81001204ULL, "dup", 4);
+	check_lookup(&c, 0xffffffff81001304ULL, "dup", 4);
+	check_lookup(&c, 0xffffffff81001414ULL, "data", 4);
+	check_lookup(&c, 0xffffffffc0001004ULL, "__pfx_m_fn", 4);
+	check_lookup(&c, 0xffffffffc0001014ULL, "m_fn", 4);
+	/* the module is the line's own, though the name is shared */
+	x = find_sym(&c, "__pfx_m_fn");
+	y = find_sym(&c, "m_fn");
+	CHECK(x && y);
+	if (x && y) {
+		CHECK_STR(kmt_symtab_module(&c.syms, x), "mod_a");
+		CHECK_STR(kmt_symtab_module(&c.syms, y), "mod_b");
+	}
+	unload(&c);
+}
+
+/*
+ * A kallsyms of the kernel's shape (padding symbols, data, modules) in
+ * thousands of lines: every kept line comes back as given, in order, the
+ * table holds no spare room, and every address resolves.
+ */
+#define GEN_FNS	6000
+
+static uint64_t gen_addr(int i)
+{
+	/* the modules far above the kernel, as on x86-64 */
+	return (i < GEN_FNS - 600 ? 0xffffffff81000000ULL :
+		0xffffffffc0000000ULL) + (uint64_t)i * 0x40;
+}
+
+static const char *gen_module(int i, char *buf, size_t size)
+{
+	if (i < GEN_FNS - 600)
+		return NULL;
+	snprintf(buf, size, "mod_%d", (i - (GEN_FNS - 600)) / 150);
+	return buf;
+}
+
+static void test_kernel_shaped(void)
+{
+	size_t size = GEN_FNS * 160, len = 0, names = 0;
+	char *text = malloc(size), name[64], mod[32];
+	const struct kmt_sym *sym;
+	const char *m, *prev_mod = NULL;
+	size_t k = 0;
+	struct ctx c;
+	int i, n;
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	for (i = 0; i < GEN_FNS; i++) {
+		uint64_t a = gen_addr(i);
+
+		m = gen_module(i, mod, sizeof(mod));
+		if (i % 4) {
+			len += snprintf(text + len, size - len,
+					"%016llx T __pfx_fn_%d%s%s%s\n",
+					(unsigned long long)(a - 0x10), i,
+					m ? "\t[" : "", m ? m : "", m ? "]" : "");
+			names += snprintf(name, sizeof(name), "__pfx_fn_%d",
+					  i) + 1;
+		} else {
+			names += snprintf(name, sizeof(name), "fn_%d", i) + 1;
+		}
+		len += snprintf(text + len, size - len, "%016llx %c fn_%d%s%s%s\n",
+				(unsigned long long)a, "tTwW"[i % 4], i,
+				m ? "\t[" : "", m ? m : "", m ? "]" : "");
+		if (i % 5 == 0)
+			len += snprintf(text + len, size - len,
+					"%016llx d var_%d\n",
+					(unsigned long long)(a + 0x20), i);
+	}
+	n = load(&c, text, len);
+	CHECK_EQ_U64(n, GEN_FNS + GEN_FNS - (GEN_FNS + 3) / 4);
+	CHECK_EQ_U64(c.syms.nr, (size_t)n);
+	/* trimmed: no room kept for the data lines or the copies */
+	CHECK_EQ_U64(c.syms.alloc, c.syms.nr);
+	CHECK_EQ_U64(c.syms.names_len, names);
+	CHECK_EQ_U64(c.syms.names_alloc, c.syms.names_len);
+	CHECK_EQ_U64(c.syms.sorted, 1);
+
+	/* entries in the order of the lines, names and modules as given */
+	for (i = 0; i < GEN_FNS && k < c.syms.nr; i++) {
+		m = gen_module(i, mod, sizeof(mod));
+		if (i % 4) {
+			sym = &c.syms.syms[k++];
+			snprintf(name, sizeof(name), "__pfx_fn_%d", i);
+			CHECK_EQ_U64(sym->addr, gen_addr(i) - 0x10);
+			CHECK_STR(kmt_symtab_name(&c.syms, sym), name);
+		}
+		sym = &c.syms.syms[k++];
+		snprintf(name, sizeof(name), "fn_%d", i);
+		CHECK_EQ_U64(sym->addr, gen_addr(i));
+		CHECK_STR(kmt_symtab_name(&c.syms, sym), name);
+		if (m) {
+			CHECK_STR(kmt_symtab_module(&c.syms, sym), m);
+			/* one module, one interned name */
+			if (i % 150 && prev_mod)
+				CHECK(kmt_symtab_module(&c.syms, sym) ==
+				      prev_mod);
+			prev_mod = kmt_symtab_module(&c.syms, sym);
+		} else {
+			CHECK(kmt_symtab_module(&c.syms, sym) == NULL);
+		}
+	}
+	CHECK_EQ_U64(k, c.syms.nr);
+
+	for (i = 0; i < GEN_FNS; i++) {
+		uint64_t a = gen_addr(i);
+		uint64_t end = i + 1 < GEN_FNS && (i + 1) % 4 ?
+			       gen_addr(i + 1) - 0x10 : a + 0x40;
+
+		snprintf(name, sizeof(name), "fn_%d", i);
+		check_lookup(&c, a, name, 0);
+		check_lookup(&c, a + 0x1f, name, 0x1f);
+		/* its last byte, just before the next padding or function */
+		if (i + 1 < GEN_FNS && gen_addr(i + 1) == a + 0x40)
+			check_lookup(&c, end - 1, name, end - 1 - a);
+		if (i % 4) {
+			snprintf(name, sizeof(name), "__pfx_fn_%d", i);
+			check_lookup(&c, a - 0x10, name, 0);
+			check_lookup(&c, a - 1, name, 0xf);
+		}
+	}
+	check_lookup(&c, gen_addr(0) - 1, NULL, 0);
+	check_lookup(&c, gen_addr(GEN_FNS - 1) + (1ULL << 24) + 1, NULL, 0);
+	unload(&c);
+	free(text);
+}
+
 KMT_TESTS(
 	KMT_TEST(test_parse_types_and_modules),
 	KMT_TEST(test_lookup_sorted),
 	KMT_TEST(test_lookup_unsorted),
+	KMT_TEST(test_aliases_first_wins),
+	KMT_TEST(test_shared_names),
+	KMT_TEST(test_kernel_shaped),
 	KMT_TEST(test_synthetic),
 	KMT_TEST(test_synthetic_with_kallsyms),
 	KMT_TEST(test_tep_fallback)
