@@ -610,6 +610,14 @@ int cmd_report(int argc, char **argv)
 	 */
 	if (threads > 1)
 		mallopt(M_ARENA_MAX, 1);
+	/*
+	 * Big tables in mappings of their own: freed, they go back to the
+	 * system at once, and grown, they move without a copy (mremap).
+	 * Left to itself glibc raises this threshold as big blocks are
+	 * freed, and keeps the next ones in the heap, where what is freed
+	 * stays counted in the peak.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (threads > 1 &&
 	    !kmt_pipeline_start(&run.pipe, pipe_consume, &run)) {
 		run.piped = 1;
@@ -634,6 +642,15 @@ int cmd_report(int argc, char **argv)
 
 	kmt_report_init(&r);
 	fill_meta(&r, &s);
+	/* every analysis lets go of its lookup tables before any sorts */
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (run.on[i] && analyses[i].ops->seal &&
+		    analyses[i].ops->seal(run.ctx[i])) {
+			fail(json, "out of memory");
+			kmt_report_free(&r);
+			goto out;
+		}
+	}
 	for (i = 0; i < NR_ANALYSES; i++) {
 		/* unasked analyses without events would print only zeros */
 		if (!run.on[i] || (analyses[i].kind != AN_VIEW &&

@@ -47,6 +47,13 @@ struct kmt_analysis_ops {
 	int (*on_event)(void *ctx, const struct kmt_event *ev);
 	/* optional: start loading what on_event will touch for ev */
 	int (*prefetch)(void *ctx, const struct kmt_event *ev);
+	/*
+	 * Optional: the events are over; frees what only finding things
+	 * needed.  Called for every analysis before the first finish, so
+	 * that one's sorting has the room another's tables held; finish
+	 * calls it itself when it was not.
+	 */
+	int (*seal)(void *ctx);
 	int (*finish)(void *ctx, struct kmt_report *r);
 	void (*destroy)(void *ctx);
 	/* sort keys this analysis knows, for checking -s */

@@ -123,6 +123,7 @@ struct page_ctx {
 	struct kmt_col caller_cols[10];
 	struct kmt_col alloc_cols[9];
 	struct page_table tables[2];	/* callsites, pages */
+	int sealed;
 	/* GFP texts made for the tables, by gfp value */
 	struct kmt_hash gfp_texts;
 	const char *mt_names[256];	/* by migratetype as a byte */
@@ -980,6 +981,26 @@ static int add_matrix(struct page_ctx *c, struct kmt_report *r)
 	return 0;
 }
 
+/*
+ * Nothing is looked up from here on: the tables' indexes and the live
+ * blocks make room for sorting.
+ */
+static int page_seal(void *ctx)
+{
+	struct page_ctx *c = ctx;
+
+	if (c->sealed)
+		return 0;
+	if (c->opts.alloc && c->opts.live && live_rows(c))
+		return -ENOMEM;
+	kmt_hash_free(&c->callers.index);
+	kmt_hash_free(&c->live);
+	kmt_hash_free(&c->pfns);
+	link_arows(c);
+	c->sealed = 1;
+	return 0;
+}
+
 static int page_finish(void *ctx, struct kmt_report *r)
 {
 	struct page_ctx *c = ctx;
@@ -990,16 +1011,8 @@ static int page_finish(void *ctx, struct kmt_report *r)
 	struct kmt_table *tab;
 	int err = 0;
 
-	if (c->opts.alloc && c->opts.live && live_rows(c))
+	if (page_seal(c))
 		return -ENOMEM;
-	/*
-	 * Nothing is looked up from here on: the tables' indexes and the
-	 * live blocks make room for sorting.
-	 */
-	kmt_hash_free(&c->callers.index);
-	kmt_hash_free(&c->live);
-	kmt_hash_free(&c->pfns);
-	link_arows(c);
 	if (c->opts.caller) {
 		tab = kmt_report_add_table(r, "page", "callsites", NULL,
 			table_cols(c, c->caller_cols, page_cols_caller,
@@ -1087,6 +1100,7 @@ const struct kmt_analysis_ops kmt_analysis_page = {
 	.create = page_create,
 	.on_event = page_on_event,
 	.prefetch = page_prefetch,
+	.seal = page_seal,
 	.finish = page_finish,
 	.destroy = page_destroy,
 	.knows_sort_key = page_knows_sort_key,

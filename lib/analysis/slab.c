@@ -101,6 +101,10 @@ struct slab_ctx {
 	uint32_t last_site;
 	struct kmt_slab_totals t;
 	struct slab_table tables[2];	/* callsites, pointers */
+	/* once sealed: the pointer table's entries as struct slab_stat */
+	unsigned char *stats;
+	size_t nr_stats;
+	int sealed;
 };
 
 static double frag_pct(uint64_t req, uint64_t alloc)
@@ -559,16 +563,34 @@ static void ptrs_to_stats(struct slab_ctx *c, unsigned char *entries,
 	}
 }
 
+/* nothing is looked up from here on: the live table makes room */
+static int slab_seal(void *ctx)
+{
+	struct slab_ctx *c = ctx;
+
+	if (c->sealed)
+		return 0;
+	kmt_hash_free(&c->live);
+	kmt_hash_free(&c->sites.index);
+	c->last_site = UINT32_MAX;
+	if (c->opts.alloc) {
+		/* the pointer table becomes an array of sort rows */
+		c->stats = kmt_hash_compact(&c->ptrs, &c->nr_stats);
+		ptrs_to_stats(c, c->stats, c->nr_stats);
+	}
+	c->sealed = 1;
+	return 0;
+}
+
 static int slab_finish(void *ctx, struct kmt_report *r)
 {
 	struct slab_ctx *c = ctx;
 	const struct kmt_slab_totals *t = &c->t;
 	struct kmt_summary *s;
 	struct kmt_table *tab;
-	unsigned char *entries;
-	size_t nr;
 	int err = 0;
 
+	slab_seal(c);
 	if (c->opts.caller) {
 		tab = kmt_report_add_table(r, "slab", "callsites", NULL,
 					   slab_cols_caller,
@@ -584,12 +606,10 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 					   slab_cols_alloc,
 					   NCOLS(slab_cols_alloc),
 					   KMT_TABLE_PERF);
-		entries = kmt_hash_compact(&c->ptrs, &nr);
-		ptrs_to_stats(c, entries, nr);
-		if (!tab || add_rows(c, r, tab, &c->tables[1], entries, nr,
-				     c->ptrs.slot_size, &c->alloc_sort, 1))
+		if (!tab || add_rows(c, r, tab, &c->tables[1], c->stats,
+				     c->nr_stats, c->ptrs.slot_size,
+				     &c->alloc_sort, 1))
 			return -ENOMEM;
-		/* the pointer table is an array now: nothing may look up in it */
 	}
 
 	s = kmt_report_add_summary(r, "slab", "summary",
@@ -660,6 +680,7 @@ const struct kmt_analysis_ops kmt_analysis_slab = {
 	.create = slab_create,
 	.on_event = slab_on_event,
 	.prefetch = slab_prefetch,
+	.seal = slab_seal,
 	.finish = slab_finish,
 	.destroy = slab_destroy,
 	.knows_sort_key = slab_knows_sort_key,
