@@ -14,13 +14,13 @@
  * session's stacks, symbols, strings and process tables grow as the input
  * is read): it gets copies of the events and nothing else.
  */
-/*
- * Readers emit in bursts (perf.data's rounds are tens of thousands of
- * events, emitted at once after their ordering): the ring holds a round,
- * so the reader decodes the next one while the analyses work through it.
- */
 #define KMT_PIPE_BATCH	4096	/* events a batch: few hand-overs */
-#define KMT_PIPE_SLOTS	32	/* batches in flight: a perf.data round */
+/*
+ * Batches in flight.  The perf.data reader merges a round at a time but
+ * passes it on while it reads the next (kmt_perfdata_queue_pump), so a
+ * few batches keep both threads busy: 1.5 MB, not a round's 12 MB.
+ */
+#define KMT_PIPE_SLOTS	4
 
 /* consumes n events; non-zero stops the pipeline with that error */
 typedef int (*kmt_pipe_fn)(void *arg, const struct kmt_event *ev, size_t n);
