@@ -682,7 +682,8 @@ static int on_free(struct page_ctx *c, const struct kmt_event *ev)
 	}
 	if (ev->order < o.order && ev->order >= 0) {
 		c->t.split_frees++;
-		if (keep_split_rest(c, ev->ptr, o.caller, o.order, ev->order))
+		if (o.order - ev->order <= KMT_SPLIT_MAX_ORDERS &&
+		    keep_split_rest(c, ev->ptr, o.caller, o.order, ev->order))
 			return -ENOMEM;
 	} else if (ev->order > o.order) {
 		c->t.larger_order_frees++;

@@ -26,6 +26,15 @@ enum kmt_ev_type {
 /* ptr of a page event whose allocation failed */
 #define KMT_PFN_NONE UINT64_MAX
 
+/*
+ * A page block freed at a smaller order than it was allocated at leaves
+ * the rest of it allocated, in parts the analyses track.  Kernels
+ * allocate at most order 10 (13 with arm64's 64 KiB pages); a split of
+ * more orders comes from a damaged recording, and following it would
+ * take 2^orders steps, so its parts are not tracked.
+ */
+#define KMT_SPLIT_MAX_ORDERS 16
+
 enum kmt_ev_flags {
 	KMT_EVF_HAS_GFP		= 1 << 0, /* gfp holds the numeric flags */
 	KMT_EVF_ACCOUNTED	= 1 << 1, /* slab: memcg accounted */

@@ -91,6 +91,33 @@ static void test_split_free(void)
 	kmt_session_free(&s);
 }
 
+/*
+ * A damaged recording's split (an order-40 block freed at order 0) is a
+ * free like any other, not 2^40 parts to track: it used to hang.
+ */
+static void test_split_of_damaged_order(void)
+{
+	const struct kmt_live_step *st;
+	struct kmt_session s;
+	struct kmt_live l;
+
+	CHECK(!kmt_session_init(&s));
+	kmt_live_init(&l, &s);
+	feed(&l, KMT_EV_PAGE_ALLOC, 100, 0, 1, 0x500, 40);
+	st = feed(&l, KMT_EV_PAGE_FREE, 200, 0, 1, 0x500, 0);
+	CHECK_EQ_U64(st->what, KMT_LIVE_FREE);
+	CHECK_EQ_U64(st->bytes, 4096);
+	CHECK_EQ_U64(kmt_hash_count(&l.page), 0);
+	/* the largest split still tracked */
+	feed(&l, KMT_EV_PAGE_ALLOC, 300, 0, 1, 0x10000,
+	     KMT_SPLIT_MAX_ORDERS);
+	feed(&l, KMT_EV_PAGE_FREE, 400, 0, 1, 0x10000, 0);
+	CHECK_EQ_U64(kmt_hash_count(&l.page),
+		     (1ULL << KMT_SPLIT_MAX_ORDERS) - 1);
+	kmt_live_free(&l);
+	kmt_session_free(&s);
+}
+
 static void test_filter_parse(void)
 {
 	struct kmt_session s;
@@ -183,5 +210,6 @@ static void test_filter_follows_allocation(void)
 }
 
 KMT_TESTS(KMT_TEST(test_outcomes), KMT_TEST(test_split_free),
+	  KMT_TEST(test_split_of_damaged_order),
 	  KMT_TEST(test_filter_parse), KMT_TEST(test_filter_comm),
 	  KMT_TEST(test_filter_follows_allocation))

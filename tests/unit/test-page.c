@@ -287,6 +287,30 @@ static void test_page_alloc_rows(void)
 	teardown(&f);
 }
 
+/* a damaged recording's split is counted, its 2^40 parts not tracked */
+static void test_page_split_of_damaged_order(void)
+{
+	struct kmt_page_totals t;
+	int alloc;
+
+	for (alloc = 0; alloc < 2; alloc++) {
+		struct fixture f;
+
+		setup(&f, 0);
+		f.opts.alloc = alloc;
+		kmt_analysis_page.destroy(f.ctx);
+		f.ctx = kmt_analysis_page.create(&f.s, &f.opts);
+		page_ev(&f, KMT_EV_PAGE_ALLOC, 0x500, 40, 0, 0xcc0);
+		page_ev(&f, KMT_EV_PAGE_FREE, 0x500, 0, -1, 0);
+		page_ev(&f, KMT_EV_PAGE_FREE, 0x501, 0, -1, 0);
+		kmt_page_get_totals(f.ctx, &t);
+		CHECK_EQ_U64(t.split_frees, 1);
+		CHECK_EQ_U64(t.odd_order, 0);
+		CHECK_EQ_U64(t.free_only, 1);
+		teardown(&f);
+	}
+}
+
 static void test_migratetype_names_by_kernel(void)
 {
 	struct kmt_session s;
@@ -305,4 +329,5 @@ static void test_migratetype_names_by_kernel(void)
 KMT_TESTS(KMT_TEST(test_callsite_rule), KMT_TEST(test_callsite_from_stack),
 	  KMT_TEST(test_page_totals), KMT_TEST(test_page_live),
 	  KMT_TEST(test_page_alloc_rows),
+	  KMT_TEST(test_page_split_of_damaged_order),
 	  KMT_TEST(test_migratetype_names_by_kernel))
