@@ -433,7 +433,7 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
-	int json = 0, csv = 0, any_view = 0, threads = -1;
+	int json = 0, csv = 0, any_view = 0, threads = 0;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
 	struct view_args va = { 0 };
@@ -504,7 +504,7 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('o', "output", &output, "file", "write the report to file"),
 		OPT_GROUP("running"),
 		OPT_INT(0, "threads", &threads, "n",
-			"2 (default with 2+ CPUs): analyse on a second thread"),
+			"0 (the default): 2 with 2+ CPUs; 2: analyse on a second thread; 1: one"),
 		OPT_END(),
 	};
 	const struct kmt_renderer *renderer;
@@ -537,12 +537,13 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "error: -l takes a number of rows, 0 or more\n");
 		return 129;
 	}
-	if (threads == -1)
-		threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
-	if (threads != 1 && threads != 2) {
-		fprintf(stderr, "error: --threads takes 1 or 2\n");
+	/* 0 is "as many as help", as pageowner's --threads has it */
+	if (threads < 0 || threads > 2) {
+		fprintf(stderr, "error: --threads takes 0 (one a CPU, up to 2), 1 or 2\n");
 		return 129;
 	}
+	if (!threads)
+		threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
 	renderer = kmt_renderer_find(json ? "json" : csv ? "csv" : "text");
 	if (view_options(&va, &opts, msg, sizeof(msg)))
 		return fail(json, msg);

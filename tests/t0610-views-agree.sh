@@ -212,4 +212,17 @@ done
 if [ $found = 0 ]; then
 	test_skip 'views agree on real recordings' 'no recordings in tests/data'
 fi
+test_expect_success '--threads: 0 is the default, other numbers a one-line error' '
+	f=$(ls "$DATA"/*.data | head -1) &&
+	"$KMEMTRACE" report -i "$f" --json >default.json &&
+	"$KMEMTRACE" report -i "$f" --threads 0 --json >zero.json &&
+	test_cmp default.json zero.json &&
+	for n in 3 -1; do
+		{ "$KMEMTRACE" report -i "$f" --threads $n >out 2>err; rc=$?; } &&
+		test $rc = 129 &&
+		test ! -s out &&
+		test $(wc -l <err) = 1 &&
+		grep -q "takes 0 (one a CPU, up to 2), 1 or 2" err || return 1
+	done
+'
 test_done
