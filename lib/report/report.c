@@ -15,6 +15,20 @@ void kmt_report_init(struct kmt_report *r)
 	kmt_hash_init(&r->sym_memo[1], sizeof(const char *));
 }
 
+struct kmt_section *kmt_report_section(const struct kmt_report *r,
+				       const char *group, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		struct kmt_section *sec = r->sections[i];
+
+		if (!strcmp(sec->group, group) && !strcmp(sec->key, key))
+			return sec;
+	}
+	return NULL;
+}
+
 void kmt_report_free(struct kmt_report *r)
 {
 	size_t i;

@@ -168,6 +168,9 @@ struct kmt_report {
 
 void kmt_report_init(struct kmt_report *r);
 void kmt_report_free(struct kmt_report *r);
+/* the section group.key ("slab", "allocs"), or NULL */
+struct kmt_section *kmt_report_section(const struct kmt_report *r,
+				       const char *group, const char *key);
 
 /* NULL when out of memory; the table is drawn where it was added */
 struct kmt_table *kmt_report_add_table(struct kmt_report *r, const char *group,

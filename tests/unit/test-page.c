@@ -231,7 +231,8 @@ static void test_page_alloc_rows(void)
 {
 	struct kmt_page_totals t;
 	struct kmt_report r;
-	struct kmt_table *allocs = NULL;
+	const struct kmt_section *sec;
+	const struct kmt_table *allocs;
 	struct fixture f;
 	size_t i;
 
@@ -258,11 +259,8 @@ static void test_page_alloc_rows(void)
 
 	kmt_report_init(&r);
 	CHECK(!kmt_analysis_page.finish(f.ctx, &r));
-	for (i = 0; i < r.nr; i++) {
-		if (r.sections[i]->kind == KMT_SEC_TABLE &&
-		    !strcmp(r.sections[i]->key, "allocs"))
-			allocs = &r.sections[i]->table;
-	}
+	sec = kmt_report_section(&r, "page", "allocs");
+	allocs = sec && sec->kind == KMT_SEC_TABLE ? &sec->table : NULL;
 	CHECK(allocs != NULL);
 	if (allocs) {
 		static const uint64_t want[][5] = {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The slab analysis on hand-written events with known answers. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "analysis/analysis.h"
 #include "analysis/slab.h"
@@ -217,9 +216,9 @@ static void test_alloc_packed_state(void)
 {
 	struct kmt_slab_totals t;
 	struct kmt_report r;
-	struct kmt_table *allocs = NULL;
+	const struct kmt_section *sec;
+	const struct kmt_table *allocs;
 	struct fixture f;
-	size_t i;
 
 	setup(&f, 1);
 	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x10, 0xa000, 64, 64, -1, -1);
@@ -240,11 +239,8 @@ static void test_alloc_packed_state(void)
 	CHECK_EQ_U64(t.live_bytes, 8);
 	kmt_report_init(&r);
 	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
-	for (i = 0; i < r.nr; i++) {
-		if (r.sections[i]->kind == KMT_SEC_TABLE &&
-		    !strcmp(r.sections[i]->key, "allocs"))
-			allocs = &r.sections[i]->table;
-	}
+	sec = kmt_report_section(&r, "slab", "allocs");
+	allocs = sec && sec->kind == KMT_SEC_TABLE ? &sec->table : NULL;
 	CHECK(allocs != NULL);
 	if (allocs) {
 		CHECK_EQ_U64(allocs->nrows, 2);

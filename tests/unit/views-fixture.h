@@ -152,16 +152,11 @@ static inline void vf_finish(struct vf *f)
 static inline struct kmt_section *vf_section(struct vf *f, const char *group,
 					     const char *key)
 {
-	size_t i;
+	struct kmt_section *sec = kmt_report_section(&f->r, group, key);
 
-	for (i = 0; i < f->r.nr; i++) {
-		struct kmt_section *sec = f->r.sections[i];
-
-		if (!strcmp(sec->group, group) && !strcmp(sec->key, key))
-			return sec;
-	}
-	fprintf(stderr, "no section %s.%s\n", group, key);
-	return NULL;
+	if (!sec)
+		fprintf(stderr, "no section %s.%s\n", group, key);
+	return sec;
 }
 
 static inline const struct kmt_table *vf_table(struct vf *f, const char *group,
