@@ -8,26 +8,96 @@
 #include "util/strbuf.h"
 
 #define RULE_WIDTH 105
+/* a cell is made in this much room; longer text is cut, as snprintf cuts */
+#define CELL_BUF 256
+/* ... and the second half of a joined pair in this much */
+#define CELL_BUF2 128
+/* the bytes a table line holds before its newline; the rest is cut */
+#define LINE_TEXT_MAX 4095
+/* lines gather here before each fwrite: a table can be a million lines */
+#define OUT_BUF (64 * 1024)
+
+static const struct {
+	uint64_t div;
+	const char *unit;
+	size_t unit_len;
+} duration_units[] = {
+	{ 1000000000, "s", 1 }, { 1000000, "ms", 2 }, { 1000, "us", 2 },
+};
+
+#define NR_DURATION_UNITS (sizeof(duration_units) / sizeof(duration_units[0]))
 
 /* 3 significant figures in the largest unit that keeps a leading digit */
 static void format_duration(char *buf, size_t size, uint64_t ns)
 {
-	static const struct {
-		uint64_t div;
-		const char *unit;
-	} units[] = {
-		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (ns >= units[i].div) {
+	for (i = 0; i < NR_DURATION_UNITS; i++) {
+		if (ns >= duration_units[i].div) {
 			snprintf(buf, size, "%.2f%s",
-				 (double)ns / (double)units[i].div, units[i].unit);
+				 (double)ns / (double)duration_units[i].div,
+				 duration_units[i].unit);
 			return;
 		}
 	}
 	snprintf(buf, size, "%" PRIu64 "ns", ns);
+}
+
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/*
+ * The decimal digits of v: bits * 1233 / 4096 is log10(2) * bits rounded
+ * down, which is the digit count or one too many; one comparison decides.
+ * Zero has one digit, as one has.
+ */
+static size_t dec_width(uint64_t v)
+{
+	uint64_t x = v | 1;
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(x)) * 1233 >> 12;
+
+	return t + 1 - (x < pow10_u64[t]);
+}
+
+/* "%#" PRIx64's length: "0" for zero, else 0x and a digit per 4 bits */
+static size_t hex_width(uint64_t v)
+{
+	return v ? (size_t)(67 - __builtin_clzll(v)) / 4 + 2 : 1;
+}
+
+/*
+ * The text of a duration is "%.2f" of ns / div and a unit, so its length
+ * is that of the whole part, carried when the hundredths round up
+ * (999.995us and beyond print "1000.00us").  Up to 2^44 ns the double
+ * lies on the same side of q.995 as the exact quotient unless the
+ * quotient is exactly q.995; past that, or there, printf decides.
+ */
+static size_t duration_width(uint64_t ns)
+{
+	char buf[CELL_BUF];
+	uint64_t q, r, div;
+	size_t i;
+
+	for (i = 0; i < NR_DURATION_UNITS; i++) {
+		div = duration_units[i].div;
+		if (ns < div)
+			continue;
+		q = ns / div;
+		r = ns % div;
+		if (ns >= 1ULL << 44 || r * 200 == div * 199) {
+			format_duration(buf, sizeof(buf), ns);
+			return strlen(buf);
+		}
+		return dec_width(q + (r * 200 > div * 199)) + 3 +
+		       duration_units[i].unit_len;
+	}
+	return dec_width(ns) + 2;
 }
 
 /* as "%#" PRIx64: "0" for zero, else 0x and lowercase digits */
@@ -55,25 +125,39 @@ static size_t fmt_hex(char *buf, uint64_t v)
 }
 
 /*
- * "%.3f%%" without printf for the usual percentages: a frag column of a
- * million rows is drawn twice.  Values a rounding step could print
- * differently from printf (a third decimal of exactly 5 after the
- * multiplication, or out of range) go to printf.
+ * A percentage in thousandths, rounded as "%.3f" rounds it: the usual
+ * percentages need no printf, as a frag column of a million rows is
+ * drawn.  Values a rounding step could print differently from printf (a
+ * third decimal of exactly 5 after the multiplication, or out of range)
+ * return -1: printf's.
  */
-static size_t fmt_pct(char *buf, size_t size, double d)
+static int pct_milli(double d, uint64_t *milli)
 {
 	double scaled = d * 1000.0, frac;
-	uint64_t milli;
-	size_t n;
 
 	if (!(d >= 0.0 && d < 1e12))
-		return (size_t)snprintf(buf, size, "%.3f%%", d);
-	milli = (uint64_t)scaled;
-	frac = scaled - (double)milli;
+		return -1;
+	*milli = (uint64_t)scaled;
+	frac = scaled - (double)*milli;
 	if (frac > 0.4999 && frac < 0.5001)
-		return (size_t)snprintf(buf, size, "%.3f%%", d);
+		return -1;
 	if (frac > 0.5)
-		milli++;
+		(*milli)++;
+	return 0;
+}
+
+/* "%.3f%%" into buf; the length of what is in buf */
+static size_t fmt_pct(char *buf, size_t size, double d)
+{
+	uint64_t milli;
+	size_t n;
+	int len;
+
+	if (pct_milli(d, &milli)) {
+		len = snprintf(buf, size, "%.3f%%", d);
+		/* a huge value is cut: the length of what is there */
+		return len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
+	}
 	n = kmt_fmt_u64(buf, milli / 1000);
 	buf[n++] = '.';
 	buf[n++] = (char)('0' + milli / 100 % 10);
@@ -82,6 +166,16 @@ static size_t fmt_pct(char *buf, size_t size, double d)
 	buf[n++] = '%';
 	buf[n] = '\0';
 	return n;
+}
+
+static size_t pct_width(double d)
+{
+	char buf[CELL_BUF];
+	uint64_t milli;
+
+	if (pct_milli(d, &milli))
+		return fmt_pct(buf, sizeof(buf), d);
+	return dec_width(milli / 1000) + 5;
 }
 
 /*
@@ -135,6 +229,43 @@ static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
 	return buf;
 }
 
+/*
+ * The length cell_text() gives a value in CELL_BUF bytes, without making
+ * the text where the length follows from the value.
+ */
+static size_t cell_width(enum kmt_val_type type, const union kmt_val *v,
+			 unsigned int flags)
+{
+	char buf[CELL_BUF];
+	size_t n;
+
+	switch (type) {
+	case KMT_V_DURATION:
+		return duration_width(v->u);
+	case KMT_V_TIME:
+		return dec_width(v->u / 1000000000) + 7;
+	case KMT_V_U64:
+		if ((flags & KMT_COL_DOT_ZERO) && !v->u)
+			return 1;
+		n = dec_width(v->u);
+		return flags & KMT_COL_GROUPED ? n + (n - 1) / 3 : n;
+	case KMT_V_S64:
+		if (v->s >= 0)
+			return dec_width((uint64_t)v->s);
+		return 1 + dec_width(0 - (uint64_t)v->s);
+	case KMT_V_PCT:
+		return pct_width(v->d);
+	case KMT_V_STR:
+		return v->str ? strlen(v->str) : 0;
+	case KMT_V_HEX:
+		return hex_width(v->u);
+	case KMT_V_DOUBLE:
+		break;
+	}
+	cell_text(buf, sizeof(buf), type, v, flags, &n);
+	return n;
+}
+
 static void format_val(char *buf, size_t size, enum kmt_val_type type,
 		       const union kmt_val *v, unsigned int flags)
 {
@@ -145,24 +276,118 @@ static void format_val(char *buf, size_t size, enum kmt_val_type type,
 		snprintf(buf, size, "%.*s", (int)n, s);
 }
 
-/* a text line of a table, built without printf */
-struct line {
-	char buf[4096];
+/*
+ * What the width pass keeps of a column.  Where the width only grows
+ * with the value (u64, hex, time) the largest value is the widest cell,
+ * and for s64 the largest or the most negative: those are measured once
+ * at the end.  Other cells are measured one by one.
+ */
+struct col_measure {
+	size_t w;
+	uint64_t umax;
+	int64_t smin, smax;
+};
+
+static void measure(struct col_measure *m, enum kmt_val_type type,
+		    const union kmt_val *v, unsigned int flags)
+{
+	size_t n;
+
+	switch (type) {
+	case KMT_V_U64:
+	case KMT_V_HEX:
+	case KMT_V_TIME:
+		if (v->u > m->umax)
+			m->umax = v->u;
+		return;
+	case KMT_V_S64:
+		if (v->s > m->smax)
+			m->smax = v->s;
+		else if (v->s < m->smin)
+			m->smin = v->s;
+		return;
+	default:
+		n = cell_width(type, v, flags);
+		if (n > m->w)
+			m->w = n;
+	}
+}
+
+/* the widest cell of a column of one row or more */
+static size_t measured_width(const struct col_measure *m,
+			     enum kmt_val_type type, unsigned int flags)
+{
+	union kmt_val v;
+	size_t a, b;
+
+	switch (type) {
+	case KMT_V_U64:
+	case KMT_V_HEX:
+	case KMT_V_TIME:
+		v.u = m->umax;
+		return cell_width(type, &v, flags);
+	case KMT_V_S64:
+		v.s = m->smax;
+		a = cell_width(type, &v, flags);
+		v.s = m->smin;
+		b = cell_width(type, &v, flags);
+		return a > b ? a : b;
+	default:
+		return m->w;
+	}
+}
+
+/* the text of a table, gathered for fwrite */
+struct out {
+	FILE *f;
+	char *buf;
 	size_t len;
 };
 
+static void out_flush(struct out *o)
+{
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* a text line of a table, made in place in the output, without printf */
+struct line {
+	char *buf;
+	size_t len;
+};
+
+static void line_begin(struct out *o, struct line *l)
+{
+	if (OUT_BUF - o->len < LINE_TEXT_MAX + 1)
+		out_flush(o);
+	l->buf = o->buf + o->len;
+	l->len = 0;
+}
+
+/* no trailing blanks */
+static void line_end(struct out *o, struct line *l)
+{
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	l->buf[l->len++] = '\n';
+	o->len += l->len;
+}
+
 static void put(struct line *l, const char *s, size_t n)
 {
-	if (n > sizeof(l->buf) - 1 - l->len)
-		n = sizeof(l->buf) - 1 - l->len;
+	if (n > LINE_TEXT_MAX - l->len)
+		n = LINE_TEXT_MAX - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 }
 
 static void pad(struct line *l, size_t n)
 {
-	while (n-- && l->len < sizeof(l->buf) - 1)
-		l->buf[l->len++] = ' ';
+	if (n > LINE_TEXT_MAX - l->len)
+		n = LINE_TEXT_MAX - l->len;
+	memset(l->buf + l->len, ' ', n);
+	l->len += n;
 }
 
 /* s (n bytes) in a field of width w, left or right aligned */
@@ -175,6 +400,118 @@ static void field(struct line *l, const char *s, size_t n, size_t w, int left)
 		pad(l, w - n);
 }
 
+static const char digit_pairs[] =
+	"00010203040506070809"
+	"10111213141516171819"
+	"20212223242526272829"
+	"30313233343536373839"
+	"40414243444546474849"
+	"50515253545556575859"
+	"60616263646566676869"
+	"70717273747576777879"
+	"80818283848586878889"
+	"90919293949596979899";
+
+/* v's decimal digits (dec_width(v) of them) ending at end, two at a time */
+static void put_dec(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		const char *d = digit_pairs + v % 100 * 2;
+
+		v /= 100;
+		*--end = d[1];
+		*--end = d[0];
+	}
+	if (v >= 10) {
+		*--end = digit_pairs[v * 2 + 1];
+		*--end = digit_pairs[v * 2];
+	} else {
+		*--end = (char)('0' + v);
+	}
+}
+
+/*
+ * Room for text of n bytes in a field of width w, padded: the text is
+ * then written straight into the line.  NULL when the line would be cut.
+ */
+static char *field_room(struct line *l, size_t n, size_t w, int left)
+{
+	char *p;
+
+	if (l->len + (n > w ? n : w) > LINE_TEXT_MAX)
+		return NULL;
+	if (!left && n < w)
+		pad(l, w - n);
+	p = l->buf + l->len;
+	l->len += n;
+	if (left && n < w)
+		pad(l, w - n);
+	return p;
+}
+
+/*
+ * A value in a field of width w, its text made in size bytes at most.
+ * The numbers most cells of a big table hold are written in place, as
+ * cell_text() writes them; the rest go through cell_text().
+ */
+static void field_val(struct line *l, const struct kmt_col *col,
+		      const union kmt_val *v, size_t w, int left, size_t size)
+{
+	static const char hex_digits[] = "0123456789abcdef";
+	char buf[CELL_BUF], *p;
+	const char *s;
+	uint64_t x;
+	size_t n;
+
+	switch (col->type) {
+	case KMT_V_U64:
+		if ((col->flags & KMT_COL_GROUPED) ||
+		    (!v->u && (col->flags & KMT_COL_DOT_ZERO)))
+			break;
+		/* fall through */
+	case KMT_V_S64:
+		if (col->type == KMT_V_S64 && v->s < 0)
+			break;
+		n = dec_width(v->u);
+		p = field_room(l, n, w, left);
+		if (!p)
+			break;
+		put_dec(p + n, v->u);
+		return;
+	case KMT_V_HEX:
+		n = hex_width(v->u);
+		p = field_room(l, n, w, left);
+		if (!p)
+			break;
+		p[0] = '0';
+		if (!v->u)
+			return;
+		p[1] = 'x';
+		for (p += n, x = v->u; x; x >>= 4)
+			*--p = hex_digits[x & 15];
+		return;
+	case KMT_V_PCT:
+		if (pct_milli(v->d, &x))
+			break;
+		n = dec_width(x / 1000) + 5;
+		p = field_room(l, n, w, left);
+		if (!p)
+			break;
+		p += n;
+		*--p = '%';
+		*--p = (char)('0' + x % 10);
+		*--p = (char)('0' + x / 10 % 10);
+		*--p = (char)('0' + x / 100 % 10);
+		*--p = '.';
+		put_dec(p, x / 1000);
+		return;
+	default:
+		break;
+	}
+	s = cell_text(buf, size, col->type, v, col->flags, &n);
+	field(l, s, n, w, left);
+}
+
 static void rule(FILE *out, size_t width)
 {
 	size_t i;
@@ -184,38 +521,73 @@ static void rule(FILE *out, size_t width)
 	fputc('\n', out);
 }
 
+/* the heading (row NULL) or a row of a table */
+static void table_line(struct line *l, const struct kmt_table *t,
+		       const size_t *w, const union kmt_val *row)
+{
+	const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
+	size_t seplen = strlen(sep);
+	int first = 1;
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct kmt_col *col = &t->cols[c];
+		int left = col->flags & KMT_COL_LEFT;
+
+		if (col->flags & KMT_COL_NO_TEXT)
+			continue;
+		put(l, first ? " " : sep, first ? 1 : seplen);
+		first = 0;
+		if (!row) {
+			size_t cw = w[c];
+
+			if (col->flags & KMT_COL_JOIN_NEXT)
+				cw = w[c] + 1 + w[c + 1];
+			field(l, col->title, strlen(col->title), cw, left);
+		} else if (col->flags & KMT_COL_JOIN_NEXT) {
+			field_val(l, col, &row[c], w[c], 0, CELL_BUF);
+			put(l, "/", 1);
+			field_val(l, &t->cols[c + 1], &row[c + 1], w[c + 1], 1,
+				  CELL_BUF2);
+		} else {
+			field_val(l, col, &row[c], w[c], left, CELL_BUF);
+		}
+		if (col->flags & KMT_COL_JOIN_NEXT)
+			c++;
+	}
+}
+
 /*
  * Column widths: the widest cell or heading.  A joined pair ("Total/Per")
  * keeps the widths of its halves so the slash lines up as perf's does.
  */
-static void render_table(const struct kmt_table *t, FILE *out)
+static void render_table(const struct kmt_table *t, FILE *f)
 {
-	size_t *w = calloc(t->ncols, sizeof(*w));
+	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
+	struct col_measure *m = calloc(t->ncols ? t->ncols : 1, sizeof(*m));
 	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
 				       sizeof(*rowbuf));
-	const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
-	size_t seplen = strlen(sep);
-	size_t r, c, n, line = 0;
-	char buf[256];
+	struct out o = { .f = f, .buf = malloc(OUT_BUF) };
+	size_t r, c, line = 0;
+	struct line l;
 
-	if (!w || !rowbuf) {
-		free(w);
-		free(rowbuf);
-		return;
-	}
+	if (!w || !m || !rowbuf || !o.buf)
+		goto done;
 	for (r = 0; r < t->nrows; r++) {
 		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
 
 		for (c = 0; c < t->ncols; c++) {
 			const struct kmt_col *col = &t->cols[c];
 
-			if (col->flags & KMT_COL_NO_TEXT)
-				continue;
-			cell_text(buf, sizeof(buf), col->type, &row[c],
-				  col->flags, &n);
-			if (n > w[c])
-				w[c] = n;
+			if (!(col->flags & KMT_COL_NO_TEXT))
+				measure(&m[c], col->type, &row[c], col->flags);
 		}
+	}
+	for (c = 0; c < t->ncols && t->nrows; c++) {
+		const struct kmt_col *col = &t->cols[c];
+
+		if (!(col->flags & KMT_COL_NO_TEXT))
+			w[c] = measured_width(&m[c], col->type, col->flags);
 	}
 	/* a heading wider than a joined pair widens its first half */
 	for (c = 0; c < t->ncols; c++) {
@@ -247,73 +619,36 @@ static void render_table(const struct kmt_table *t, FILE *out)
 			c++;
 	}
 	if (t->title)
-		fprintf(out, "\n%s\n", t->title);
+		fprintf(f, "\n%s\n", t->title);
 	else
-		fputc('\n', out);
+		fputc('\n', f);
 	if (t->style == KMT_TABLE_PERF)
-		rule(out, line > RULE_WIDTH ? line : RULE_WIDTH);
+		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
 
-	for (size_t pass = 0; pass <= t->nrows; pass++) {
-		const union kmt_val *row = pass ?
-			kmt_table_row(t, pass - 1, rowbuf) : NULL;
-		struct line l;
-		int first = 1;
-
-		l.len = 0;
-		for (c = 0; c < t->ncols; c++) {
-			const struct kmt_col *col = &t->cols[c];
-			int left = col->flags & KMT_COL_LEFT;
-			const char *s;
-
-			if (col->flags & KMT_COL_NO_TEXT)
-				continue;
-			put(&l, first ? " " : sep, first ? 1 : seplen);
-			first = 0;
-			if (!row) {
-				size_t cw = w[c];
-
-				if (col->flags & KMT_COL_JOIN_NEXT)
-					cw = w[c] + 1 + w[c + 1];
-				field(&l, col->title, strlen(col->title), cw,
-				      left);
-			} else if (col->flags & KMT_COL_JOIN_NEXT) {
-				char b2[128];
-				const char *s2;
-				size_t n2;
-
-				s = cell_text(buf, sizeof(buf), col->type,
-					      &row[c], col->flags, &n);
-				s2 = cell_text(b2, sizeof(b2),
-					       t->cols[c + 1].type, &row[c + 1],
-					       t->cols[c + 1].flags, &n2);
-				field(&l, s, n, w[c], 0);
-				put(&l, "/", 1);
-				field(&l, s2, n2, w[c + 1], 1);
-			} else {
-				s = cell_text(buf, sizeof(buf), col->type,
-					      &row[c], col->flags, &n);
-				field(&l, s, n, w[c], left);
-			}
-			if (col->flags & KMT_COL_JOIN_NEXT)
-				c++;
-		}
-		/* no trailing blanks */
-		while (l.len && l.buf[l.len - 1] == ' ')
-			l.len--;
-		l.buf[l.len++] = '\n';
-		fwrite(l.buf, 1, l.len, out);
-		if (!row)
-			rule(out, t->style == KMT_TABLE_PERF &&
-				  line < RULE_WIDTH ? RULE_WIDTH : line);
+	line_begin(&o, &l);
+	table_line(&l, t, w, NULL);
+	line_end(&o, &l);
+	out_flush(&o);
+	rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
+		RULE_WIDTH : line);
+	for (r = 0; r < t->nrows; r++) {
+		line_begin(&o, &l);
+		table_line(&l, t, w, kmt_table_row(t, r, rowbuf));
+		line_end(&o, &l);
 	}
+	out_flush(&o);
+
 	if (t->total_rows > t->nrows)
-		fprintf(out, " ... %zu more row%s\n", t->total_rows - t->nrows,
+		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
 			t->total_rows - t->nrows == 1 ? "" : "s");
 	if (!t->nrows)
-		fprintf(out, " (none)\n");
+		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
-		rule(out, line > RULE_WIDTH ? line : RULE_WIDTH);
+		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
+done:
+	free(o.buf);
 	free(w);
+	free(m);
 	free(rowbuf);
 }
 

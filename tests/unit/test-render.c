@@ -3,6 +3,8 @@
  * The text renderer's own number formatting against printf's, and tables
  * whose rows are made on demand against the same rows held in the report.
  */
+#include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,4 +194,382 @@ out:
 	kmt_report_free(&lazy);
 }
 
-KMT_TESTS(KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand))
+/*
+ * Column widths.  The renderer measures a cell without making its text;
+ * here each width is checked against the text printf makes of the value.
+ * A case is a one-column table with an empty heading: the rule under the
+ * heading is one dash longer than the column is wide, and each row is the
+ * text right-aligned to that width.
+ */
+#define WIDTH_MAX_ROWS 4
+#define CELL_REF 512
+
+struct width_case {
+	enum kmt_val_type type;
+	unsigned int flags;
+	size_t n;
+	union kmt_val v[WIDTH_MAX_ROWS];
+};
+
+/*
+ * The text of a value, by printf, and its length: numbers printed with
+ * printf are cut at 255 bytes, as the renderer makes them in 256.
+ */
+static size_t ref_text(char *buf, size_t size, const struct width_case *c,
+		       size_t i)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
+	const union kmt_val *v = &c->v[i];
+	char tmp[64];
+	size_t k, n, o;
+
+	buf[0] = '\0';
+	switch (c->type) {
+	case KMT_V_U64:
+		if ((c->flags & KMT_COL_DOT_ZERO) && !v->u) {
+			snprintf(buf, size, ".");
+		} else if (c->flags & KMT_COL_GROUPED) {
+			n = (size_t)snprintf(tmp, sizeof(tmp), "%" PRIu64, v->u);
+			for (k = 0, o = 0; k < n; k++) {
+				if (k && (n - k) % 3 == 0)
+					buf[o++] = ',';
+				buf[o++] = tmp[k];
+			}
+			buf[o] = '\0';
+		} else {
+			snprintf(buf, size, "%" PRIu64, v->u);
+		}
+		break;
+	case KMT_V_S64:
+		snprintf(buf, size, "%" PRId64, v->s);
+		break;
+	case KMT_V_DOUBLE:
+		snprintf(buf, size, "%.3f", v->d);
+		break;
+	case KMT_V_PCT:
+		snprintf(buf, size, "%.3f%%", v->d);
+		break;
+	case KMT_V_STR:
+		snprintf(buf, size, "%s", v->str ? v->str : "");
+		break;
+	case KMT_V_HEX:
+		snprintf(buf, size, "%#" PRIx64, v->u);
+		break;
+	case KMT_V_DURATION:
+		for (k = 0; k < 3; k++) {
+			if (v->u >= units[k].div) {
+				snprintf(buf, size, "%.2f%s",
+					 (double)v->u / (double)units[k].div,
+					 units[k].unit);
+				break;
+			}
+		}
+		if (k == 3)
+			snprintf(buf, size, "%" PRIu64 "ns", v->u);
+		break;
+	case KMT_V_TIME:
+		snprintf(buf, size, "%" PRIu64 ".%06" PRIu64,
+			 v->u / 1000000000, v->u / 1000 % 1000000);
+		break;
+	}
+	n = strlen(buf);
+	if ((c->type == KMT_V_DOUBLE || c->type == KMT_V_PCT) && n > 255)
+		n = 255;
+	return n;
+}
+
+struct width_cases {
+	struct width_case *c;
+	size_t nr, alloc;
+};
+
+static void add_case(struct width_cases *wc, enum kmt_val_type type,
+		     unsigned int flags, size_t n, const union kmt_val *v)
+{
+	struct width_case *c;
+
+	if (wc->nr == wc->alloc) {
+		size_t alloc = wc->alloc ? 2 * wc->alloc : 1024;
+		struct width_case *p = realloc(wc->c, alloc * sizeof(*p));
+
+		CHECK(p != NULL);
+		if (!p)
+			return;
+		wc->c = p;
+		wc->alloc = alloc;
+	}
+	c = &wc->c[wc->nr++];
+	memset(c, 0, sizeof(*c));
+	c->type = type;
+	c->flags = flags;
+	c->n = n;
+	memcpy(c->v, v, n * sizeof(*v));
+}
+
+static void add_one(struct width_cases *wc, enum kmt_val_type type,
+		    unsigned int flags, union kmt_val v)
+{
+	add_case(wc, type, flags, 1, &v);
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* the cases of one chunk drawn and checked; the number of failures */
+static size_t check_widths(const struct width_case *cases, size_t nr)
+{
+	struct kmt_col *cols = calloc(nr ? nr : 1, sizeof(*cols));
+	char (*titles)[32] = calloc(nr ? nr : 1, sizeof(*titles));
+	struct kmt_report r;
+	size_t i, k, bad = 0;
+	char *text;
+
+	kmt_report_init(&r);
+	CHECK(cols && titles);
+	if (!cols || !titles)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		struct kmt_table *t;
+
+		snprintf(titles[i], sizeof(titles[i]), "case %zu", i);
+		cols[i].key = "v";
+		cols[i].title = "";
+		cols[i].type = cases[i].type;
+		cols[i].flags = cases[i].flags;
+		t = kmt_report_add_table(&r, "g", "t", titles[i], &cols[i], 1,
+					 KMT_TABLE_PLAIN);
+		CHECK(t != NULL);
+		if (!t)
+			goto out;
+		for (k = 0; k < cases[i].n; k++) {
+			union kmt_val *v = kmt_table_add_row(t);
+
+			CHECK(v != NULL);
+			if (!v)
+				goto out;
+			*v = cases[i].v[k];
+		}
+	}
+	text = render(&r, kmt_render_text);
+	CHECK(text != NULL);
+	for (i = 0; text && i < nr; i++) {
+		const struct width_case *c = &cases[i];
+		char marker[48], want[CELL_REF + 16], cell[CELL_REF];
+		size_t len[WIDTH_MAX_ROWS], w = 0, o;
+		const char *p, *eol;
+
+		for (k = 0; k < c->n; k++) {
+			len[k] = ref_text(cell, sizeof(cell), c, k);
+			if (len[k] > w)
+				w = len[k];
+		}
+		snprintf(marker, sizeof(marker), "\n%s\n\n", titles[i]);
+		p = strstr(text, marker);
+		CHECK(p != NULL);
+		if (!p)
+			break;
+		p += strlen(marker);
+		/* the rule: one dash more than the column's width */
+		eol = strchr(p, '\n');
+		if (!eol || (size_t)(eol - p) != w + 1) {
+			fprintf(stderr, "case %zu (type %d, flags %#x): width "
+				"%td, text %zu\n", i, (int)c->type, c->flags,
+				eol ? eol - p - 1 : -1, w);
+			bad++;
+			continue;
+		}
+		p = eol + 1;
+		for (k = 0; k < c->n; k++) {
+			ref_text(cell, sizeof(cell), c, k);
+			cell[len[k]] = '\0';
+			o = (size_t)snprintf(want, sizeof(want), " %*s", (int)w,
+					     cell);
+			if (c->flags & KMT_COL_LEFT)
+				o = (size_t)snprintf(want, sizeof(want),
+						     " %-*s", (int)w, cell);
+			while (o && want[o - 1] == ' ')
+				want[--o] = '\0';
+			eol = strchr(p, '\n');
+			if (!eol || (size_t)(eol - p) != o ||
+			    memcmp(p, want, o)) {
+				fprintf(stderr, "case %zu row %zu: \"%.*s\" vs "
+					"\"%s\"\n", i, k,
+					eol ? (int)(eol - p) : 0, p, want);
+				bad++;
+				break;
+			}
+			p = eol + 1;
+		}
+	}
+	free(text);
+out:
+	kmt_report_free(&r);
+	free(cols);
+	free(titles);
+	return bad;
+}
+
+static void test_widths(void)
+{
+	static const unsigned int u64_flags[] = {
+		0, KMT_COL_DOT_ZERO, KMT_COL_GROUPED,
+		KMT_COL_DOT_ZERO | KMT_COL_GROUPED, KMT_COL_LEFT,
+	};
+	static const double doubles[] = {
+		0.0, -0.0, 9.0, 9.9995, 9.9996, 9.99949, 9.99951, 99.9995,
+		99.9994, 99.99951, 99.99949999, 999.9995, 0.0005, 0.0004999,
+		0.0015, 2.0005, 12.3455, 100.0, 37.5, 1e-9, 1e11,
+		999999999999.9994, 999999999999.9996, 1e12, 5e12, 1e15,
+		1e300, -1e300, -1.5, -0.0004, -0.0006, -9.9996,
+		4.9406564584124654e-324, 2.2250738585072014e-308,
+		33.333333333, 66.666666667,
+	};
+	static char long_str[300];
+	static const char *const strs[] = {
+		"", "a", "kmalloc_trace+0x1a/0x300", long_str,
+	};
+	struct width_cases wc = { NULL, 0, 0 };
+	uint64_t u[400], seed = 0x9e3779b97f4a7c15ULL;
+	size_t nu = 0, i, j, bad = 0;
+	union kmt_val v, g[WIDTH_MAX_ROWS];
+
+	memset(long_str, 'x', sizeof(long_str) - 1);
+	/* every power of ten and of two, one each side, and the ends */
+	for (i = 0, v.u = 1; i < 20; i++, v.u *= 10) {
+		u[nu++] = v.u - 1;
+		u[nu++] = v.u;
+		u[nu++] = v.u + 1;
+	}
+	for (i = 1; i < 64; i++) {
+		u[nu++] = (1ULL << i) - 1;
+		u[nu++] = 1ULL << i;
+		u[nu++] = (1ULL << i) + 1;
+	}
+	u[nu++] = UINT64_MAX;
+	u[nu++] = UINT64_MAX - 1;
+	u[nu++] = (uint64_t)INT64_MAX;
+	u[nu++] = (uint64_t)INT64_MAX + 1;
+	while (nu < sizeof(u) / sizeof(u[0]))
+		u[nu++] = xorshift(&seed) >> (xorshift(&seed) % 64);
+
+	for (i = 0; i < nu; i++) {
+		v.u = u[i];
+		for (j = 0; j < sizeof(u64_flags) / sizeof(u64_flags[0]); j++)
+			add_one(&wc, KMT_V_U64, u64_flags[j], v);
+		add_one(&wc, KMT_V_HEX, 0, v);
+		add_one(&wc, KMT_V_HEX, KMT_COL_LEFT, v);
+		add_one(&wc, KMT_V_TIME, 0, v);
+		add_one(&wc, KMT_V_DURATION, 0, v);
+		add_one(&wc, KMT_V_S64, 0, v);
+		v.s = -(int64_t)(u[i] >> 1);
+		add_one(&wc, KMT_V_S64, 0, v);
+		v.s = (int64_t)(0 - u[i]);
+		add_one(&wc, KMT_V_S64, KMT_COL_LEFT, v);
+	}
+	v.s = INT64_MIN;
+	add_one(&wc, KMT_V_S64, 0, v);
+	/* durations where the hundredths carry, or just do not */
+	for (i = 1000; i <= 1000000000; i *= 1000) {
+		static const int64_t near[] = {
+			-6, -5, -4, -1, 0, 1, 5,
+		};
+
+		for (j = 0; j < sizeof(near) / sizeof(near[0]); j++) {
+			uint64_t k;
+
+			for (k = 1; k <= 100000; k *= 10) {
+				/* k - 0.005 units, and around it */
+				v.u = k * i - i / 200 + (uint64_t)near[j];
+				add_one(&wc, KMT_V_DURATION, 0, v);
+			}
+		}
+	}
+	for (i = 0; i < 2000; i++) {
+		v.u = xorshift(&seed) >> (20 + xorshift(&seed) % 44);
+		add_one(&wc, KMT_V_DURATION, 0, v);
+	}
+	for (i = 0; i < 8; i++) {
+		v.u = (1ULL << 44) - 4 + i;
+		add_one(&wc, KMT_V_DURATION, 0, v);
+	}
+	/* percentages and doubles: rounding that carries, and out of range */
+	for (i = 0; i < sizeof(doubles) / sizeof(doubles[0]); i++) {
+		v.d = doubles[i];
+		add_one(&wc, KMT_V_DOUBLE, 0, v);
+		/* -0.0 is drawn "0.000%", printf's "-0.000%": not a width */
+		if (!signbit(v.d) || v.d != 0.0)
+			add_one(&wc, KMT_V_PCT, 0, v);
+	}
+	v.d = NAN;
+	add_one(&wc, KMT_V_PCT, 0, v);
+	add_one(&wc, KMT_V_DOUBLE, 0, v);
+	v.d = INFINITY;
+	add_one(&wc, KMT_V_PCT, 0, v);
+	v.d = -INFINITY;
+	add_one(&wc, KMT_V_PCT, 0, v);
+	for (i = 0; i < 13; i++) {
+		v.d = pow(10.0, (double)i) - 0.0005;
+		add_one(&wc, KMT_V_PCT, 0, v);
+		v.d = pow(10.0, (double)i) - 0.00049;
+		add_one(&wc, KMT_V_PCT, 0, v);
+		v.d = pow(10.0, (double)i) - 0.00051;
+		add_one(&wc, KMT_V_PCT, 0, v);
+	}
+	for (i = 0; i < 3000; i++) {
+		v.d = (double)(xorshift(&seed) % 100000000) / 1e6;
+		add_one(&wc, KMT_V_PCT, i % 2 ? KMT_COL_LEFT : 0, v);
+	}
+	v.str = NULL;
+	add_one(&wc, KMT_V_STR, 0, v);
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		v.str = strs[i];
+		add_one(&wc, KMT_V_STR, 0, v);
+		add_one(&wc, KMT_V_STR, KMT_COL_LEFT, v);
+	}
+	/* several rows: the widest may be the most negative, not the largest */
+	{
+		static const int64_t s[][2] = {
+			{ 5, -3 }, { -100, 99999 }, { INT64_MIN, 1 },
+			{ -9, 10 }, { -10, 9 }, { 0, 0 }, { -1, 0 },
+			{ INT64_MAX, INT64_MIN }, { -99, 100 },
+		};
+
+		for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+			g[0].s = s[i][0];
+			g[1].s = s[i][1];
+			add_case(&wc, KMT_V_S64, 0, 2, g);
+		}
+	}
+	for (i = 0; i < 2000; i++) {
+		static const enum kmt_val_type types[] = {
+			KMT_V_U64, KMT_V_S64, KMT_V_HEX, KMT_V_TIME,
+			KMT_V_DURATION,
+		};
+		enum kmt_val_type type = types[i % 5];
+
+		for (j = 0; j < WIDTH_MAX_ROWS; j++)
+			g[j].u = xorshift(&seed) >> (xorshift(&seed) % 64);
+		add_case(&wc, type, type == KMT_V_U64 ? u64_flags[i / 5 % 5] : 0,
+			 WIDTH_MAX_ROWS, g);
+	}
+
+	for (i = 0; i < wc.nr; i += 2000)
+		bad += check_widths(wc.c + i, wc.nr - i < 2000 ? wc.nr - i : 2000);
+	if (bad)
+		fprintf(stderr, "%zu of %zu cases drawn at a wrong width\n", bad,
+			wc.nr);
+	CHECK_EQ_U64(bad, 0);
+	CHECK(wc.nr > 10000);
+	free(wc.c);
+}
+
+KMT_TESTS(KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
+	  KMT_TEST(test_widths))
