@@ -1466,11 +1466,13 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 	switch (type) {
 	case REC_SAMPLE:
 		/*
-		 * Two ready events a sample: a round's worth is passed on
-		 * in the first half of the next round's reading.
+		 * One ready event a sample: about as many samples come
+		 * before the next merge as this one made ready, so the
+		 * analyses' thread is fed at the pace the reader reads,
+		 * and what is left goes at the next merge.
 		 */
 		if (kmt_perfdata_queue_has_ready(&pd->q)) {
-			int ret = kmt_perfdata_queue_pump(&pd->q, s, 2);
+			int ret = kmt_perfdata_queue_pump(&pd->q, s, 1);
 
 			if (ret)
 				return ret;
