@@ -93,7 +93,7 @@ struct page_pfn {
 
 enum {
 	PFN_LIVE	= 1 << 0,
-	PFN_SPLIT_PART	= 1 << 1,	/* the rest of a block freed in part */
+	PFN_SPLIT_PART	= 1 << 1,	/* rest of a block freed in part */
 };
 
 struct page_ctx;
@@ -102,7 +102,7 @@ struct page_ctx;
 struct page_table {
 	struct page_ctx *c;
 	struct kmt_report *r;
-	struct kmt_sorted rows;		/* page_row, or page_arow by_page */
+	struct kmt_sorted rows;		/* page_row; by_page: page_arow */
 	int by_page;
 };
 
@@ -877,8 +877,8 @@ static int fill_rows(struct page_ctx *c, struct kmt_report *r,
 	uint32_t *order;
 
 	free(tab->rows.order);
-	order = tab->rows.order = kmt_sort_index(rows, nr, size,
-						 by_page ? &c->asort : &c->sort);
+	order = kmt_sort_index(rows, nr, size, by_page ? &c->asort : &c->sort);
+	tab->rows.order = order;
 	if (!order)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {

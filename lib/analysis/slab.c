@@ -63,7 +63,7 @@ struct slab_ptr {
 	uint32_t hit;
 	uint32_t pingpong;
 	uint32_t obj_bytes;		/* the live object's bytes_alloc */
-	uint32_t site;			/* row of sites of the last allocation */
+	uint32_t site;			/* sites row of the last allocation */
 };
 
 _Static_assert(sizeof(uint64_t) + sizeof(struct slab_ptr) ==
@@ -373,7 +373,7 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 		obj->cpu = (int16_t)ev->cpu;
 		obj->type = (uint8_t)ev->type;
 	}
-	/* as the live state holds it, so that a free takes off what was added */
+	/* as the live state holds it: a free takes off what was added */
 	c->t.live++;
 	c->t.live_bytes += clamp32(ev->bytes_alloc);
 	site->live++;
