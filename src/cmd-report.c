@@ -601,6 +601,8 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	run.s = &s;
+	/* the slab and page analyses need no slab stacks, the views do */
+	s.no_slab_stacks = !run.live;
 	s.consumer_ctx = &run;
 	run.need_comm = opts.by_comm;
 	run.filter = filter.active ? &filter : NULL;

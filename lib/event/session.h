@@ -70,6 +70,12 @@ struct kmt_session {
 
 	/* what to pass on */
 	uint64_t time_start, time_end;	/* --time window, absolute ns; 0 open */
+	/*
+	 * No consumer reads a slab event's stack (only the views do): a
+	 * reader may leave it out, sparing a call chain's interning for
+	 * most events.
+	 */
+	int no_slab_stacks;
 	kmt_event_fn consumer;
 	void *consumer_ctx;
 	/*

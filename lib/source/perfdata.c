@@ -1427,7 +1427,8 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 	}
 	ev->ts = smp.time;
 	ev->cpu = attr->sample_type & KMT_PERF_SAMPLE_CPU ? (int32_t)smp.cpu : -1;
-	if (smp.nr_ips && pd_intern_chain(pd, smp.ips, smp.nr_ips, &ev->stack))
+	if (smp.nr_ips && !(s->no_slab_stacks && kmt_ev_is_slab(ev->type)) &&
+	    pd_intern_chain(pd, smp.ips, smp.nr_ips, &ev->stack))
 		return pd_nomem(pd);
 	if (kmt_perfdata_queue_commit(&pd->q))
 		return pd_nomem(pd);

@@ -814,6 +814,34 @@ static void test_file_ids_and_stacks(void)
 	free(b.p);
 }
 
+/* with no_slab_stacks (a report without views) kmalloc's chain is left out */
+static void test_no_slab_stacks(void)
+{
+	const struct file_opts o = {
+		ST_KMEM | KMT_PERF_SAMPLE_CALLCHAIN, ST_KMEM, 0, 1, 0
+	};
+	struct kmt_session s;
+	struct seen seen;
+	struct buf b;
+	size_t i;
+
+	build_file(&b, &o);
+	memset(&seen, 0, sizeof(seen));
+	CHECK(!kmt_session_init(&s));
+	s.consumer = collect;
+	s.consumer_ctx = &seen;
+	s.no_slab_stacks = 1;
+	CHECK_EQ_U64(kmt_source_read_file(&s, write_tmp(b.p, b.len)), 0);
+	unlink(tmp_path);
+	check_standard(&s, &seen);
+	CHECK_EQ_U64(s.has_stacks, 1);
+	for (i = 0; i < seen.nr && i < MAX_SEEN; i++)
+		CHECK_EQ_U64(seen.ev[i].stack, 0);
+	CHECK(kmt_stacks_get(&s.stacks, 1) == NULL);
+	kmt_session_free(&s);
+	free(b.p);
+}
+
 static void test_pipe(void)
 {
 	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0 };
@@ -924,6 +952,7 @@ KMT_TESTS(
 	KMT_TEST(test_queue_streams),
 	KMT_TEST(test_file),
 	KMT_TEST(test_file_ids_and_stacks),
+	KMT_TEST(test_no_slab_stacks),
 	KMT_TEST(test_lost_counted_once),
 	KMT_TEST(test_pipe),
 	KMT_TEST(test_truncated),
