@@ -36,9 +36,9 @@ struct page_obj {
 	uint8_t split_part;	/* the rest of a block freed at a smaller order */
 };
 
+/* what makes a callsite row: the callsite and the class of allocation */
 struct page_key {
-	uint64_t page;		/* alloc rows only */
-	uint64_t callsite;	/* caller rows only */
+	uint64_t callsite;
 	uint64_t gfp;
 	uint32_t gfp_str;
 	int32_t order;
@@ -49,7 +49,6 @@ struct page_key {
 /* a row of the callsite table */
 struct page_row {
 	struct page_key k;
-	uint64_t callsite;
 	uint64_t nr_alloc;
 	uint64_t alloc_bytes;
 	uint64_t nr_free;
@@ -129,19 +128,19 @@ struct page_ctx {
 	const char *mt_names[256];	/* by migratetype as a byte */
 };
 
-static int cmp_page(const void *a, const void *b)
+/* callsite rows have no page: "page" leaves them to the next key */
+static int cmp_no_page(const void *a, const void *b)
 {
-	const struct page_row *x = a, *y = b;
-
-	return KMT_CMP_DESC(x->k.page, y->k.page);
+	(void)a;
+	(void)b;
+	return 0;
 }
 
 static int cmp_callsite(const void *a, const void *b)
 {
 	const struct page_row *x = a, *y = b;
 
-	return KMT_CMP_DESC(x->k.callsite ? x->k.callsite : x->callsite,
-			    y->k.callsite ? y->k.callsite : y->callsite);
+	return KMT_CMP_DESC(x->k.callsite, y->k.callsite);
 }
 
 static int cmp_hit(const void *a, const void *b)
@@ -186,8 +185,7 @@ static int cmp_identity(const void *a, const void *b)
 	const struct page_row *x = a, *y = b;
 	int c;
 
-	if ((c = KMT_CMP_ASC(x->k.page, y->k.page)) ||
-	    (c = KMT_CMP_ASC(x->k.callsite, y->k.callsite)) ||
+	if ((c = KMT_CMP_ASC(x->k.callsite, y->k.callsite)) ||
 	    (c = KMT_CMP_ASC(x->k.order, y->k.order)) ||
 	    (c = KMT_CMP_ASC(x->k.mt, y->k.mt)) ||
 	    (c = KMT_CMP_ASC(x->k.gfp, y->k.gfp)))
@@ -195,27 +193,21 @@ static int cmp_identity(const void *a, const void *b)
 	return KMT_CMP_ASC(x->k.gfp_str, y->k.gfp_str);
 }
 
-/*
- * What identity compares first: a row has a page (per-page rows) or a
- * callsite (caller rows), never both, so their sum orders either table.
- */
+/* what identity compares first */
 static uint64_t enc_identity(const void *a)
 {
-	const struct page_row *x = a;
-
-	return x->k.page + x->k.callsite;
+	return ((const struct page_row *)a)->k.callsite;
 }
 
-static uint64_t enc_page(const void *a)
+static uint64_t enc_no_page(const void *a)
 {
-	return kmt_enc_desc_u64(((const struct page_row *)a)->k.page);
+	(void)a;
+	return 0;
 }
 
 static uint64_t enc_callsite(const void *a)
 {
-	const struct page_row *x = a;
-
-	return kmt_enc_desc_u64(x->k.callsite ? x->k.callsite : x->callsite);
+	return kmt_enc_desc_u64(((const struct page_row *)a)->k.callsite);
 }
 
 static uint64_t enc_hit(const void *a)
@@ -240,7 +232,7 @@ static uint64_t enc_migtype(const void *a)
 
 /* gfp orders by value then by the text's id: two numbers, so no encoder */
 static const struct kmt_sort_key page_sort_keys[] = {
-	{ "page", cmp_page, enc_page },
+	{ "page", cmp_no_page, enc_no_page },
 	{ "callsite", cmp_callsite, enc_callsite },
 	{ "hit", cmp_hit, enc_hit },
 	{ "bytes", cmp_bytes, enc_bytes },
@@ -263,7 +255,7 @@ static int cmp_a_callsite(const void *a, const void *b)
 {
 	const struct page_arow *x = a, *y = b;
 
-	return KMT_CMP_DESC(x->crow->callsite, y->crow->callsite);
+	return cmp_callsite(x->crow, y->crow);
 }
 
 static int cmp_a_hit(const void *a, const void *b)
@@ -284,14 +276,14 @@ static int cmp_a_order(const void *a, const void *b)
 {
 	const struct page_arow *x = a, *y = b;
 
-	return KMT_CMP_DESC(x->crow->k.order, y->crow->k.order);
+	return cmp_order(x->crow, y->crow);
 }
 
 static int cmp_a_migtype(const void *a, const void *b)
 {
 	const struct page_arow *x = a, *y = b;
 
-	return KMT_CMP_DESC(x->crow->k.mt, y->crow->k.mt);
+	return cmp_migtype(x->crow, y->crow);
 }
 
 static int cmp_a_gfp(const void *a, const void *b)
@@ -328,7 +320,7 @@ static uint64_t enc_a_page(const void *a)
 
 static uint64_t enc_a_callsite(const void *a)
 {
-	return kmt_enc_desc_u64(((const struct page_arow *)a)->crow->callsite);
+	return enc_callsite(((const struct page_arow *)a)->crow);
 }
 
 static uint64_t enc_a_hit(const void *a)
@@ -343,12 +335,12 @@ static uint64_t enc_a_bytes(const void *a)
 
 static uint64_t enc_a_order(const void *a)
 {
-	return kmt_enc_desc_s64(((const struct page_arow *)a)->crow->k.order);
+	return enc_order(((const struct page_arow *)a)->crow);
 }
 
 static uint64_t enc_a_migtype(const void *a)
 {
-	return kmt_enc_desc_s64(((const struct page_arow *)a)->crow->k.mt);
+	return enc_migtype(((const struct page_arow *)a)->crow);
 }
 
 /* in the order and with the names of page_sort_keys */
@@ -584,7 +576,6 @@ static int on_alloc(struct page_ctx *c, const struct kmt_event *ev)
 		return -ENOMEM;
 	caller = (uint32_t)(((unsigned char *)row - c->callers.rows) /
 			    c->callers.row_size);
-	row->callsite = k.callsite;
 	row->nr_alloc++;
 	row->alloc_bytes += bytes;
 
@@ -842,12 +833,12 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 		v[j++].s = row->k.order;
 		v[j++].str = mt_name(c, tab->r, row->k.mt);
 		v[j++].str = gfp_text(c, tab->r, &row->k);
-		v[j++].str = kmt_analysis_sym(c->s, tab->r, row->callsite,
+		v[j++].str = kmt_analysis_sym(c->s, tab->r, row->k.callsite,
 					      c->opts.raw_ip);
 		v[j++].u = row->nr_free;
 		v[j++].u = row->free_bytes / 1024;
 		v[j++].u = row->k.gfp;
-		v[j++].u = row->callsite;
+		v[j++].u = row->k.callsite;
 		return;
 	}
 	a = kmt_sorted_at(&tab->rows, i);
@@ -858,7 +849,7 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 	v[j++].s = row->k.order;
 	v[j++].str = mt_name(c, tab->r, row->k.mt);
 	v[j++].str = gfp_text(c, tab->r, &row->k);
-	v[j++].str = kmt_analysis_sym(c->s, tab->r, row->callsite,
+	v[j++].str = kmt_analysis_sym(c->s, tab->r, row->k.callsite,
 				      c->opts.raw_ip);
 	v[j++].u = a->nr_free;
 	v[j++].u = row->k.gfp;
