@@ -297,6 +297,15 @@ static struct slab_live ptr_obj(const struct slab_ptr *p)
 	return o;
 }
 
+static void ptr_set_obj(struct slab_ptr *p, const struct slab_live *o)
+{
+	p->is_live = 1;
+	p->obj_bytes = o->bytes_alloc;
+	p->site = o->site;
+	p->cpu = (uint16_t)o->cpu;
+	p->type = o->type;
+}
+
 /* the object stops being live (freed, or its free was lost) */
 static struct slab_row *retire(struct slab_ctx *c, const struct slab_live *obj)
 {
@@ -311,9 +320,9 @@ static struct slab_row *retire(struct slab_ctx *c, const struct slab_live *obj)
 
 static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 {
+	struct slab_live now, old;
 	struct slab_row *site;
-	struct slab_live *obj;
-	int is_new;
+	int was_live;
 
 	c->t.nr_allocs++;
 	if (ev->type == KMT_EV_KMALLOC)
@@ -340,6 +349,10 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 		c->t.failed++;
 		return 0;
 	}
+	now.bytes_alloc = clamp32(ev->bytes_alloc);
+	now.site = c->last_site;
+	now.cpu = (int16_t)ev->cpu;
+	now.type = (uint8_t)ev->type;
 	if (c->opts.alloc) {
 		struct slab_ptr *p = kmt_hash_put(&c->ptrs, ev->ptr, NULL);
 
@@ -348,36 +361,32 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 		p->bytes_alloc = add48(p->bytes_alloc, ev->bytes_alloc);
 		p->bytes_req = add48(p->bytes_req, ev->bytes_req);
 		p->hit++;
-		if (p->is_live) {
-			struct slab_live old = ptr_obj(p);
-
-			/* allocated again without a free: the free was lost */
-			c->t.alloc_over_live++;
-			retire(c, &old);
-		}
-		p->is_live = 1;
-		p->obj_bytes = clamp32(ev->bytes_alloc);
-		p->site = c->last_site;
-		p->cpu = (uint16_t)(int16_t)ev->cpu;
-		p->type = (uint8_t)ev->type;
+		was_live = p->is_live;
+		if (was_live)
+			old = ptr_obj(p);
+		ptr_set_obj(p, &now);
 	} else {
-		obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
+		int is_new;
+		struct slab_live *obj = kmt_hash_put(&c->live, ev->ptr,
+						     &is_new);
+
 		if (!obj)
 			return -ENOMEM;
-		if (!is_new) {
-			c->t.alloc_over_live++;
-			retire(c, obj);
-		}
-		obj->bytes_alloc = clamp32(ev->bytes_alloc);
-		obj->site = c->last_site;
-		obj->cpu = (int16_t)ev->cpu;
-		obj->type = (uint8_t)ev->type;
+		was_live = !is_new;
+		if (was_live)
+			old = *obj;
+		*obj = now;
+	}
+	/* allocated again without a free: the free was lost */
+	if (was_live) {
+		c->t.alloc_over_live++;
+		retire(c, &old);
 	}
 	/* as the live state holds it: a free takes off what was added */
 	c->t.live++;
-	c->t.live_bytes += clamp32(ev->bytes_alloc);
+	c->t.live_bytes += now.bytes_alloc;
 	site->live++;
-	site->live_bytes += clamp32(ev->bytes_alloc);
+	site->live_bytes += now.bytes_alloc;
 	return 0;
 }
 
