@@ -125,7 +125,7 @@ static int on_free(struct kmt_live *l, struct kmt_hash *h,
 	st->bytes = kmt_live_obj_bytes(l, &st->prev);
 	if (h == &l->page && ev->order >= 0 && ev->order < st->prev.order) {
 		st->bytes = (uint64_t)l->s->page_size << ev->order;
-		if (st->prev.order - ev->order > KMT_SPLIT_MAX_ORDERS)
+		if (!kmt_split_rest_tracked(st->prev.order, ev->order))
 			return 0;
 		return keep_rest(l, ev->ptr, &st->prev, ev->order);
 	}

@@ -673,7 +673,7 @@ static int on_free(struct page_ctx *c, const struct kmt_event *ev)
 	}
 	if (ev->order < o.order && ev->order >= 0) {
 		c->t.split_frees++;
-		if (o.order - ev->order <= KMT_SPLIT_MAX_ORDERS &&
+		if (kmt_split_rest_tracked(o.order, ev->order) &&
 		    keep_split_rest(c, ev->ptr, o.caller, o.order, ev->order))
 			return -ENOMEM;
 	} else if (ev->order > o.order) {

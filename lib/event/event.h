@@ -35,6 +35,12 @@ enum kmt_ev_type {
  */
 #define KMT_SPLIT_MAX_ORDERS 16
 
+/* whether the rest of a block of block_order freed at order is tracked */
+static inline int kmt_split_rest_tracked(int block_order, int order)
+{
+	return block_order - order <= KMT_SPLIT_MAX_ORDERS;
+}
+
 enum kmt_ev_flags {
 	KMT_EVF_HAS_GFP		= 1 << 0, /* gfp holds the numeric flags */
 	KMT_EVF_ACCOUNTED	= 1 << 1, /* slab: memcg accounted */
