@@ -43,32 +43,23 @@ static void format_duration(char *buf, size_t size, uint64_t ns)
 	snprintf(buf, size, "%" PRIu64 "ns", ns);
 }
 
-static const uint64_t pow10_u64[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL,
-	10000000000000000000ULL,
-};
-
-/*
- * The decimal digits of v: bits * 1233 / 4096 is log10(2) * bits rounded
- * down, which is the digit count or one too many; one comparison decides.
- * Zero has one digit, as one has.
- */
-static size_t dec_width(uint64_t v)
-{
-	uint64_t x = v | 1;
-	unsigned int t = (unsigned int)(64 - __builtin_clzll(x)) * 1233 >> 12;
-
-	return t + 1 - (x < pow10_u64[t]);
-}
-
 /* "%#" PRIx64's length: "0" for zero, else 0x and a digit per 4 bits */
 static size_t hex_width(uint64_t v)
 {
 	return v ? (size_t)(67 - __builtin_clzll(v)) / 4 + 2 : 1;
+}
+
+/* "%#" PRIx64's hex_width(v) bytes at p, not terminated */
+static void put_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	p[0] = '0';
+	if (!v)
+		return;
+	p[1] = 'x';
+	for (p += hex_width(v); v; v >>= 4)
+		*--p = digits[v & 15];
 }
 
 /*
@@ -94,34 +85,20 @@ static size_t duration_width(uint64_t ns)
 			format_duration(buf, sizeof(buf), ns);
 			return strlen(buf);
 		}
-		return dec_width(q + (r * 200 > div * 199)) + 3 +
+		return kmt_dec_width(q + (r * 200 > div * 199)) + 3 +
 		       duration_units[i].unit_len;
 	}
-	return dec_width(ns) + 2;
+	return kmt_dec_width(ns) + 2;
 }
 
-/* as "%#" PRIx64: "0" for zero, else 0x and lowercase digits */
+/* as "%#" PRIx64, NUL-terminated */
 static size_t fmt_hex(char *buf, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[24];
-	size_t n = 0, i;
+	size_t n = hex_width(v);
 
-	if (!v) {
-		buf[0] = '0';
-		buf[1] = '\0';
-		return 1;
-	}
-	while (v) {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	}
-	buf[0] = '0';
-	buf[1] = 'x';
-	for (i = 0; i < n; i++)
-		buf[2 + i] = tmp[n - 1 - i];
-	buf[2 + n] = '\0';
-	return n + 2;
+	put_hex(buf, v);
+	buf[n] = '\0';
+	return n;
 }
 
 /*
@@ -146,6 +123,21 @@ static int pct_milli(double d, uint64_t *milli)
 	return 0;
 }
 
+/* "%.3f%%" of a percentage in thousandths: its pct_width() bytes at p */
+static size_t put_pct(char *p, uint64_t milli)
+{
+	size_t n = kmt_dec_width(milli / 1000) + 5;
+
+	p += n;
+	*--p = '%';
+	*--p = (char)('0' + milli % 10);
+	*--p = (char)('0' + milli / 10 % 10);
+	*--p = (char)('0' + milli / 100 % 10);
+	*--p = '.';
+	kmt_put_dec(p, milli / 1000);
+	return n;
+}
+
 /* "%.3f%%" into buf; the length of what is in buf */
 static size_t fmt_pct(char *buf, size_t size, double d)
 {
@@ -158,12 +150,7 @@ static size_t fmt_pct(char *buf, size_t size, double d)
 		/* a huge value is cut: the length of what is there */
 		return len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
 	}
-	n = kmt_fmt_u64(buf, milli / 1000);
-	buf[n++] = '.';
-	buf[n++] = (char)('0' + milli / 100 % 10);
-	buf[n++] = (char)('0' + milli / 10 % 10);
-	buf[n++] = (char)('0' + milli % 10);
-	buf[n++] = '%';
+	n = put_pct(buf, milli);
 	buf[n] = '\0';
 	return n;
 }
@@ -175,7 +162,7 @@ static size_t pct_width(double d)
 
 	if (pct_milli(d, &milli))
 		return fmt_pct(buf, sizeof(buf), d);
-	return dec_width(milli / 1000) + 5;
+	return kmt_dec_width(milli / 1000) + 5;
 }
 
 /*
@@ -243,16 +230,16 @@ static size_t cell_width(enum kmt_val_type type, const union kmt_val *v,
 	case KMT_V_DURATION:
 		return duration_width(v->u);
 	case KMT_V_TIME:
-		return dec_width(v->u / 1000000000) + 7;
+		return kmt_dec_width(v->u / 1000000000) + 7;
 	case KMT_V_U64:
 		if ((flags & KMT_COL_DOT_ZERO) && !v->u)
 			return 1;
-		n = dec_width(v->u);
+		n = kmt_dec_width(v->u);
 		return flags & KMT_COL_GROUPED ? n + (n - 1) / 3 : n;
 	case KMT_V_S64:
 		if (v->s >= 0)
-			return dec_width((uint64_t)v->s);
-		return 1 + dec_width(0 - (uint64_t)v->s);
+			return kmt_dec_width((uint64_t)v->s);
+		return 1 + kmt_dec_width(0 - (uint64_t)v->s);
 	case KMT_V_PCT:
 		return pct_width(v->d);
 	case KMT_V_STR:
@@ -400,36 +387,6 @@ static void field(struct line *l, const char *s, size_t n, size_t w, int left)
 		pad(l, w - n);
 }
 
-static const char digit_pairs[] =
-	"00010203040506070809"
-	"10111213141516171819"
-	"20212223242526272829"
-	"30313233343536373839"
-	"40414243444546474849"
-	"50515253545556575859"
-	"60616263646566676869"
-	"70717273747576777879"
-	"80818283848586878889"
-	"90919293949596979899";
-
-/* v's decimal digits (dec_width(v) of them) ending at end, two at a time */
-static void put_dec(char *end, uint64_t v)
-{
-	while (v >= 100) {
-		const char *d = digit_pairs + v % 100 * 2;
-
-		v /= 100;
-		*--end = d[1];
-		*--end = d[0];
-	}
-	if (v >= 10) {
-		*--end = digit_pairs[v * 2 + 1];
-		*--end = digit_pairs[v * 2];
-	} else {
-		*--end = (char)('0' + v);
-	}
-}
-
 /*
  * Room for text of n bytes in a field of width w, padded: the text is
  * then written straight into the line.  NULL when the line would be cut.
@@ -457,7 +414,6 @@ static char *field_room(struct line *l, size_t n, size_t w, int left)
 static void field_val(struct line *l, const struct kmt_col *col,
 		      const union kmt_val *v, size_t w, int left, size_t size)
 {
-	static const char hex_digits[] = "0123456789abcdef";
 	char buf[CELL_BUF], *p;
 	const char *s;
 	uint64_t x;
@@ -472,38 +428,25 @@ static void field_val(struct line *l, const struct kmt_col *col,
 	case KMT_V_S64:
 		if (col->type == KMT_V_S64 && v->s < 0)
 			break;
-		n = dec_width(v->u);
+		n = kmt_dec_width(v->u);
 		p = field_room(l, n, w, left);
 		if (!p)
 			break;
-		put_dec(p + n, v->u);
+		kmt_put_dec(p + n, v->u);
 		return;
 	case KMT_V_HEX:
-		n = hex_width(v->u);
-		p = field_room(l, n, w, left);
+		p = field_room(l, hex_width(v->u), w, left);
 		if (!p)
 			break;
-		p[0] = '0';
-		if (!v->u)
-			return;
-		p[1] = 'x';
-		for (p += n, x = v->u; x; x >>= 4)
-			*--p = hex_digits[x & 15];
+		put_hex(p, v->u);
 		return;
 	case KMT_V_PCT:
 		if (pct_milli(v->d, &x))
 			break;
-		n = dec_width(x / 1000) + 5;
-		p = field_room(l, n, w, left);
+		p = field_room(l, kmt_dec_width(x / 1000) + 5, w, left);
 		if (!p)
 			break;
-		p += n;
-		*--p = '%';
-		*--p = (char)('0' + x % 10);
-		*--p = (char)('0' + x / 10 % 10);
-		*--p = (char)('0' + x / 100 % 10);
-		*--p = '.';
-		put_dec(p, x / 1000);
+		put_pct(p, x);
 		return;
 	default:
 		break;

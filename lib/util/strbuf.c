@@ -87,17 +87,63 @@ const char *kmt_sb_str(const struct kmt_sb *sb)
 	return sb->buf ? sb->buf : "";
 }
 
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/*
+ * bits * 1233 / 4096 is log10(2) * bits rounded down, which is the digit
+ * count or one too many; one comparison decides.  Zero has one digit,
+ * as one has.
+ */
+size_t kmt_dec_width(uint64_t v)
+{
+	uint64_t x = v | 1;
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(x)) * 1233 >> 12;
+
+	return t + 1 - (x < pow10_u64[t]);
+}
+
+static const char digit_pairs[] =
+	"00010203040506070809"
+	"10111213141516171819"
+	"20212223242526272829"
+	"30313233343536373839"
+	"40414243444546474849"
+	"50515253545556575859"
+	"60616263646566676869"
+	"70717273747576777879"
+	"80818283848586878889"
+	"90919293949596979899";
+
+/* two digits at a time, from the last */
+void kmt_put_dec(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		const char *d = digit_pairs + v % 100 * 2;
+
+		v /= 100;
+		*--end = d[1];
+		*--end = d[0];
+	}
+	if (v >= 10) {
+		*--end = digit_pairs[v * 2 + 1];
+		*--end = digit_pairs[v * 2];
+	} else {
+		*--end = (char)('0' + v);
+	}
+}
+
 size_t kmt_fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0, i;
+	size_t n = kmt_dec_width(v);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	kmt_put_dec(buf + n, v);
 	buf[n] = '\0';
 	return n;
 }

@@ -46,6 +46,13 @@ static inline int kmt_hexval(int c)
  * Returns the digits written.
  */
 size_t kmt_fmt_u64(char *buf, uint64_t v);
+/* how many decimal digits v has (1 for 0) */
+size_t kmt_dec_width(uint64_t v);
+/*
+ * The kmt_dec_width(v) digits of v, ending just before end, not
+ * terminated: for text written in place, into a line being built.
+ */
+void kmt_put_dec(char *end, uint64_t v);
 
 /* 1234567 -> "1,234,567", into buf of at least 32 bytes */
 char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v);

@@ -136,11 +136,27 @@ static void test_u64(void)
 	char buf[21], want[32];
 	size_t i, n;
 
+	uint64_t p10 = 1;
+	int k;
+
 	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 		n = kmt_fmt_u64(buf, vals[i]);
 		snprintf(want, sizeof(want), "%llu", (unsigned long long)vals[i]);
 		CHECK_STR(buf, want);
 		CHECK_EQ_U64(n, strlen(want));
+	}
+	/* every digit count changes at a power of ten */
+	for (k = 1; k < 20; k++) {
+		uint64_t edge[2] = { p10 * 10 - 1, p10 * 10 };
+
+		p10 *= 10;
+		for (i = 0; i < 2; i++) {
+			n = kmt_fmt_u64(buf, edge[i]);
+			snprintf(want, sizeof(want), "%llu",
+				 (unsigned long long)edge[i]);
+			CHECK_STR(buf, want);
+			CHECK_EQ_U64(kmt_dec_width(edge[i]), strlen(want));
+		}
 	}
 }
 
