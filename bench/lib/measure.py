@@ -6,9 +6,11 @@
 Runs the commands alternately (A B A B ...), N times each, each in a fresh
 process with its output thrown away, and prints one line per command:
 
-    LABEL  median_wall_s  median_peak_rss_mib  min_wall_s  max_wall_s
+    LABEL  median_wall_s  median_peak_rss_mib  min_wall_s  max_wall_s  median_cpu_s
 
-Peak RSS is the child's ru_maxrss from wait4().  A command that fails is
+Peak RSS is the child's ru_maxrss from wait4(); CPU is its user plus system
+time, steadier than the wall time on a busy machine and, beside it, what
+the second thread buys.  A command that fails is
 reported and the whole measurement exits non-zero.
 """
 import os
@@ -54,7 +56,7 @@ def run_once(cmd):
     wall = time.monotonic() - start
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         sys.exit("measure.py: failed: " + " ".join(cmd))
-    return wall, usage.ru_maxrss / 1024.0
+    return wall, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
 
 
 def main():
@@ -64,11 +66,12 @@ def main():
         for label, cmd in cmds:
             results[label].append(run_once(cmd))
     for label, _ in cmds:
-        walls = [w for w, _ in results[label]]
-        rss = [r for _, r in results[label]]
-        print("%-12s %9.3f %9.1f %9.3f %9.3f" % (
+        walls = [w for w, _, _ in results[label]]
+        rss = [r for _, r, _ in results[label]]
+        cpu = [c for _, _, c in results[label]]
+        print("%-12s %9.3f %9.1f %9.3f %9.3f %9.3f" % (
             label, statistics.median(walls), statistics.median(rss),
-            min(walls), max(walls)))
+            min(walls), max(walls), statistics.median(cpu)))
 
 
 if __name__ == "__main__":

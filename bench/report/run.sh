@@ -52,7 +52,7 @@ res=$(python3 "$MEASURE" --runs "$RUNS" \
 	--label perf -- perf kmem -i "$data" --slab --page --caller --alloc stat \
 	--label kmemtrace -- "$KMT" report --slab --page --caller --alloc -i "$data")
 echo
-echo "tool          wall(s)  rss(MiB)   min(s)    max(s)   (median of $RUNS, alternating)"
+echo "tool          wall(s)  rss(MiB)   min(s)    max(s)    cpu(s)  (median of $RUNS, alternating)"
 echo "$res"
 echo "$res" | awk '
 	$1 == "perf" { pw = $2; pr = $3 }

@@ -51,7 +51,7 @@ res=$(python3 "$MEASURE" --runs "$RUNS" \
 	--label plain -- "$KMT" report --slab --page -i "$data" \
 	--label views -- "$KMT" report --slab --page $VIEWS -i "$data")
 echo
-echo "report        wall(s)  rss(MiB)   min(s)    max(s)   (median of $RUNS, alternating)"
+echo "report        wall(s)  rss(MiB)   min(s)    max(s)    cpu(s)  (median of $RUNS, alternating)"
 echo "$res"
 echo "$res" | awk '
 	$1 == "plain" { pw = $2; pr = $3 }
