@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "util/hash.h"
 
@@ -42,6 +45,11 @@ void kmt_hash_free(struct kmt_hash *h)
 
 void kmt_hash_clear(struct kmt_hash *h)
 {
+	/* a compacted table's array was its entries: it goes */
+	if (h->slots && !h->nr_slots) {
+		free(h->slots);
+		h->slots = NULL;
+	}
 	if (h->slots)
 		memset(h->slots, 0, h->nr_slots * h->slot_size);
 	h->has_zero = 0;
@@ -67,6 +75,29 @@ void *kmt_hash_get(const struct kmt_hash *h, uint64_t key)
 	}
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+/*
+ * A big table comes zeroed from a fresh mapping, its pages not there
+ * yet.  A lookup that misses reads a page first, which maps the shared
+ * zero page, and the insert that follows faults again to copy it, with
+ * a TLB flush on every CPU the process runs on: a second thread makes
+ * that an interrupt to the other CPU for each page.  Faulting the pages
+ * in for writing at once is one pass, with no flushes.  Older kernels
+ * refuse the advice, and the pages come as before.
+ */
+static void populate(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (len >= 64 * 1024 && end > start)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
+
 static int grow(struct kmt_hash *h)
 {
 	size_t new_nr = h->nr_slots ? h->nr_slots * 2 : KMT_HASH_MIN_SLOTS;
@@ -78,6 +109,7 @@ static int grow(struct kmt_hash *h)
 		h->slots = old;
 		return -1;
 	}
+	populate(h->slots, new_nr * h->slot_size);
 	h->nr_slots = new_nr;
 	for (i = 0; i < old_nr; i++) {
 		const unsigned char *src = old + i * h->slot_size;
@@ -222,6 +254,7 @@ int kmt_hash_next(const struct kmt_hash *h, size_t *iter, uint64_t *key,
 
 void *kmt_hash_compact(struct kmt_hash *h, size_t *nr)
 {
+	unsigned char *shrunk;
 	size_t i, n = 0;
 
 	for (i = 0; i < h->nr_slots; i++) {
@@ -237,6 +270,16 @@ void *kmt_hash_compact(struct kmt_hash *h, size_t *nr)
 		memcpy(h->slots + n * h->slot_size, h->zero_slot, h->slot_size);
 		n++;
 	}
+	/*
+	 * The slots past the entries go back: a table is up to 2.7 times
+	 * its entries, and what follows (sorting them) needs the room.
+	 */
+	shrunk = realloc(h->slots, (n ? n : 1) * h->slot_size);
+	if (shrunk)
+		h->slots = shrunk;
+	h->nr_slots = 0;
+	h->nr_used = 0;
+	h->has_zero = 0;
 	*nr = n;
 	return h->slots;
 }

@@ -87,10 +87,11 @@ static inline int kmt_hash_slot_used(const struct kmt_hash *h, size_t i)
 }
 
 /*
- * Moves every entry to the front of the slot array and returns it: *nr
- * entries of slot_size bytes, each a uint64_t key then the value, ready
- * to sort in place without a copy.  Afterwards the table can only be
- * cleared or freed.
+ * Moves every entry to the front of the slot array, gives back the
+ * slots past them, and returns it: *nr entries of slot_size bytes, each a
+ * uint64_t key then the value, ready to sort in place without a copy.
+ * Afterwards the table is empty and can only be cleared (to be used
+ * again) or freed, either of which frees the array.
  */
 void *kmt_hash_compact(struct kmt_hash *h, size_t *nr);
 

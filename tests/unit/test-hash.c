@@ -606,6 +606,9 @@ static void test_compact(void)
 	}
 	CHECK_EQ_U64(sum, 250000);
 	CHECK_EQ_U64(seen0, 0);
+	/* the entries are an array now, not a table to look up */
+	CHECK_EQ_U64(h.nr_used, 0);
+	CHECK(kmt_hash_get(&h, 7919) == NULL);
 	kmt_hash_clear(&h);
 	*(uint64_t *)kmt_hash_put(&h, 0, NULL) = 42;
 	*(uint64_t *)kmt_hash_put(&h, 5, NULL) = 5;
