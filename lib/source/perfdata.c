@@ -12,10 +12,10 @@
  * The pipe form has none of the sections: attrs, tracing data and
  * features arrive as records in the stream.
  *
- * The data is mapped PD_WINDOW bytes at a time (read into a buffer where
- * mapping fails) and each kmem sample is decoded at once into a
- * kmt_event; only the decoded events of the last rounds wait for
- * ordering, so memory does not grow with the file.
+ * The data is mapped whole, its pages dropped behind the reader (a
+ * mapview; read into a buffer where mapping fails), and each kmem sample
+ * is decoded at once into a kmt_event; only the decoded events of the
+ * last rounds wait for ordering, so memory does not grow with the file.
  */
 #include <byteswap.h>
 #include <errno.h>
@@ -33,6 +33,7 @@
 
 #include "event/session.h"
 #include "event/tpdecode.h"
+#include "source/mapview.h"
 #include "source/perfdata.h"
 #include "source/source.h"
 #include "util/array.h"
@@ -45,7 +46,6 @@
 #define PD_ATTR_SIZE_VER0	64
 #define PD_FEAT_BITS		256
 #define PD_BUF_SIZE		(1U << 20)	/* > the largest record, 64 KiB */
-#define PD_WINDOW		(4U << 20)	/* mapped at a time */
 #define PD_MAX_SECTION		(64U << 20)	/* loaded whole: attrs, features */
 
 /* perf_event_attr: offsets of what is read */
@@ -132,15 +132,15 @@ struct pd {
 
 	/*
 	 * The record stream: cur is the offset of the next record, end of
-	 * the records; win holds len bytes of the file from byte off, a
-	 * window mapped from the page cache (map set) or read into a buffer.
+	 * the records.  They are mapped (map set, view), or read into win,
+	 * which holds len bytes of the file from byte off.
 	 */
 	uint64_t cur, end;
+	struct kmt_mapview view;
+	int map;
 	unsigned char *win;
 	size_t len;
 	uint64_t off;
-	int map;
-	uint64_t page;			/* mapped windows start on one */
 
 	struct kmt_tp_decoder dec;
 	int have_dec;
@@ -1219,14 +1219,6 @@ static int pd_file_attrs(struct pd *pd, uint64_t off, uint64_t size,
 
 /* ---- the record stream ---- */
 
-static void pd_unmap(struct pd *pd)
-{
-	if (pd->map && pd->win)
-		munmap(pd->win, pd->len);
-	pd->win = NULL;
-	pd->len = 0;
-}
-
 /*
  * Points *p at n bytes from offset cur.  Returns 0, 1 when the records
  * end first, or -errno.
@@ -1235,35 +1227,15 @@ static int pd_need(struct pd *pd, size_t n, const unsigned char **p)
 {
 	uint64_t at = pd->cur;
 
-	if (at >= pd->off && at - pd->off + n <= pd->len) {
-		*p = pd->win + (at - pd->off);
-		return 0;
-	}
 	if (at > pd->end || n > pd->end - at)
 		return 1;
 	if (pd->map) {
-		/* a new window from the page holding cur */
-		uint64_t base = at - at % pd->page;
-		uint64_t len = pd->end - base;
-		void *m;
-
-		if (len > PD_WINDOW)
-			len = PD_WINDOW;
-		pd_unmap(pd);
-		m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-			 pd->fd, (off_t)base);
-		if (m != MAP_FAILED) {
-			pd->win = m;
-			pd->off = base;
-			pd->len = len;
-			*p = pd->win + (at - base);
-			return 0;
-		}
-		/* fall back to reading */
-		pd->map = 0;
-		pd->win = malloc(PD_BUF_SIZE);
-		if (!pd->win)
-			return -ENOMEM;
+		*p = kmt_mapview_at(&pd->view, at);
+		return 0;
+	}
+	if (at >= pd->off && at - pd->off + n <= pd->len) {
+		*p = pd->win + (at - pd->off);
+		return 0;
 	}
 	pd->off = at;
 	pd->len = 0;
@@ -1580,6 +1552,8 @@ static int pd_records(struct pd *pd)
 		ret = pd_record(pd, type, rec, size, at);
 		if (ret)
 			return ret;
+		if (pd->map)
+			kmt_mapview_pass(&pd->view, pd->cur);
 		continue;
 cut:
 		if (pd->pipe)
@@ -1705,8 +1679,8 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 		if (ret)
 			goto out;
 	}
-	pd.page = (uint64_t)sysconf(_SC_PAGESIZE);
-	pd.map = pd.page > 0 && pd.page <= PD_WINDOW / 2;
+	pd.map = pd.cur < pd.end &&
+		 !kmt_mapview_open(&pd.view, pd.fd, pd.cur, pd.end);
 	if (!pd.map)
 		pd.win = malloc(PD_BUF_SIZE);
 	pd.stack_cache = calloc(PD_STACK_CACHE, sizeof(*pd.stack_cache));
@@ -1742,7 +1716,7 @@ out:
 	free(pd.chain);
 	free(pd.stack_cache);
 	if (pd.map)
-		pd_unmap(&pd);
+		kmt_mapview_close(&pd.view);
 	else
 		free(pd.win);
 	return ret;

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "event/session.h"
+#include "source/mapview.h"
 #include "source/perfdata.h"
 #include "source/source.h"
 
@@ -290,7 +291,24 @@ static const struct ev_spec unknown_ev = { 999, 100, 0, 0, 0, 0, 0 };
  * an event of another subsystem and one of an id without a format.
  * Samples name attr 0 (kmalloc, ids 10 and 11) or 1 (kfree, 12 and 13).
  */
-static void data_records(struct buf *b, uint64_t st_malloc, uint64_t st_free)
+/*
+ * pad bytes of records the reader skips (THROTTLE, as big as records
+ * go): they put the samples megabytes after the names.
+ */
+static void padding(struct buf *b, size_t pad)
+{
+	while (pad >= 8) {
+		size_t n = pad < 65528 ? pad - pad % 8 : 65528;
+		size_t start = rec_begin(b, 5, 0);
+
+		put(b, NULL, n - 8);
+		rec_end(b, start);
+		pad -= n;
+	}
+}
+
+static void data_records(struct buf *b, uint64_t st_malloc, uint64_t st_free,
+			 size_t pad)
 {
 	static const uint64_t chain[] = {
 		KMT_PERF_CONTEXT_KERNEL, 0xffffffff81100010ULL,
@@ -299,6 +317,7 @@ static void data_records(struct buf *b, uint64_t st_malloc, uint64_t st_free)
 
 	comm(b, 100, 100, "worker");
 	comm(b, 100, 101, "worker-thread");
+	padding(b, pad);
 	sample(b, st_malloc, 10, &kmalloc_a, 3000, 0, chain, 5);
 	sample(b, st_malloc, 11, &kmalloc_b, 1000, 1, chain, 5);
 	round_marker(b);
@@ -332,6 +351,7 @@ struct file_opts {
 	int no_tracing;
 	int with_kallsyms;
 	uint64_t read_format;
+	size_t pad;		/* bytes of records skipped, after the names */
 };
 
 /* a whole perf.data file: header, attrs, ids, data, features */
@@ -364,7 +384,7 @@ static void build_file(struct buf *b, const struct file_opts *o)
 	set64(b, 32, 2 * 144);
 
 	data_at = b->len;
-	data_records(b, o->st_malloc, o->st_free);
+	data_records(b, o->st_malloc, o->st_free, o->pad);
 	data_end = b->len;
 	set64(b, 40, data_at);
 	set64(b, 48, data_end - data_at);
@@ -423,7 +443,7 @@ static void build_pipe(struct buf *b, const struct file_opts *o)
 	rec_end(b, start);
 	put(b, td.p, td.len);
 	free(td.p);
-	data_records(b, o->st_malloc, o->st_free);
+	data_records(b, o->st_malloc, o->st_free, o->pad);
 }
 
 /* ---- reading what was built ---- */
@@ -745,7 +765,7 @@ static void check_standard(struct kmt_session *s, struct seen *seen)
 
 static void test_file(void)
 {
-	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0 };
+	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0, 0 };
 	struct kmt_session s;
 	struct seen seen;
 	uint64_t off;
@@ -765,6 +785,27 @@ static void test_file(void)
 }
 
 /*
+ * A data section of several mapping chunks: the pages read are dropped
+ * as the reader passes them, and what was read from them (the names)
+ * stays; the samples megabytes on are all there.
+ */
+static void test_file_big(void)
+{
+	struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0, 0 };
+	struct kmt_session s;
+	struct seen seen;
+	struct buf b;
+
+	o.pad = 3 * KMT_MAPVIEW_CHUNK + 4104;
+	build_file(&b, &o);
+	CHECK(b.len > 3 * KMT_MAPVIEW_CHUNK);
+	CHECK_EQ_U64(read_bytes(&s, &seen, b.p, b.len), 0);
+	check_standard(&s, &seen);
+	kmt_session_free(&s);
+	free(b.p);
+}
+
+/*
  * Events that count their own losses (read_format LOST) make perf write
  * the totals as LOST_SAMPLES records at the end, for the samples the LOST
  * records already reported: counted once, the larger of the two.
@@ -772,7 +813,7 @@ static void test_file(void)
 static void test_lost_counted_once(void)
 {
 	const struct file_opts o = {
-		ST_KMEM, ST_KMEM, 0, 1, KMT_PERF_FORMAT_ID | KMT_PERF_FORMAT_LOST
+		ST_KMEM, ST_KMEM, 0, 1, KMT_PERF_FORMAT_ID | KMT_PERF_FORMAT_LOST, 0
 	};
 	struct kmt_session s;
 	struct seen seen;
@@ -791,7 +832,7 @@ static void test_file_ids_and_stacks(void)
 {
 	/* kmalloc samples carry a call chain, kfree ones do not */
 	const struct file_opts o = {
-		ST_KMEM | KMT_PERF_SAMPLE_CALLCHAIN, ST_KMEM, 0, 1, 0
+		ST_KMEM | KMT_PERF_SAMPLE_CALLCHAIN, ST_KMEM, 0, 1, 0, 0
 	};
 	const struct kmt_stack *st;
 	struct kmt_session s;
@@ -818,7 +859,7 @@ static void test_file_ids_and_stacks(void)
 static void test_no_slab_stacks(void)
 {
 	const struct file_opts o = {
-		ST_KMEM | KMT_PERF_SAMPLE_CALLCHAIN, ST_KMEM, 0, 1, 0
+		ST_KMEM | KMT_PERF_SAMPLE_CALLCHAIN, ST_KMEM, 0, 1, 0, 0
 	};
 	struct kmt_session s;
 	struct seen seen;
@@ -844,7 +885,7 @@ static void test_no_slab_stacks(void)
 
 static void test_pipe(void)
 {
-	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0 };
+	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0, 0 };
 	struct kmt_session s;
 	struct seen seen;
 	struct buf b;
@@ -862,7 +903,7 @@ static void test_pipe(void)
 
 static void test_truncated(void)
 {
-	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0 };
+	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0, 0 };
 	struct kmt_session s;
 	struct seen seen;
 	char want[128];
@@ -895,7 +936,7 @@ static void test_truncated(void)
 
 static void test_corrupt(void)
 {
-	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0 };
+	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0, 0 };
 	struct kmt_session s;
 	struct seen seen;
 	uint64_t data_at;
@@ -930,7 +971,7 @@ static void test_corrupt(void)
 
 static void test_no_tracing_data(void)
 {
-	const struct file_opts o = { ST_KMEM, ST_KMEM, 1, 1, 0 };
+	const struct file_opts o = { ST_KMEM, ST_KMEM, 1, 1, 0, 0 };
 	struct kmt_session s;
 	struct seen seen;
 	struct buf b;
@@ -951,6 +992,7 @@ KMT_TESTS(
 	KMT_TEST(test_queue_slack_and_batch),
 	KMT_TEST(test_queue_streams),
 	KMT_TEST(test_file),
+	KMT_TEST(test_file_big),
 	KMT_TEST(test_file_ids_and_stacks),
 	KMT_TEST(test_no_slab_stacks),
 	KMT_TEST(test_lost_counted_once),
