@@ -6,12 +6,16 @@
  * fragmentation, caches, sizes, lifetimes, a timeline.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/analysis.h"
@@ -430,6 +434,219 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 	return 0;
 }
 
+/*
+ * The last part of a text or CSV report: the last analysis' sections,
+ * finished (sorted) and drawn on a second thread into a temporary file
+ * while this thread does the others', then copied after them.  Sorting
+ * and drawing are a fifth of a report of a big recording, and the slab
+ * and page analyses' take about as long as each other.  The analyses
+ * share only the session, which they read; the symbol table is prepared
+ * for that first.
+ */
+struct tail_part {
+	const struct kmt_analysis_ops *ops;
+	void *ctx;
+	int (*draw)(const struct kmt_report *r, FILE *out);
+	struct kmt_report r;
+	FILE *f;		/* the drawn text, unlinked */
+	pthread_t thread;
+	int running;
+	int err;		/* -errno of the finish or the drawing */
+};
+
+static void *tail_finish(void *arg)
+{
+	struct tail_part *t = arg;
+
+	if (t->ops->finish(t->ctx, &t->r))
+		t->err = -ENOMEM;
+	return NULL;
+}
+
+static void *tail_draw(void *arg)
+{
+	struct tail_part *t = arg;
+
+	errno = 0;
+	if (t->draw(&t->r, t->f) || fflush(t->f))
+		t->err = errno ? -errno : -EIO;
+	return NULL;
+}
+
+/* runs fn on the part's thread, or here when no thread can start */
+static void tail_run(struct tail_part *t, void *(*fn)(void *))
+{
+	t->running = !pthread_create(&t->thread, NULL, fn, t);
+	if (!t->running)
+		fn(t);
+}
+
+/* waits for what the part's thread does; its error, or 0 */
+static int tail_wait(struct tail_part *t)
+{
+	if (t->running)
+		pthread_join(t->thread, NULL);
+	t->running = 0;
+	return t->err;
+}
+
+/*
+ * Sets the part up and starts finishing it: 0, or -1 when there is no
+ * temporary file (the report is then made on this thread alone).
+ */
+static int tail_start(struct tail_part *t, const struct kmt_analysis_ops *ops,
+		      void *ctx, const struct kmt_renderer *renderer,
+		      struct kmt_session *s)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	memset(t, 0, sizeof(*t));
+	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0)
+		return -1;
+	t->f = fdopen(fd, "w+");
+	if (!t->f) {
+		close(fd);
+		return -1;
+	}
+	t->ops = ops;
+	t->ctx = ctx;
+	t->draw = renderer->render_more;
+	kmt_report_init(&t->r);
+	kmt_symtab_prepare(&s->syms);
+	tail_run(t, tail_finish);
+	return 0;
+}
+
+/* copies the drawn part after what out holds; 0 or -errno */
+static int tail_append(struct tail_part *t, FILE *out)
+{
+	char buf[65536];
+	struct stat st;
+	off_t off = 0;
+	size_t n;
+
+	if (fflush(out) || fstat(fileno(t->f), &st))
+		return -errno;
+	while (off < st.st_size) {
+		ssize_t k = sendfile(fileno(out), fileno(t->f), &off,
+				     st.st_size - off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+	}
+	/* where the kernel cannot copy (an O_APPEND file), through here */
+	if (off < st.st_size && fseeko(t->f, off, SEEK_SET))
+		return -errno;
+	while (off < st.st_size && (n = fread(buf, 1, sizeof(buf), t->f))) {
+		if (fwrite(buf, 1, n, out) != n)
+			return -errno;
+		off += n;
+	}
+	return off < st.st_size ? -EIO : 0;
+}
+
+static void tail_free(struct tail_part *t)
+{
+	tail_wait(t);
+	kmt_report_free(&t->r);
+	if (t->f)
+		fclose(t->f);
+	t->f = NULL;
+}
+
+static int errno_or_eio(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+/*
+ * Seals, finishes and draws the analyses run has on, to output (stdout
+ * when NULL); the exit status.  With two threads, a text or CSV report
+ * of more than one analysis has its last part made beside the rest
+ * (struct tail_part); not with the views, which share the live tracker.
+ */
+static int make_report(struct report_run *run, const struct report_want *want,
+		       const struct kmt_renderer *renderer, const char *output,
+		       int threads, int json)
+{
+	size_t i, last = NR_ANALYSES, nr = 0;
+	int drawn[NR_ANALYSES];
+	struct tail_part tail;
+	struct kmt_report r;
+	int split, ret = 1, err;
+	FILE *out = stdout;
+	char msg[700];
+
+	/* every analysis lets go of its lookup tables before any sorts */
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (run->on[i] && analyses[i].ops->seal &&
+		    analyses[i].ops->seal(run->ctx[i]))
+			return fail(json, "out of memory");
+	}
+	for (i = 0; i < NR_ANALYSES; i++) {
+		/* unasked analyses without events would print only zeros */
+		drawn[i] = run->on[i] &&
+			   (analyses[i].kind == AN_VIEW || want->slab ||
+			    want->page || has_class(run->s, analyses[i].kind));
+		if (drawn[i]) {
+			last = i;
+			nr++;
+		}
+	}
+	kmt_report_init(&r);
+	fill_meta(&r, run->s);
+	split = threads > 1 && nr > 1 && !run->live && renderer->render_more &&
+		!tail_start(&tail, analyses[last].ops, run->ctx[last], renderer,
+			    run->s);
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (!drawn[i] || (split && i == last))
+			continue;
+		if (analyses[i].ops->finish(run->ctx[i], &r))
+			goto oom;
+	}
+	/* nothing is written until every part is ready to be */
+	if (split && tail_wait(&tail))
+		goto oom;
+	if (output) {
+		out = fopen(output, "w");
+		if (!out) {
+			snprintf(msg, sizeof(msg), "cannot write '%s': %s",
+				 output, strerror(errno));
+			fail(0, msg);
+			goto done;
+		}
+	}
+	if (split)
+		tail_run(&tail, tail_draw);
+	errno = 0;
+	err = renderer->render(&r, out) ? errno_or_eio() : 0;
+	if (split) {
+		int e = tail_wait(&tail);
+
+		if (!err)
+			err = e ? e : tail_append(&tail, out);
+	}
+	errno = 0;
+	if (out != stdout ? fclose(out) : fflush(stdout))
+		err = err ? err : errno_or_eio();
+	if (err)
+		fprintf(stderr, "kmemtrace report: cannot write the report: %s\n",
+			strerror(-err));
+	ret = err ? 1 : 0;
+	goto done;
+oom:
+	fail(json, "out of memory");
+done:
+	if (split)
+		tail_free(&tail);
+	kmt_report_free(&r);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
@@ -512,8 +729,6 @@ int cmd_report(int argc, char **argv)
 	struct report_run run;
 	struct kmt_live live;
 	struct kmt_session s;
-	struct kmt_report r;
-	FILE *out = stdout;
 	char bad[64], msg[700];
 	int ret = 1, rd, nargs;
 	size_t i;
@@ -643,48 +858,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 
-	kmt_report_init(&r);
-	fill_meta(&r, &s);
-	/* every analysis lets go of its lookup tables before any sorts */
-	for (i = 0; i < NR_ANALYSES; i++) {
-		if (run.on[i] && analyses[i].ops->seal &&
-		    analyses[i].ops->seal(run.ctx[i])) {
-			fail(json, "out of memory");
-			kmt_report_free(&r);
-			goto out;
-		}
-	}
-	for (i = 0; i < NR_ANALYSES; i++) {
-		/* unasked analyses without events would print only zeros */
-		if (!run.on[i] || (analyses[i].kind != AN_VIEW &&
-				   !want.slab && !want.page &&
-				   !has_class(&s, analyses[i].kind)))
-			continue;
-		if (analyses[i].ops->finish(run.ctx[i], &r)) {
-			fail(json, "out of memory");
-			kmt_report_free(&r);
-			goto out;
-		}
-	}
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			snprintf(msg, sizeof(msg), "cannot write '%s': %s",
-				 output, strerror(errno));
-			fail(0, msg);
-			kmt_report_free(&r);
-			goto out;
-		}
-	}
-	ret = renderer->render(&r, out) ? 1 : 0;
-	if (out != stdout && fclose(out))
-		ret = 1;
-	else if (out == stdout && fflush(stdout))
-		ret = 1;
-	if (ret)
-		fprintf(stderr, "kmemtrace report: cannot write the report: %s\n",
-			strerror(errno));
-	kmt_report_free(&r);
+	ret = make_report(&run, &want, renderer, output, threads, json);
 out:
 	for (i = 0; i < NR_ANALYSES; i++) {
 		if (run.ctx[i])

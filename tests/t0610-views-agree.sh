@@ -196,6 +196,24 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 		"$KMEMTRACE" report -i "$f" --threads 2 --json >plain.json &&
 		grep -q "\"slab\"\|\"page\"" plain.json
 	'
+	test_expect_success "$name: text and CSV drawn in two parts read as drawn in one" '
+		for o in "" "--caller --alloc" "--caller --alloc -l 3 -s hit" \
+			 "--csv" "--csv --caller --alloc"; do
+			"$KMEMTRACE" report -i "$f" $o --threads 1 >one.out &&
+			"$KMEMTRACE" report -i "$f" $o --threads 2 >two.out &&
+			test_cmp one.out two.out &&
+			rm -f file.out &&
+			"$KMEMTRACE" report -i "$f" $o --threads 2 -o file.out &&
+			test_cmp one.out file.out &&
+			echo before >appended.out &&
+			"$KMEMTRACE" report -i "$f" $o --threads 2 >>appended.out &&
+			{ echo before; cat one.out; } >want.out &&
+			test_cmp want.out appended.out &&
+			TMPDIR=$PWD/one.out "$KMEMTRACE" report -i "$f" $o \
+				--threads 2 >notmp.out &&
+			test_cmp one.out notmp.out || return 1
+		done
+	'
 	test_expect_success "$name: leaks by CPU add up to all leaks" '
 		cpus=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"cpus\"])" all.json) &&
 		test "$cpus" -ge 1 &&

@@ -262,6 +262,17 @@ static const char *lookup_tep(struct kmt_symtab *t, uint64_t addr,
 	return name;
 }
 
+void kmt_symtab_prepare(struct kmt_symtab *t)
+{
+	if (!t->sorted) {
+		if (t->nr)
+			qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+		t->sorted = 1;
+	}
+	if (t->tep)
+		tep_find_function(t->tep, 0);
+}
+
 const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 			      uint64_t *offset)
 {
@@ -280,10 +291,8 @@ const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 	}
 	if (!t->nr)
 		return lookup_tep(t, addr, offset);
-	if (!t->sorted) {
-		qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
-		t->sorted = 1;
-	}
+	if (!t->sorted)
+		kmt_symtab_prepare(t);
 	if (addr < t->syms[0].addr)
 		return lookup_tep(t, addr, offset);
 	/* last symbol with address <= addr */

@@ -70,6 +70,12 @@ int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf,
 const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 			      uint64_t *offset);
 /*
+ * Does what the first lookup would do once (sorts the table, has
+ * libtraceevent build its function map): lookups after it only read, and
+ * two threads may make them at once until the next add or load.
+ */
+void kmt_symtab_prepare(struct kmt_symtab *t);
+/*
  * For text input: "name+0x1a/0x300", "name", "0xffffffff8123" or
  * "[module] name+0x.." to an address that kmt_symtab_lookup resolves
  * back.  Returns 0 when the text is empty.

@@ -51,16 +51,17 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
 /*
  * Every table as its own block: "# group.key", a heading of JSON keys,
  * the rows; summaries as "key,value" rows.  Blocks are separated by an
- * empty line so that each can be cut out for a spreadsheet.
+ * empty line so that each can be cut out for a spreadsheet: after the
+ * blocks of another part (more set), the first one too.
  */
-int kmt_render_csv(const struct kmt_report *r, FILE *out)
+static int render_sections(const struct kmt_report *r, FILE *out, int more)
 {
 	size_t i, k, c;
 
 	for (i = 0; i < r->nr; i++) {
 		const struct kmt_section *sec = r->sections[i];
 
-		if (i)
+		if (i || more)
 			fputc('\n', out);
 		fprintf(out, "# %s.%s\n", sec->group, sec->key);
 		if (sec->kind == KMT_SEC_TABLE) {
@@ -101,4 +102,14 @@ int kmt_render_csv(const struct kmt_report *r, FILE *out)
 		}
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+int kmt_render_csv(const struct kmt_report *r, FILE *out)
+{
+	return render_sections(r, out, 0);
+}
+
+int kmt_render_csv_more(const struct kmt_report *r, FILE *out)
+{
+	return render_sections(r, out, 1);
 }

@@ -4,9 +4,9 @@
 #include "render/render.h"
 
 static const struct kmt_renderer renderers[] = {
-	{ "text", kmt_render_text },
-	{ "json", kmt_render_json },
-	{ "csv", kmt_render_csv },
+	{ "text", kmt_render_text, kmt_render_text_more },
+	{ "json", kmt_render_json, NULL },
+	{ "csv", kmt_render_csv, kmt_render_csv_more },
 };
 
 const struct kmt_renderer *kmt_renderer_find(const char *name)

@@ -672,11 +672,11 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 	fputc('\n', out);
 }
 
-int kmt_render_text(const struct kmt_report *r, FILE *out)
+/* each section begins with its own blank line: parts join as they are */
+int kmt_render_text_more(const struct kmt_report *r, FILE *out)
 {
 	size_t i;
 
-	render_meta(&r->meta, out);
 	for (i = 0; i < r->nr; i++) {
 		const struct kmt_section *sec = r->sections[i];
 
@@ -686,4 +686,10 @@ int kmt_render_text(const struct kmt_report *r, FILE *out)
 			render_summary(&sec->summary, out);
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+int kmt_render_text(const struct kmt_report *r, FILE *out)
+{
+	render_meta(&r->meta, out);
+	return kmt_render_text_more(r, out);
 }

@@ -571,5 +571,89 @@ static void test_widths(void)
 	free(wc.c);
 }
 
+/* sections k..k+n of the standard set: tables, a summary, an empty table */
+static void add_sections(struct kmt_report *r, size_t k, size_t n,
+			 size_t *offset)
+{
+	size_t i;
+
+	for (i = k; i < k + n; i++) {
+		struct kmt_summary *s;
+		struct kmt_table *t;
+
+		switch (i % 4) {
+		case 0:
+		case 2:
+			t = kmt_report_add_table(r, "g", i ? "t2" : "t0", NULL,
+						 mixed_cols, NMIXED,
+						 i ? KMT_TABLE_PLAIN :
+						     KMT_TABLE_PERF);
+			if (t)
+				kmt_table_set_row_fn(t, 40 + i, 50 + i,
+						     mixed_row, offset);
+			break;
+		case 1:
+			s = kmt_report_add_summary(r, "g", "sum", "SUMMARY (test)");
+			if (s) {
+				kmt_summary_u64(s, "Total bytes requested:",
+						"requested", 1234 + i);
+				kmt_summary_blank(s);
+				kmt_summary_pct(s, "Internal fragmentation:",
+						"frag", 12.5);
+			}
+			break;
+		default:
+			kmt_report_add_table(r, "h", "none", "Empty table",
+					     mixed_cols, NMIXED, KMT_TABLE_PLAIN);
+			break;
+		}
+	}
+}
+
+/*
+ * A report drawn in two parts, the second with render_more, reads as the
+ * whole drawn at once, for every split; JSON, one document, has no parts.
+ */
+static void test_parts(void)
+{
+	static const char *const formats[] = { "text", "csv" };
+	size_t f, split, offset = 1;
+
+	CHECK(kmt_renderer_find("json")->render_more == NULL);
+	for (f = 0; f < 2; f++) {
+		const struct kmt_renderer *rd = kmt_renderer_find(formats[f]);
+
+		for (split = 1; split < 8; split++) {
+			struct kmt_report whole, head, tail;
+			char *all, *a, *b;
+
+			kmt_report_init(&whole);
+			kmt_report_init(&head);
+			kmt_report_init(&tail);
+			whole.meta.input = head.meta.input = "in.data";
+			whole.meta.format = head.meta.format = "perf.data";
+			add_sections(&whole, 0, 8, &offset);
+			add_sections(&head, 0, split, &offset);
+			add_sections(&tail, split, 8 - split, &offset);
+			all = render(&whole, rd->render);
+			a = render(&head, rd->render);
+			b = render(&tail, rd->render_more);
+			CHECK(all && a && b);
+			if (all && a && b) {
+				CHECK(strlen(b) > 0);
+				CHECK_EQ_U64(strlen(a) + strlen(b), strlen(all));
+				CHECK(!strncmp(all, a, strlen(a)));
+				CHECK_STR(all + strlen(a), b);
+			}
+			free(all);
+			free(a);
+			free(b);
+			kmt_report_free(&whole);
+			kmt_report_free(&head);
+			kmt_report_free(&tail);
+		}
+	}
+}
+
 KMT_TESTS(KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
-	  KMT_TEST(test_widths))
+	  KMT_TEST(test_widths), KMT_TEST(test_parts))
