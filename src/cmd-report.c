@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -436,8 +437,9 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 
 /*
  * The last part of a text or CSV report: the last analysis' sections,
- * finished (sorted) and drawn on a second thread into a temporary file
- * while this thread does the others', then copied after them.  Sorting
+ * finished (sorted) and drawn on a second thread into a file in memory
+ * (else a temporary file in TMPDIR) while this thread does the others',
+ * then copied after them.  Sorting
  * and drawing are a fifth of a report of a big recording, and the slab
  * and page analyses' take about as long as each other.  The analyses
  * share only the session, which they read; the symbol table is prepared
@@ -502,7 +504,10 @@ static int tail_start(struct tail_part *t, const struct kmt_analysis_ops *ops,
 	int fd;
 
 	memset(t, 0, sizeof(*t));
-	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+	/* in memory: a file system's journal would cost more than drawing */
+	fd = memfd_create("kmemtrace-report", MFD_CLOEXEC);
+	if (fd < 0)
+		fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
 	if (fd < 0)
 		return -1;
 	t->f = fdopen(fd, "w+");
