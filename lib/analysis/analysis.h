@@ -45,8 +45,6 @@ struct kmt_analysis_ops {
 	void *(*create)(struct kmt_session *s,
 			const struct kmt_report_opts *opts);
 	int (*on_event)(void *ctx, const struct kmt_event *ev);
-	/* optional: start loading what on_event will touch for ev */
-	int (*prefetch)(void *ctx, const struct kmt_event *ev);
 	/*
 	 * Optional: the events are over; frees what only finding things
 	 * needed.  Called for every analysis before the first finish, so

@@ -100,16 +100,6 @@ void kmt_live_free(struct kmt_live *l);
 /* 0, or -ENOMEM; the outcome is in l->step */
 int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev);
 
-/* starts loading the slot kmt_live_feed(l, ev) will touch (see session.h) */
-static inline void kmt_live_prefetch(const struct kmt_live *l,
-				     const struct kmt_event *ev)
-{
-	if (kmt_ev_is_slab(ev->type))
-		kmt_hash_prefetch(&l->slab, ev->ptr);
-	else if (ev->type == KMT_EV_PAGE_ALLOC || ev->type == KMT_EV_PAGE_FREE)
-		kmt_hash_prefetch(&l->page, ev->ptr);
-}
-
 /*
  * The end of what was read, for ages: the last event fed, or the end of
  * the --time window when the recording went on past it.

@@ -723,15 +723,6 @@ static int page_on_event(void *ctx, const struct kmt_event *ev)
 	}
 }
 
-static int page_prefetch(void *ctx, const struct kmt_event *ev)
-{
-	struct page_ctx *c = ctx;
-
-	if (ev->type == KMT_EV_PAGE_ALLOC || ev->type == KMT_EV_PAGE_FREE)
-		kmt_hash_prefetch(alloc_rows(c) ? &c->pfns : &c->live, ev->ptr);
-	return 0;
-}
-
 static const struct kmt_col page_cols_caller[] = {
 	{ "alloc_kb", "Total alloc (KB)", KMT_V_U64, 0 },
 	{ "hits", "Hits", KMT_V_U64, 0 },
@@ -1091,7 +1082,6 @@ const struct kmt_analysis_ops kmt_analysis_page = {
 	.name = "page",
 	.create = page_create,
 	.on_event = page_on_event,
-	.prefetch = page_prefetch,
 	.seal = page_seal,
 	.finish = page_finish,
 	.destroy = page_destroy,

@@ -453,15 +453,6 @@ static int slab_on_event(void *ctx, const struct kmt_event *ev)
 	}
 }
 
-static int slab_prefetch(void *ctx, const struct kmt_event *ev)
-{
-	struct slab_ctx *c = ctx;
-
-	if (kmt_ev_is_slab(ev->type))
-		kmt_hash_prefetch(c->opts.alloc ? &c->ptrs : &c->live, ev->ptr);
-	return 0;
-}
-
 static const struct kmt_col slab_cols_caller[] = {
 	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
 	{ "total_alloc", "Total_alloc/Per", KMT_V_U64, KMT_COL_JOIN_NEXT },
@@ -688,7 +679,6 @@ const struct kmt_analysis_ops kmt_analysis_slab = {
 	.name = "slab",
 	.create = slab_create,
 	.on_event = slab_on_event,
-	.prefetch = slab_prefetch,
 	.seal = slab_seal,
 	.finish = slab_finish,
 	.destroy = slab_destroy,

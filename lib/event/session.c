@@ -9,10 +9,6 @@
 
 #include "event/session.h"
 
-/* events per batch, and how far ahead of the consumer the prefetch runs */
-#define KMT_BATCH 256
-#define KMT_PREFETCH_AHEAD 8
-
 int kmt_session_init(struct kmt_session *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -38,8 +34,6 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_strtab_free(&s->strs);
 	free(s->cpu_node);
 	s->cpu_node = NULL;
-	free(s->batch);
-	s->batch = NULL;
 	if (s->tep)
 		tep_free(s->tep);
 	s->tep = NULL;
@@ -74,34 +68,7 @@ int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
 	s->nr_emitted++;
 	if (!s->consumer)
 		return 0;
-	if (!s->prefetch)
-		return s->consumer(s->consumer_ctx, ev);
-	if (!s->batch) {
-		s->batch = malloc(KMT_BATCH * sizeof(*s->batch));
-		if (!s->batch)
-			return kmt_session_error(s, ENOMEM, "out of memory");
-	}
-	s->batch[s->nr_batch++] = *ev;
-	return s->nr_batch == KMT_BATCH ? kmt_session_flush(s) : 0;
-}
-
-int kmt_session_flush(struct kmt_session *s)
-{
-	size_t i, n = s->nr_batch;
-	int ret = 0;
-
-	s->nr_batch = 0;
-	for (i = 0; i < n && i < KMT_PREFETCH_AHEAD; i++)
-		s->prefetch(s->consumer_ctx, &s->batch[i]);
-	for (i = 0; i < n; i++) {
-		if (i + KMT_PREFETCH_AHEAD < n)
-			s->prefetch(s->consumer_ctx,
-				    &s->batch[i + KMT_PREFETCH_AHEAD]);
-		ret = s->consumer(s->consumer_ctx, &s->batch[i]);
-		if (ret)
-			break;
-	}
-	return ret;
+	return s->consumer(s->consumer_ctx, ev);
 }
 
 

@@ -78,14 +78,6 @@ struct kmt_session {
 	int no_slab_stacks;
 	kmt_event_fn consumer;
 	void *consumer_ctx;
-	/*
-	 * Optional: with a prefetch hook, events are passed on in batches,
-	 * and each event is shown to the hook a few events before the
-	 * consumer gets it, so table lookups overlap their memory waits.
-	 */
-	kmt_event_fn prefetch;
-	struct kmt_event *batch;
-	size_t nr_batch;
 
 	char errmsg[512];
 };
@@ -104,8 +96,6 @@ int kmt_session_error(struct kmt_session *s, int err, const char *fmt, ...)
  */
 int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev);
 
-/* passes on events held back for a batch; readers' callers call it last */
-int kmt_session_flush(struct kmt_session *s);
 
 int kmt_session_set_comm(struct kmt_session *s, int32_t pid,
 			 const char *comm, size_t len);

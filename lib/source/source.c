@@ -222,8 +222,6 @@ int kmt_source_read_file(struct kmt_session *s, const char *path)
 		in->head_pos = in->head_len;	/* readers start from the fd */
 	}
 	ret = ops->read(s, in);
-	if (!ret)
-		ret = kmt_session_flush(s);
 out:
 	if (in->owns_fd)
 		close(in->fd);

@@ -292,77 +292,7 @@ static void test_independent(void)
 	kmt_session_free(&b);
 }
 
-/* with a prefetch hook events come in batches: each once, in order */
-struct batch_seen {
-	uint64_t next_consumed;
-	uint64_t prefetched;
-	uint64_t ahead;		/* most prefetched past consumed */
-	int bad_order;
-};
-
-static int batch_prefetch(void *arg, const struct kmt_event *ev)
-{
-	struct batch_seen *b = arg;
-
-	(void)ev;
-	b->prefetched++;
-	if (b->prefetched - b->next_consumed > b->ahead)
-		b->ahead = b->prefetched - b->next_consumed;
-	return 0;
-}
-
-static int batch_consume(void *arg, const struct kmt_event *ev)
-{
-	struct batch_seen *b = arg;
-
-	if (ev->ts != b->next_consumed + 1)
-		b->bad_order = 1;
-	b->next_consumed++;
-	return ev->ts == 700 ? 7 : 0;
-}
-
-static void test_batches(void)
-{
-	struct kmt_session s;
-	struct batch_seen b = { 0 };
-	struct kmt_event ev;
-	uint64_t i;
-	int ret = 0;
-
-	CHECK(!kmt_session_init(&s));
-	s.consumer = batch_consume;
-	s.prefetch = batch_prefetch;
-	s.consumer_ctx = &b;
-	for (i = 1; i <= 600 && !ret; i++) {
-		kmt_event_init(&ev);
-		ev.type = KMT_EV_KMALLOC;
-		ev.ts = i;
-		ret = kmt_session_emit(&s, &ev);
-	}
-	CHECK_EQ_U64(ret, 0);
-	/* two full batches of 256 went on; the rest waits for the flush */
-	CHECK_EQ_U64(b.next_consumed, 512);
-	CHECK_EQ_U64(kmt_session_flush(&s), 0);
-	CHECK_EQ_U64(b.next_consumed, 600);
-	CHECK_EQ_U64(b.prefetched, 600);
-	CHECK(b.ahead > 1 && b.ahead <= 9);
-	CHECK(!b.bad_order);
-	/* a consumer's non-zero return ends the batch and comes back */
-	for (i = 601; i <= 1000 && !ret; i++) {
-		kmt_event_init(&ev);
-		ev.type = KMT_EV_KMALLOC;
-		ev.ts = i;
-		ret = kmt_session_emit(&s, &ev);
-	}
-	if (!ret)
-		ret = kmt_session_flush(&s);
-	CHECK_EQ_U64(ret, 7);
-	CHECK_EQ_U64(b.next_consumed, 700);
-	kmt_session_free(&s);
-}
-
 KMT_TESTS(
-	KMT_TEST(test_batches),
 	KMT_TEST(test_counting),
 	KMT_TEST(test_first_ts_zero),
 	KMT_TEST(test_no_consumer),
