@@ -424,11 +424,10 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
  * The last part of a text or CSV report: the last analysis' sections,
  * finished (sorted) and drawn on a second thread into a file in memory
  * (else a temporary file in TMPDIR) while this thread does the others',
- * then copied after them.  Sorting
- * and drawing are a fifth of a report of a big recording, and the slab
- * and page analyses' take about as long as each other.  The analyses
- * share only the session, which they read; the symbol table is prepared
- * for that first.
+ * then copied after them.  Sorting and drawing are a fifth of a report
+ * of a big recording, and the slab and page analyses' take about as
+ * long as each other.  The analyses share only the session, which they
+ * read; the symbol table is prepared for that first.
  */
 struct tail_part {
 	const struct kmt_analysis_ops *ops;
@@ -440,6 +439,11 @@ struct tail_part {
 	int running;
 	int err;		/* -errno of the finish or the drawing */
 };
+
+static int errno_or_eio(void)
+{
+	return errno ? -errno : -EIO;
+}
 
 static void *tail_finish(void *arg)
 {
@@ -456,7 +460,7 @@ static void *tail_draw(void *arg)
 
 	errno = 0;
 	if (t->draw(&t->r, t->f) || fflush(t->f))
-		t->err = errno ? -errno : -EIO;
+		t->err = errno_or_eio();
 	return NULL;
 }
 
@@ -517,8 +521,9 @@ static int tail_append(struct tail_part *t, FILE *out)
 	off_t off = 0;
 	size_t n;
 
+	errno = 0;
 	if (fflush(out) || fstat(fileno(t->f), &st))
-		return -errno;
+		return errno_or_eio();
 	while (off < st.st_size) {
 		ssize_t k = sendfile(fileno(out), fileno(t->f), &off,
 				     st.st_size - off);
@@ -530,10 +535,10 @@ static int tail_append(struct tail_part *t, FILE *out)
 	}
 	/* where the kernel cannot copy (an O_APPEND file), through here */
 	if (off < st.st_size && fseeko(t->f, off, SEEK_SET))
-		return -errno;
+		return errno_or_eio();
 	while (off < st.st_size && (n = fread(buf, 1, sizeof(buf), t->f))) {
 		if (fwrite(buf, 1, n, out) != n)
-			return -errno;
+			return errno_or_eio();
 		off += n;
 	}
 	return off < st.st_size ? -EIO : 0;
@@ -546,11 +551,6 @@ static void tail_free(struct tail_part *t)
 	if (t->f)
 		fclose(t->f);
 	t->f = NULL;
-}
-
-static int errno_or_eio(void)
-{
-	return errno ? -errno : -EIO;
 }
 
 /*
