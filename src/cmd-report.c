@@ -421,17 +421,20 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 }
 
 /*
- * The last part of a text or CSV report: the last analysis' sections,
- * finished (sorted) and drawn on a second thread into a file in memory
- * (else a temporary file in TMPDIR) while this thread does the others',
- * then copied after them.  Sorting and drawing are a fifth of a report
- * of a big recording, and the slab and page analyses' take about as
- * long as each other.  The analyses share only the session, which they
- * read; the symbol table is prepared for that first.
+ * The last part of a text or CSV report: the sections of every analysis
+ * after the first, finished (sorted) and drawn on a second thread into a
+ * file in memory (else a temporary file in TMPDIR) while this thread does
+ * the first's, then copied after them.  Sorting and drawing are a fifth
+ * of a report of a big recording, and the slab and page analyses' take
+ * about as long as each other.  The first analysis shares only the
+ * session with the rest, and the views the live tracker among
+ * themselves, all of which they only read now; the symbol table is
+ * prepared for that first.
  */
 struct tail_part {
-	const struct kmt_analysis_ops *ops;
-	void *ctx;
+	struct report_run *run;
+	const int *drawn;	/* which analyses have sections */
+	size_t first;		/* the first in this part */
 	int (*draw)(const struct kmt_report *r, FILE *out);
 	struct kmt_report r;
 	FILE *f;		/* the drawn text, unlinked */
@@ -448,9 +451,13 @@ static int errno_or_eio(void)
 static void *tail_finish(void *arg)
 {
 	struct tail_part *t = arg;
+	size_t i;
 
-	if (t->ops->finish(t->ctx, &t->r))
-		t->err = -ENOMEM;
+	for (i = t->first; i < NR_ANALYSES && !t->err; i++) {
+		if (t->drawn[i] &&
+		    analyses[i].ops->finish(t->run->ctx[i], &t->r))
+			t->err = -ENOMEM;
+	}
 	return NULL;
 }
 
@@ -485,9 +492,9 @@ static int tail_wait(struct tail_part *t)
  * Sets the part up and starts finishing it: 0, or -1 when there is no
  * temporary file (the report is then made on this thread alone).
  */
-static int tail_start(struct tail_part *t, const struct kmt_analysis_ops *ops,
-		      void *ctx, const struct kmt_renderer *renderer,
-		      struct kmt_session *s)
+static int tail_start(struct tail_part *t, struct report_run *run,
+		      const int *drawn, size_t first,
+		      const struct kmt_renderer *renderer)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
@@ -504,11 +511,12 @@ static int tail_start(struct tail_part *t, const struct kmt_analysis_ops *ops,
 		close(fd);
 		return -1;
 	}
-	t->ops = ops;
-	t->ctx = ctx;
+	t->run = run;
+	t->drawn = drawn;
+	t->first = first;
 	t->draw = renderer->render_more;
 	kmt_report_init(&t->r);
-	kmt_symtab_prepare(&s->syms);
+	kmt_symtab_prepare(&run->s->syms);
 	tail_run(t, tail_finish);
 	return 0;
 }
@@ -556,14 +564,14 @@ static void tail_free(struct tail_part *t)
 /*
  * Seals, finishes and draws the analyses run has on, to output (stdout
  * when NULL); the exit status.  With two threads, a text or CSV report
- * of more than one analysis has its last part made beside the rest
- * (struct tail_part); not with the views, which share the live tracker.
+ * of more than one analysis has its last part made beside the first
+ * (struct tail_part).
  */
 static int make_report(struct report_run *run, const struct report_want *want,
 		       const struct kmt_renderer *renderer, const char *output,
 		       int threads, int json)
 {
-	size_t i, last = NR_ANALYSES, nr = 0;
+	size_t i, second = NR_ANALYSES, nr = 0;
 	int drawn[NR_ANALYSES];
 	struct tail_part tail;
 	struct kmt_report r;
@@ -582,18 +590,15 @@ static int make_report(struct report_run *run, const struct report_want *want,
 		drawn[i] = run->on[i] &&
 			   (analyses[i].kind == AN_VIEW || want->slab ||
 			    want->page || has_class(run->s, analyses[i].kind));
-		if (drawn[i]) {
-			last = i;
-			nr++;
-		}
+		if (drawn[i] && nr++ == 1)
+			second = i;
 	}
 	kmt_report_init(&r);
 	fill_meta(&r, run->s);
-	split = threads > 1 && nr > 1 && !run->live && renderer->render_more &&
-		!tail_start(&tail, analyses[last].ops, run->ctx[last], renderer,
-			    run->s);
-	for (i = 0; i < NR_ANALYSES; i++) {
-		if (!drawn[i] || (split && i == last))
+	split = threads > 1 && nr > 1 && renderer->render_more &&
+		!tail_start(&tail, run, drawn, second, renderer);
+	for (i = 0; i < (split ? second : NR_ANALYSES); i++) {
+		if (!drawn[i])
 			continue;
 		if (analyses[i].ops->finish(run->ctx[i], &r))
 			goto oom;

@@ -198,7 +198,8 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 	'
 	test_expect_success "$name: text and CSV drawn in two parts read as drawn in one" '
 		for o in "" "--caller --alloc" "--caller --alloc -l 3 -s hit" \
-			 "--csv" "--csv --caller --alloc"; do
+			 "--csv" "--csv --caller --alloc" "--slab --page $VIEWS" \
+			 "$VIEWS --by comm" "$VIEWS --csv"; do
 			"$KMEMTRACE" report -i "$f" $o --threads 1 >one.out &&
 			"$KMEMTRACE" report -i "$f" $o --threads 2 >two.out &&
 			test_cmp one.out two.out &&
