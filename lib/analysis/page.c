@@ -1043,7 +1043,7 @@ static int page_finish(void *ctx, struct kmt_report *r)
 			       "split_part_frees", t->split_part_frees);
 	err |= kmt_summary_u64(s, "Frees at a larger order than allocated:",
 			       "larger_order_frees", t->larger_order_frees);
-	err |= kmt_summary_u64(s, "Allocations over a live block (free lost):",
+	err |= kmt_summary_u64(s, "Allocations over a live block (free lost or untraced):",
 			       "alloc_over_live", t->alloc_over_live);
 	err |= kmt_summary_u64(s, "Pages freed in batches (mm_page_free_batched):",
 			       "batched_frees", t->batched_frees);

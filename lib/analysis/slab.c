@@ -654,7 +654,7 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 	err |= kmt_summary_u64(s, "Frees of NULL:", "free_null", t->free_null);
 	err |= kmt_summary_u64(s, "Failed allocations (NULL):", "failed",
 			       t->failed);
-	err |= kmt_summary_u64(s, "Allocations over a live object (free lost):",
+	err |= kmt_summary_u64(s, "Allocations over a live object (free lost or untraced):",
 			       "alloc_over_live", t->alloc_over_live);
 	err |= kmt_summary_u64(s, "Cache objects freed with kfree:",
 			       "cache_object_kfreed", t->cache_obj_kfreed);
