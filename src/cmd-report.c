@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
@@ -441,6 +442,7 @@ struct tail_part {
 	pthread_t thread;
 	int running;
 	int err;		/* -errno of the finish or the drawing */
+	int complete;		/* set (atomic) once the whole part is in f */
 };
 
 static int errno_or_eio(void)
@@ -468,6 +470,7 @@ static void *tail_draw(void *arg)
 	errno = 0;
 	if (t->draw(&t->r, t->f) || fflush(t->f))
 		t->err = errno_or_eio();
+	__atomic_store_n(&t->complete, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -521,20 +524,14 @@ static int tail_start(struct tail_part *t, struct report_run *run,
 	return 0;
 }
 
-/* copies the drawn part after what out holds; 0 or -errno */
-static int tail_append(struct tail_part *t, FILE *out)
+/* copies bytes [*off, end) of the part's file to out; 0 or -errno */
+static int tail_copy(struct tail_part *t, FILE *out, off_t *off, off_t end)
 {
+	int fd = fileno(t->f);
 	char buf[65536];
-	struct stat st;
-	off_t off = 0;
-	size_t n;
 
-	errno = 0;
-	if (fflush(out) || fstat(fileno(t->f), &st))
-		return errno_or_eio();
-	while (off < st.st_size) {
-		ssize_t k = sendfile(fileno(out), fileno(t->f), &off,
-				     st.st_size - off);
+	while (*off < end) {
+		ssize_t k = sendfile(fileno(out), fd, off, end - *off);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -542,14 +539,57 @@ static int tail_append(struct tail_part *t, FILE *out)
 			break;
 	}
 	/* where the kernel cannot copy (an O_APPEND file), through here */
-	if (off < st.st_size && fseeko(t->f, off, SEEK_SET))
-		return errno_or_eio();
-	while (off < st.st_size && (n = fread(buf, 1, sizeof(buf), t->f))) {
-		if (fwrite(buf, 1, n, out) != n)
+	while (*off < end) {
+		size_t want = end - *off < (off_t)sizeof(buf) ?
+			      (size_t)(end - *off) : sizeof(buf);
+		ssize_t k = pread(fd, buf, want, *off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		if (fwrite(buf, 1, k, out) != (size_t)k || fflush(out))
 			return errno_or_eio();
-		off += n;
+		*off += k;
 	}
-	return off < st.st_size ? -EIO : 0;
+	return 0;
+}
+
+/*
+ * Copies the part after what out holds: what is drawn so far at once,
+ * the rest as the part's thread draws it, its pages given back as they
+ * are copied.  The file holds only what the second part is ahead of the
+ * first, not the whole of it.  0 or -errno.
+ */
+static int tail_append(struct tail_part *t, FILE *out)
+{
+	const struct timespec nap = { 0, 1000000 };
+	off_t off = 0, freed = 0;
+	struct stat st;
+	int done, ret;
+
+	errno = 0;
+	if (fflush(out))
+		return errno_or_eio();
+	do {
+		done = __atomic_load_n(&t->complete, __ATOMIC_ACQUIRE);
+		if (fstat(fileno(t->f), &st))
+			return errno_or_eio();
+		if (off == st.st_size && !done) {
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		ret = tail_copy(t, out, &off, st.st_size);
+		if (ret)
+			return ret;
+		/* whole pages only; a file system without holes keeps them */
+		if (off - freed >= (1 << 20)) {
+			fallocate(fileno(t->f), FALLOC_FL_PUNCH_HOLE |
+				  FALLOC_FL_KEEP_SIZE, 0, off & ~(off_t)4095);
+			freed = off;
+		}
+	} while (!done || off < st.st_size);
+	return 0;
 }
 
 static void tail_free(struct tail_part *t)
@@ -620,10 +660,10 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	errno = 0;
 	err = renderer->render(&r, out) ? errno_or_eio() : 0;
 	if (split) {
-		int e = tail_wait(&tail);
+		int e = err ? 0 : tail_append(&tail, out);
 
-		if (!err)
-			err = e ? e : tail_append(&tail, out);
+		err = err ? err : tail_wait(&tail);
+		err = err ? err : e;
 	}
 	errno = 0;
 	if (out != stdout ? fclose(out) : fflush(stdout))
