@@ -71,7 +71,6 @@ int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
 	return s->consumer(s->consumer_ctx, ev);
 }
 
-
 int kmt_session_set_comm(struct kmt_session *s, int32_t pid, const char *comm,
 			 size_t len)
 {

@@ -71,7 +71,8 @@ static inline uint64_t kmt_hash_mix(uint64_t x)
 /*
  * Starts loading the slot where key would live, for a lookup a little
  * later: with tables far larger than the caches, most of a lookup is
- * waiting for memory, and a batch of events can wait in parallel.
+ * waiting for memory, and a batch of lookups can wait in parallel (the
+ * pageowner groups do; report's events did not gain, see cmd-report.c).
  */
 static inline void kmt_hash_prefetch(const struct kmt_hash *h, uint64_t key)
 {
