@@ -185,6 +185,15 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 			test_cmp all.s one.s || return 1
 		done
 	'
+	test_expect_success "$name: the slab and page analyses the same beside the views" '
+		"$KMEMTRACE" report -i "$f" --slab --page --caller -l 0 --json >plain.json &&
+		"$KMEMTRACE" report -i "$f" --slab --page --caller -l 0 $VIEWS --json >views.json &&
+		for g in slab page; do
+			python3 section.py plain.json $g >plain.s &&
+			python3 section.py views.json $g >views.s &&
+			test_cmp plain.s views.s || return 1
+		done
+	'
 	test_expect_success "$name: analysed on a second thread or on one, the same report" '
 		for o in "" "--caller --alloc" "--caller --alloc --live" \
 			 "-s hit,callsite --caller --alloc -l 5" \

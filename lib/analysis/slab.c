@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/live.h"
 #include "analysis/slab.h"
 #include "event/event.h"
 #include "event/session.h"
@@ -306,6 +307,36 @@ static void ptr_set_obj(struct slab_ptr *p, const struct slab_live *o)
 	p->type = o->type;
 }
 
+/*
+ * A tracker that every event goes through (the views', with no filter)
+ * already keeps the live objects by pointer, and its step says what this
+ * event found there: the same as the analysis' own table would, one
+ * lookup in a table of every live object fewer.  NULL otherwise.
+ */
+static const struct kmt_live_step *tracked(const struct slab_ctx *c)
+{
+	const struct kmt_live *l = c->opts.tracker;
+
+	return l && !l->filter ? &l->step : NULL;
+}
+
+/* the live state of a tracked object, as the own table holds it */
+static int tracked_obj(struct slab_ctx *c, const struct kmt_live_obj *o,
+		       struct slab_live *out)
+{
+	const unsigned char *row = kmt_rows_get(&c->sites, &o->callsite, 0,
+						NULL);
+
+	/* every allocation came here too: its callsite has a row */
+	if (!row)
+		return 0;
+	out->bytes_alloc = o->bytes_alloc;
+	out->site = (uint32_t)((row - c->sites.rows) / c->sites.row_size);
+	out->cpu = o->cpu;
+	out->type = o->type;
+	return 1;
+}
+
 /* the object stops being live (freed, or its free was lost) */
 static struct slab_row *retire(struct slab_ctx *c, const struct slab_live *obj)
 {
@@ -320,6 +351,7 @@ static struct slab_row *retire(struct slab_ctx *c, const struct slab_live *obj)
 
 static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 {
+	const struct kmt_live_step *st = tracked(c);
 	struct slab_live now, old;
 	struct slab_row *site;
 	int was_live;
@@ -365,6 +397,9 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 		if (was_live)
 			old = ptr_obj(p);
 		ptr_set_obj(p, &now);
+	} else if (st) {
+		was_live = st->what == KMT_LIVE_ALLOC_OVER &&
+			   tracked_obj(c, &st->prev, &old);
 	} else {
 		int is_new;
 		struct slab_live *obj = kmt_hash_put(&c->live, ev->ptr,
@@ -392,6 +427,7 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 
 static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 {
+	const struct kmt_live_step *st = tracked(c);
 	struct slab_ptr *p = NULL;
 	struct slab_row *site;
 	struct slab_live obj;
@@ -412,6 +448,9 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 			obj = ptr_obj(p);
 			p->is_live = 0;
 		}
+	} else if (st) {
+		found = st->what == KMT_LIVE_FREE &&
+			tracked_obj(c, &st->prev, &obj);
 	} else {
 		found = kmt_hash_del(&c->live, ev->ptr, &obj);
 	}
