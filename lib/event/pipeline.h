@@ -16,11 +16,14 @@
  */
 #define KMT_PIPE_BATCH	4096	/* events a batch: few hand-overs */
 /*
- * Batches in flight.  The perf.data reader merges a round at a time but
- * passes it on while it reads the next (kmt_perfdata_queue_pump), so a
- * few batches keep both threads busy: 1.5 MB, not a round's 12 MB.
+ * Batches in flight.  Readers emit in bursts: the perf.data reader merges
+ * when 16,384 events wait (KMT_PERFDATA_BATCH) and passes on what is safe
+ * at once.  The analyses' thread works faster than the reader reads, so
+ * a ring that holds a merge or two (3 MB) lets the reader go on decoding
+ * while they catch up.  Feeding them a few events per record read instead
+ * (a ready list, with 4 batches) cost the reader more than it saved.
  */
-#define KMT_PIPE_SLOTS	4
+#define KMT_PIPE_SLOTS	8
 
 /* consumes n events; non-zero stops the pipeline with that error */
 typedef int (*kmt_pipe_fn)(void *arg, const struct kmt_event *ev, size_t n);

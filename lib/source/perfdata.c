@@ -400,7 +400,6 @@ void kmt_perfdata_queue_free(struct kmt_perfdata_queue *q)
 	}
 	free(q->streams);
 	free(q->heap);
-	free(q->ready);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -479,40 +478,9 @@ static void sift_down(struct kmt_perfdata_queue *q, size_t n, size_t i)
 	}
 }
 
-/* an event in order: passed on at once, or made ready to be */
-static int queue_out(struct kmt_perfdata_queue *q, struct kmt_session *s,
-		     const struct kmt_event *ev, int ready)
-{
-	if (!ready)
-		return kmt_session_emit(s, ev);
-	if (q->ready_nr >= q->ready_alloc &&
-	    KMT_ARRAY_GROW(q->ready, q->ready_nr + 1, q->ready_alloc))
-		return kmt_session_error(s, ENOMEM,
-					 "out of memory putting events in time order");
-	q->ready[q->ready_nr++] = *ev;
-	return 0;
-}
-
-int kmt_perfdata_queue_pump(struct kmt_perfdata_queue *q,
-			    struct kmt_session *s, size_t n)
-{
-	int ret = 0;
-
-	while (n && q->ready_head < q->ready_nr && !ret) {
-		ret = kmt_session_emit(s, &q->ready[q->ready_head++]);
-		n--;
-	}
-	if (q->ready_head == q->ready_nr)
-		q->ready_head = q->ready_nr = 0;
-	return ret;
-}
-
-/*
- * Merges the streams up to bound (all of them when all is set), passing
- * the events to s, or making them ready to be.
- */
+/* merges the streams up to bound (all of them when all is set) */
 static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
-		      uint64_t bound, int all, int ready)
+		      uint64_t bound, int all)
 {
 	size_t i, n = 0;
 	int ret = 0;
@@ -532,7 +500,7 @@ static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
 		if (!q->emitted || ev->ts > q->last_out)
 			q->last_out = ev->ts;
 		q->emitted = 1;
-		ret = queue_out(q, s, ev, ready);
+		ret = kmt_session_emit(s, ev);
 		st->head++;
 		q->nr--;
 		if (st->head == st->nr)
@@ -578,11 +546,7 @@ int kmt_perfdata_queue_round(struct kmt_perfdata_queue *q,
 	if (q->rounds < 2 || !q->nr || q->nr < q->batch ||
 	    q->nr < q->flush_at)
 		return 0;
-	/* what the last merge made ready goes first: it is older */
-	ret = kmt_perfdata_queue_pump(q, s, SIZE_MAX);
-	if (ret)
-		return ret;
-	ret = queue_emit(q, s, q->bound, 0, 1);
+	ret = queue_emit(q, s, q->bound, 0);
 	/* what stays waits for newer events: do not sort it every round */
 	q->flush_at = q->nr * 2;
 	return ret;
@@ -591,9 +555,7 @@ int kmt_perfdata_queue_round(struct kmt_perfdata_queue *q,
 int kmt_perfdata_queue_flush(struct kmt_perfdata_queue *q,
 			     struct kmt_session *s)
 {
-	int ret = kmt_perfdata_queue_pump(q, s, SIZE_MAX);
-
-	return ret ? ret : queue_emit(q, s, 0, 1, 0);
+	return queue_emit(q, s, 0, 1);
 }
 
 /* ---- the tracing data: event formats for libtraceevent ---- */
@@ -1438,18 +1400,6 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 
 	switch (type) {
 	case REC_SAMPLE:
-		/*
-		 * One ready event a sample: about as many samples come
-		 * before the next merge as this one made ready, so the
-		 * analyses' thread is fed at the pace the reader reads,
-		 * and what is left goes at the next merge.
-		 */
-		if (kmt_perfdata_queue_has_ready(&pd->q)) {
-			int ret = kmt_perfdata_queue_pump(&pd->q, s, 1);
-
-			if (ret)
-				return ret;
-		}
 		return pd_sample(pd, body, len);
 	case REC_FINISHED_ROUND:
 		return kmt_perfdata_queue_round(&pd->q, s);

@@ -126,14 +126,6 @@ struct kmt_perfdata_queue {
 	int emitted;			/* last_out is valid */
 	uint64_t nr_late;		/* arrived after their time was passed */
 	size_t peak;			/* most events queued at once */
-	/*
-	 * Events a merge put in order, passed on a few at a time while the
-	 * next records are read (kmt_perfdata_queue_pump): a consumer on
-	 * another thread then gets a steady stream, not a round at once,
-	 * and the hand-over between the threads can be small.
-	 */
-	struct kmt_event *ready;
-	size_t ready_head, ready_nr, ready_alloc;
 };
 
 /* slack KMT_PERFDATA_SLACK_NS and batch KMT_PERFDATA_BATCH; both can be set */
@@ -152,28 +144,13 @@ static inline struct kmt_event *kmt_perfdata_queue_slot(
 /* queues the slot's event; 0 or -ENOMEM */
 int kmt_perfdata_queue_commit(struct kmt_perfdata_queue *q);
 /*
- * At a round marker: passes what the last round made ready, then makes
- * ready the events that are now safe, to be passed to s
- * (kmt_session_emit) by kmt_perfdata_queue_pump.  Returns 0 or the
- * first non-zero emit return.
+ * At a round marker: passes the events that are safe to s
+ * (kmt_session_emit).  Returns 0 or the first non-zero emit return.
  */
 int kmt_perfdata_queue_round(struct kmt_perfdata_queue *q,
 			     struct kmt_session *s);
 /* at the end: passes everything left */
 int kmt_perfdata_queue_flush(struct kmt_perfdata_queue *q,
 			     struct kmt_session *s);
-/*
- * Passes on up to n of the events a round made ready (all of them with
- * n == SIZE_MAX); the reader calls it as it reads.  Returns the
- * consumer's error or 0.
- */
-int kmt_perfdata_queue_pump(struct kmt_perfdata_queue *q,
-			    struct kmt_session *s, size_t n);
-
-static inline int kmt_perfdata_queue_has_ready(
-	const struct kmt_perfdata_queue *q)
-{
-	return q->ready_head < q->ready_nr;
-}
 
 #endif

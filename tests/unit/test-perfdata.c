@@ -612,18 +612,6 @@ static void test_queue_rounds(void)
 	queue_add(&q, 8, 3);
 	queue_add(&q, 5, 4);		/* a tie: after the earlier 5 */
 	CHECK_EQ_U64(kmt_perfdata_queue_round(&q, &s), 0);
-	/* made ready, passed on a few at a time as the reader reads on */
-	CHECK_EQ_U64(seen.nr, 0);
-	CHECK(kmt_perfdata_queue_has_ready(&q));
-	CHECK_EQ_U64(kmt_perfdata_queue_pump(&q, &s, 1), 0);
-	CHECK_EQ_U64(seen.nr, 1);
-	CHECK_EQ_U64(seen.ev[0].ts, 3);
-	/* the next marker passes what is left of them before merging more */
-	queue_add(&q, 9, 5);
-	queue_add(&q, 6, 6);
-	queue_add(&q, 2, 7);		/* too late: 5 went out already */
-	CHECK_EQ_U64(q.nr_late, 1);
-	CHECK_EQ_U64(kmt_perfdata_queue_round(&q, &s), 0);
 	/* safe: up to 5, the highest time before the previous marker */
 	CHECK_EQ_U64(seen.nr, 4);
 	CHECK_EQ_U64(seen.ev[0].ts, 3);
@@ -632,8 +620,11 @@ static void test_queue_rounds(void)
 	CHECK_EQ_U64(seen.ev[2].cpu, 0);
 	CHECK_EQ_U64(seen.ev[3].ts, 5);
 	CHECK_EQ_U64(seen.ev[3].cpu, 4);
-	CHECK_EQ_U64(kmt_perfdata_queue_pump(&q, &s, SIZE_MAX), 0);
-	CHECK(!kmt_perfdata_queue_has_ready(&q));
+	queue_add(&q, 9, 5);
+	queue_add(&q, 6, 6);
+	queue_add(&q, 2, 7);		/* too late: 5 went out already */
+	CHECK_EQ_U64(q.nr_late, 1);
+	CHECK_EQ_U64(kmt_perfdata_queue_round(&q, &s), 0);
 	CHECK_EQ_U64(seen.nr, 7);	/* 2, 6, 8 */
 	CHECK_EQ_U64(seen.ev[4].ts, 2);
 	CHECK_EQ_U64(seen.ev[5].ts, 6);
@@ -663,7 +654,6 @@ static void test_queue_slack_and_batch(void)
 	kmt_perfdata_queue_round(&q, &s);
 	queue_add(&q, 105, 2);
 	kmt_perfdata_queue_round(&q, &s);
-	kmt_perfdata_queue_pump(&q, &s, SIZE_MAX);
 	/* the bound is min(100, 105 - 10): 95 */
 	CHECK_EQ_U64(seen.nr, 1);
 	CHECK_EQ_U64(seen.ev[0].ts, 50);
@@ -682,16 +672,10 @@ static void test_queue_slack_and_batch(void)
 	queue_add(&q, 3, 0);
 	queue_add(&q, 4, 0);
 	kmt_perfdata_queue_round(&q, &s);
-	CHECK_EQ_U64(seen.nr, 0);
-	kmt_perfdata_queue_pump(&q, &s, SIZE_MAX);
 	CHECK_EQ_U64(seen.nr, 2);	/* 1 and 2: the bound is 2 */
-	/* the end passes what is ready, then the rest */
-	queue_add(&q, 5, 0);
-	kmt_perfdata_queue_round(&q, &s);
 	kmt_perfdata_queue_flush(&q, &s);
-	CHECK_EQ_U64(seen.nr, 5);
+	CHECK_EQ_U64(seen.nr, 4);
 	CHECK_EQ_U64(seen.ev[3].ts, 4);
-	CHECK_EQ_U64(seen.ev[4].ts, 5);
 	kmt_perfdata_queue_free(&q);
 	kmt_session_free(&s);
 }
