@@ -499,14 +499,13 @@ static int tail_start(struct tail_part *t, struct report_run *run,
 		      const int *drawn, size_t first,
 		      const struct kmt_renderer *renderer)
 {
-	const char *dir = getenv("TMPDIR");
 	int fd;
 
 	memset(t, 0, sizeof(*t));
 	/* in memory: a file system's journal would cost more than drawing */
 	fd = memfd_create("kmemtrace-report", MFD_CLOEXEC);
 	if (fd < 0)
-		fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+		fd = kmt_tmpfile();
 	if (fd < 0)
 		return -1;
 	t->f = fdopen(fd, "w+");

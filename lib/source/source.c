@@ -109,14 +109,20 @@ static int fill_head(struct kmt_input *in)
 	return 0;
 }
 
+int kmt_tmpfile(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+}
+
 /* copies head and the rest of a pipe into an unlinked temporary file */
 static int spool(struct kmt_session *s, struct kmt_input *in)
 {
-	const char *dir = getenv("TMPDIR");
 	char buf[65536];
 	int fd;
 
-	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+	fd = kmt_tmpfile();
 	if (fd < 0)
 		return kmt_session_error(s, errno,
 			"%s: cannot spool the input to a temporary file: %s",

@@ -30,6 +30,12 @@ struct kmt_input {
 /* reads up to len bytes; 0 at end, -errno on error */
 ssize_t kmt_input_read(struct kmt_input *in, void *buf, size_t len);
 
+/*
+ * An unlinked temporary file, read-write, in TMPDIR (else /tmp): the fd,
+ * or -1 with errno set.
+ */
+int kmt_tmpfile(void);
+
 struct kmt_source_ops {
 	const char *name;
 	/* 1 if head (head_len bytes, maybe fewer than a whole header) is ours */
