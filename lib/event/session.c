@@ -56,7 +56,9 @@ int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
 		return 0;
 	}
 	/* counts and times describe all events read, the window or not */
-	if (!kmt_session_total_events(s) || ev->ts < s->first_ts)
+	/* the count is a sum over types: only taken while first_ts is 0 */
+	if (ev->ts < s->first_ts ||
+	    (!s->first_ts && !kmt_session_total_events(s)))
 		s->first_ts = ev->ts;
 	if (ev->ts > s->last_ts)
 		s->last_ts = ev->ts;
