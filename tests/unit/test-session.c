@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "event/session.h"
@@ -84,6 +85,49 @@ static void test_first_ts_zero(void)
 	CHECK_EQ_U64(s.last_ts, 9);
 	CHECK_EQ_U64(s.nr_emitted, 3);
 	kmt_session_free(&s);
+}
+
+/*
+ * The earliest event sets first_ts whichever comes first, and a record of
+ * another subsystem before them does not (only the kmem events' span).
+ */
+static void test_first_ts_out_of_order(void)
+{
+	struct kmt_session s;
+
+	kmt_session_init(&s);
+	emit(&s, KMT_EV_NONE, 10);
+	emit(&s, KMT_EV_KMALLOC, 300);
+	CHECK_EQ_U64(s.first_ts, 300);
+	emit(&s, KMT_EV_KFREE, 200);
+	emit(&s, KMT_EV_KFREE, 250);
+	CHECK_EQ_U64(s.first_ts, 200);
+	emit(&s, KMT_EV_PAGE_ALLOC, 0);
+	emit(&s, KMT_EV_PAGE_FREE, 7);
+	CHECK_EQ_U64(s.first_ts, 0);
+	CHECK_EQ_U64(s.last_ts, 300);
+	kmt_session_free(&s);
+}
+
+/*
+ * kmt_event_init sets every field (it no longer clears the whole struct
+ * first): whatever the memory held, an initialised event is the all-zero
+ * event with the "unknown" fields at -1, byte for byte.
+ */
+static void test_event_init(void)
+{
+	struct kmt_event ev, want;
+
+	memset(&want, 0, sizeof(want));
+	want.cpu = -1;
+	want.pid = -1;
+	want.migratetype = -1;
+	want.fallback_order = -1;
+	want.fallback_migratetype = -1;
+	want.node = -1;
+	memset(&ev, 0xa5, sizeof(ev));
+	kmt_event_init(&ev);
+	CHECK(!memcmp(&ev, &want, sizeof(ev)));
 }
 
 /* without a consumer events are still counted */
@@ -295,6 +339,8 @@ static void test_independent(void)
 KMT_TESTS(
 	KMT_TEST(test_counting),
 	KMT_TEST(test_first_ts_zero),
+	KMT_TEST(test_first_ts_out_of_order),
+	KMT_TEST(test_event_init),
 	KMT_TEST(test_no_consumer),
 	KMT_TEST(test_time_window),
 	KMT_TEST(test_consumer_stops),
