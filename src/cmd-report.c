@@ -563,7 +563,7 @@ static int tail_copy(struct tail_part *t, FILE *out, off_t *off, off_t end)
 static int tail_append(struct tail_part *t, FILE *out)
 {
 	const struct timespec nap = { 0, 1000000 };
-	off_t off = 0, freed = 0;
+	off_t page = sysconf(_SC_PAGESIZE), off = 0, freed = 0;
 	struct stat st;
 	int done, ret;
 
@@ -584,7 +584,7 @@ static int tail_append(struct tail_part *t, FILE *out)
 		/* whole pages only; a file system without holes keeps them */
 		if (off - freed >= (1 << 20)) {
 			fallocate(fileno(t->f), FALLOC_FL_PUNCH_HOLE |
-				  FALLOC_FL_KEEP_SIZE, 0, off & ~(off_t)4095);
+				  FALLOC_FL_KEEP_SIZE, 0, off - off % page);
 			freed = off;
 		}
 	} while (!done || off < st.st_size);

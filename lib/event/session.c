@@ -55,10 +55,13 @@ int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
 		s->nr_other++;
 		return 0;
 	}
-	/* counts and times describe all events read, the window or not */
-	/* the count is a sum over types: only taken while first_ts is 0 */
+	/*
+	 * Counts and times describe all events read, the window or not.
+	 * The count is a sum over types: it is only needed while every
+	 * event so far (if any) was at time 0.
+	 */
 	if (ev->ts < s->first_ts ||
-	    (!s->first_ts && !kmt_session_total_events(s)))
+	    (!s->last_ts && !s->first_ts && !kmt_session_total_events(s)))
 		s->first_ts = ev->ts;
 	if (ev->ts > s->last_ts)
 		s->last_ts = ev->ts;
