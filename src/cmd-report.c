@@ -82,6 +82,9 @@ static int wanted(const struct report_want *w, size_t i)
 struct report_run {
 	void *ctx[NR_ANALYSES];
 	int on[NR_ANALYSES];
+	/* the analyses on, in table order: what feed() calls per event */
+	size_t active[NR_ANALYSES];
+	size_t nr_active;
 	/*
 	 * Fed every event before the analyses, when views run or a
 	 * --pid/--comm/--cpu filter is given: it tells the views what each
@@ -137,7 +140,7 @@ static void prepare_event(struct report_run *run, struct kmt_event *ev)
  */
 static int feed(struct report_run *run, const struct kmt_event *ev)
 {
-	size_t i;
+	size_t k;
 	int ret;
 
 	if (run->live) {
@@ -149,9 +152,9 @@ static int feed(struct report_run *run, const struct kmt_event *ev)
 		if (!run->live->step.pass)
 			return 0;
 	}
-	for (i = 0; i < NR_ANALYSES; i++) {
-		if (!run->on[i])
-			continue;
+	for (k = 0; k < run->nr_active; k++) {
+		size_t i = run->active[k];
+
 		ret = analyses[i].ops->on_event(run->ctx[i], ev);
 		if (ret) {
 			run->failed = i;
@@ -186,15 +189,16 @@ static int dispatch(void *arg, const struct kmt_event *ev)
 	return ret ? feed_error(run, ret) : 0;
 }
 
-/* the reader's side of the pipeline: prepare each event, queue a copy */
+/* the reader's side of the pipeline: a copy of each event, prepared */
 static int pipe_feed(void *arg, const struct kmt_event *ev)
 {
 	struct report_run *run = arg;
-	struct kmt_event copy = *ev;
+	struct kmt_event *copy = kmt_pipeline_slot(&run->pipe);
 	int ret;
 
-	prepare_event(run, &copy);
-	ret = kmt_pipeline_push(&run->pipe, &copy);
+	*copy = *ev;
+	prepare_event(run, copy);
+	ret = kmt_pipeline_commit(&run->pipe);
 	return ret ? feed_error(run, ret) : 0;
 }
 
@@ -848,6 +852,7 @@ int cmd_report(int argc, char **argv)
 			fail(json, s.errmsg[0] ? s.errmsg : "out of memory");
 			goto out;
 		}
+		run.active[run.nr_active++] = i;
 	}
 	run.s = &s;
 	/* the slab and page analyses need no slab stacks, the views do */

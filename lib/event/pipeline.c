@@ -82,10 +82,15 @@ static int publish(struct kmt_pipeline *p)
 	return err;
 }
 
+int kmt_pipeline_commit(struct kmt_pipeline *p)
+{
+	return ++p->nr == KMT_PIPE_BATCH ? publish(p) : 0;
+}
+
 int kmt_pipeline_push(struct kmt_pipeline *p, const struct kmt_event *ev)
 {
-	slot(p, p->head)[p->nr++] = *ev;
-	return p->nr == KMT_PIPE_BATCH ? publish(p) : 0;
+	*kmt_pipeline_slot(p) = *ev;
+	return kmt_pipeline_commit(p);
 }
 
 int kmt_pipeline_finish(struct kmt_pipeline *p)

@@ -55,6 +55,18 @@ int kmt_pipeline_start(struct kmt_pipeline *p, kmt_pipe_fn consume,
 int kmt_pipeline_push(struct kmt_pipeline *p, const struct kmt_event *ev);
 
 /*
+ * The place of the next event in the batch being filled, to write it in
+ * place (a copy less than a push); kmt_pipeline_commit queues it.
+ */
+static inline struct kmt_event *kmt_pipeline_slot(struct kmt_pipeline *p)
+{
+	return p->ring + (p->head % KMT_PIPE_SLOTS) * KMT_PIPE_BATCH + p->nr;
+}
+
+/* queues the event written at kmt_pipeline_slot; as kmt_pipeline_push */
+int kmt_pipeline_commit(struct kmt_pipeline *p);
+
+/*
  * Hands over what is queued, waits for the consumer to finish and frees
  * the pipeline; returns the consumer's error or 0.  Once this returns,
  * all the consumer wrote is visible to the caller.
