@@ -90,6 +90,7 @@ struct pd_attr {
 	uint64_t sample_type;
 	uint64_t read_format;
 	uint32_t type;
+	struct kmt_perfdata_layout layout;	/* of its samples */
 };
 
 /* how a sample names its attr */
@@ -264,56 +265,60 @@ static int pd_load(struct pd *pd, uint64_t off, uint64_t len,
 
 /* ---- samples, call chains, the time-order queue: pure parts ---- */
 
-int kmt_perfdata_parse_sample(const unsigned char *body, size_t size,
-			      uint64_t st, uint64_t rf,
-			      struct kmt_perfdata_sample *out)
+void kmt_perfdata_layout_init(struct kmt_perfdata_layout *l, uint64_t st,
+			      uint64_t rf)
 {
-	const unsigned char *p = body, *end = body + size;
+	/* the fixed fields in the order a sample carries them */
+	static const uint64_t fixed[] = {
+		KMT_PERF_SAMPLE_IDENTIFIER, KMT_PERF_SAMPLE_IP,
+		KMT_PERF_SAMPLE_TID, KMT_PERF_SAMPLE_TIME,
+		KMT_PERF_SAMPLE_ADDR, KMT_PERF_SAMPLE_ID,
+		KMT_PERF_SAMPLE_STREAM_ID, KMT_PERF_SAMPLE_CPU,
+		KMT_PERF_SAMPLE_PERIOD,
+	};
+	size_t i, off = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->sample_type = st;
+	l->read_format = rf;
+	l->off_id = l->off_tid = l->off_time = l->off_cpu = -1;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (!(st & fixed[i]))
+			continue;
+		/* with both, ID (the later) names the sample, as in perf */
+		if (fixed[i] == KMT_PERF_SAMPLE_IDENTIFIER ||
+		    fixed[i] == KMT_PERF_SAMPLE_ID)
+			l->off_id = (int16_t)off;
+		else if (fixed[i] == KMT_PERF_SAMPLE_TID)
+			l->off_tid = (int16_t)off;
+		else if (fixed[i] == KMT_PERF_SAMPLE_TIME)
+			l->off_time = (int16_t)off;
+		else if (fixed[i] == KMT_PERF_SAMPLE_CPU)
+			l->off_cpu = (int16_t)off;
+		off += 8;
+	}
+	l->prefix = (uint16_t)off;
+}
+
+int kmt_perfdata_parse_laid(const unsigned char *body, size_t size,
+			    const struct kmt_perfdata_layout *l,
+			    struct kmt_perfdata_sample *out)
+{
+	const unsigned char *p = body + l->prefix, *end = body + size;
+	uint64_t st = l->sample_type, rf = l->read_format;
 
 #define NEED(n)	do { if ((uint64_t)(end - p) < (uint64_t)(n)) return -EINVAL; } while (0)
-	memset(out, 0, sizeof(*out));
-	if (st & KMT_PERF_SAMPLE_IDENTIFIER) {
-		NEED(8);
-		out->id = get64(p);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_IP) {
-		NEED(8);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_TID) {
-		NEED(8);
-		out->pid = get32(p);
-		out->tid = get32(p + 4);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_TIME) {
-		NEED(8);
-		out->time = get64(p);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_ADDR) {
-		NEED(8);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_ID) {
-		NEED(8);
-		out->id = get64(p);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_STREAM_ID) {
-		NEED(8);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_CPU) {
-		NEED(8);
-		out->cpu = get32(p);
-		p += 8;
-	}
-	if (st & KMT_PERF_SAMPLE_PERIOD) {
-		NEED(8);
-		p += 8;
-	}
+	if (size < l->prefix)
+		return -EINVAL;
+	out->id = l->off_id >= 0 ? get64(body + l->off_id) : 0;
+	out->pid = l->off_tid >= 0 ? get32(body + l->off_tid) : 0;
+	out->tid = l->off_tid >= 0 ? get32(body + l->off_tid + 4) : 0;
+	out->time = l->off_time >= 0 ? get64(body + l->off_time) : 0;
+	out->cpu = l->off_cpu >= 0 ? get32(body + l->off_cpu) : 0;
+	out->raw_size = 0;
+	out->nr_ips = 0;
+	out->ips = NULL;
+	out->raw = NULL;
 	if (st & KMT_PERF_SAMPLE_READ) {
 		uint64_t times = !!(rf & KMT_PERF_FORMAT_TOTAL_TIME_ENABLED) +
 				 !!(rf & KMT_PERF_FORMAT_TOTAL_TIME_RUNNING);
@@ -363,6 +368,16 @@ int kmt_perfdata_parse_sample(const unsigned char *body, size_t size,
 	return 0;
 }
 
+int kmt_perfdata_parse_sample(const unsigned char *body, size_t size,
+			      uint64_t st, uint64_t rf,
+			      struct kmt_perfdata_sample *out)
+{
+	struct kmt_perfdata_layout l;
+
+	kmt_perfdata_layout_init(&l, st, rf);
+	return kmt_perfdata_parse_laid(body, size, &l, out);
+}
+
 size_t kmt_perfdata_kernel_chain(const unsigned char *ips, uint64_t nr,
 				 uint64_t *start)
 {
@@ -403,17 +418,16 @@ void kmt_perfdata_queue_free(struct kmt_perfdata_queue *q)
 	memset(q, 0, sizeof(*q));
 }
 
-int kmt_perfdata_queue_commit(struct kmt_perfdata_queue *q)
+struct kmt_event *kmt_perfdata_queue_slot(struct kmt_perfdata_queue *q,
+					  int32_t cpu)
 {
-	const struct kmt_event *ev = &q->staging;
+	size_t idx = cpu >= 0 && cpu < KMT_MAX_CPUS ? (size_t)cpu + 1 : 0;
 	struct kmt_perfdata_stream *st;
-	size_t idx, i;
 
-	idx = ev->cpu >= 0 && ev->cpu < KMT_MAX_CPUS ? (size_t)ev->cpu + 1 : 0;
 	if (idx >= q->nr_streams) {
 		if (KMT_ARRAY_GROW(q->streams, idx + 1, q->streams_alloc) ||
 		    KMT_ARRAY_GROW(q->heap, idx + 1, q->heap_alloc))
-			return -ENOMEM;
+			return NULL;
 		memset(q->streams + q->nr_streams, 0,
 		       (idx + 1 - q->nr_streams) * sizeof(*q->streams));
 		q->nr_streams = idx + 1;
@@ -423,28 +437,38 @@ int kmt_perfdata_queue_commit(struct kmt_perfdata_queue *q)
 	     KMT_ARRAY_GROW(st->ev, st->nr + 1, st->ev_alloc)) ||
 	    (st->nr >= st->seq_alloc &&
 	     KMT_ARRAY_GROW(st->seq, st->nr + 1, st->seq_alloc)))
-		return -ENOMEM;
+		return NULL;
+	q->slot_stream = idx;
+	return &st->ev[st->nr];
+}
+
+void kmt_perfdata_queue_commit(struct kmt_perfdata_queue *q)
+{
+	struct kmt_perfdata_stream *st = &q->streams[q->slot_stream];
+	uint64_t ts = st->ev[st->nr].ts;
+	size_t i = st->nr;
+
 	/* an interrupted event comes after the interrupt's: move it back */
-	i = st->nr;
-	while (i > st->head && st->ev[i - 1].ts > ev->ts)
+	while (i > st->head && st->ev[i - 1].ts > ts)
 		i--;
 	if (i < st->nr) {
+		struct kmt_event ev = st->ev[st->nr];
+
 		memmove(st->ev + i + 1, st->ev + i,
 			(st->nr - i) * sizeof(*st->ev));
 		memmove(st->seq + i + 1, st->seq + i,
 			(st->nr - i) * sizeof(*st->seq));
+		st->ev[i] = ev;
 	}
-	st->ev[i] = *ev;
 	st->seq[i] = q->seq++;
 	st->nr++;
 	q->nr++;
-	if (ev->ts > q->max_ts)
-		q->max_ts = ev->ts;
-	if (q->emitted && ev->ts < q->last_out)
+	if (ts > q->max_ts)
+		q->max_ts = ts;
+	if (q->emitted && ts < q->last_out)
 		q->nr_late++;
 	if (q->nr > q->peak)
 		q->peak = q->nr;
-	return 0;
 }
 
 /* the head of stream a goes before the head of stream b */
@@ -492,21 +516,35 @@ static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
 	for (i = n / 2; i-- > 0; )
 		sift_down(q, n, i);
 	while (n && !ret) {
-		struct kmt_perfdata_stream *st = &q->streams[q->heap[0]];
-		const struct kmt_event *ev = &st->ev[st->head];
+		uint32_t top = q->heap[0], next = 0;
+		struct kmt_perfdata_stream *st = &q->streams[top];
 
-		if (!all && ev->ts > bound)
-			break;
-		if (!q->emitted || ev->ts > q->last_out)
-			q->last_out = ev->ts;
-		q->emitted = 1;
-		ret = kmt_session_emit(s, ev);
-		st->head++;
-		q->nr--;
+		/*
+		 * The top stream's events go out while they come before the
+		 * head of every other, the smaller of the root's children:
+		 * one comparison an event instead of a sift.
+		 */
+		if (n > 1)
+			next = n > 2 && head_before(q, q->heap[2], q->heap[1]) ?
+			       q->heap[2] : q->heap[1];
+		do {
+			const struct kmt_event *ev = &st->ev[st->head];
+
+			if (!all && ev->ts > bound)
+				goto out;
+			if (!q->emitted || ev->ts > q->last_out)
+				q->last_out = ev->ts;
+			q->emitted = 1;
+			ret = kmt_session_emit(s, ev);
+			st->head++;
+			q->nr--;
+		} while (!ret && st->head < st->nr &&
+			 (n == 1 || head_before(q, top, next)));
 		if (st->head == st->nr)
 			q->heap[0] = q->heap[--n];
 		sift_down(q, n, 0);
 	}
+out:
 	/* what stays moves to the front of its stream */
 	for (i = 0; i < q->nr_streams; i++) {
 		struct kmt_perfdata_stream *st = &q->streams[i];
@@ -1070,6 +1108,7 @@ static int pd_add_attr(struct pd *pd, const unsigned char *attr,
 	a->type = get32(attr + ATTR_TYPE);
 	a->sample_type = get64(attr + ATTR_SAMPLE_TYPE);
 	a->read_format = get64(attr + ATTR_READ_FORMAT);
+	kmt_perfdata_layout_init(&a->layout, a->sample_type, a->read_format);
 	if (a->read_format & KMT_PERF_FORMAT_LOST)
 		pd->format_lost = 1;
 	if (a->type == PERF_TYPE_TRACEPOINT &&
@@ -1181,24 +1220,11 @@ static int pd_file_attrs(struct pd *pd, uint64_t off, uint64_t size,
 
 /* ---- the record stream ---- */
 
-/*
- * Points *p at n bytes from offset cur.  Returns 0, 1 when the records
- * end first, or -errno.
- */
-static int pd_need(struct pd *pd, size_t n, const unsigned char **p)
+/* pd_need when the bytes are not in the window: reads them into it */
+static int pd_need_read(struct pd *pd, size_t n, const unsigned char **p)
 {
 	uint64_t at = pd->cur;
 
-	if (at > pd->end || n > pd->end - at)
-		return 1;
-	if (pd->map) {
-		*p = kmt_mapview_at(&pd->view, at);
-		return 0;
-	}
-	if (at >= pd->off && at - pd->off + n <= pd->len) {
-		*p = pd->win + (at - pd->off);
-		return 0;
-	}
 	pd->off = at;
 	pd->len = 0;
 	while (pd->len < n) {
@@ -1219,6 +1245,28 @@ static int pd_need(struct pd *pd, size_t n, const unsigned char **p)
 	}
 	*p = pd->win;
 	return 0;
+}
+
+/*
+ * Points *p at n bytes from offset cur.  Returns 0, 1 when the records
+ * end first, or -errno.  Twice a record: the mapped and windowed cases
+ * stay inline.
+ */
+static inline int pd_need(struct pd *pd, size_t n, const unsigned char **p)
+{
+	uint64_t at = pd->cur;
+
+	if (at > pd->end || n > pd->end - at)
+		return 1;
+	if (pd->map) {
+		*p = kmt_mapview_at(&pd->view, at);
+		return 0;
+	}
+	if (at >= pd->off && at - pd->off + n <= pd->len) {
+		*p = pd->win + (at - pd->off);
+		return 0;
+	}
+	return pd_need_read(pd, n, p);
 }
 
 /* the stack id of the kernel part of a sample's call chain, 0 if none */
@@ -1299,6 +1347,7 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 	const struct pd_attr *attr;
 	struct kmt_perfdata_sample smp;
 	struct kmt_event *ev;
+	int32_t cpu;
 	int ret;
 
 	if (!pd->have_dec) {
@@ -1335,8 +1384,7 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 		}
 		attr = &pd->attrs[slot->attr - 1];
 	}
-	if (kmt_perfdata_parse_sample(body, len, attr->sample_type,
-				      attr->read_format, &smp)) {
+	if (kmt_perfdata_parse_laid(body, len, &attr->layout, &smp)) {
 		s->anomalies[KMT_ANOM_BAD_RECORD]++;
 		return 0;
 	}
@@ -1344,7 +1392,10 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 		s->nr_other++;
 		return 0;
 	}
-	ev = kmt_perfdata_queue_slot(&pd->q);
+	cpu = attr->sample_type & KMT_PERF_SAMPLE_CPU ? (int32_t)smp.cpu : -1;
+	ev = kmt_perfdata_queue_slot(&pd->q, cpu);
+	if (!ev)
+		return pd_nomem(pd);
 	ret = kmt_tp_decode(&pd->dec, s, smp.raw, smp.raw_size, ev);
 	if (ret < 0) {
 		int id = kmt_tp_event_id(&pd->dec, smp.raw, smp.raw_size);
@@ -1360,12 +1411,11 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 		return 0;
 	}
 	ev->ts = smp.time;
-	ev->cpu = attr->sample_type & KMT_PERF_SAMPLE_CPU ? (int32_t)smp.cpu : -1;
+	ev->cpu = cpu;
 	if (smp.nr_ips && !(s->no_slab_stacks && kmt_ev_is_slab(ev->type)) &&
 	    pd_intern_chain(pd, smp.ips, smp.nr_ips, &ev->stack))
 		return pd_nomem(pd);
-	if (kmt_perfdata_queue_commit(&pd->q))
-		return pd_nomem(pd);
+	kmt_perfdata_queue_commit(&pd->q);
 	return 0;
 }
 

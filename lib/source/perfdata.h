@@ -67,6 +67,22 @@ int kmt_perfdata_parse_sample(const unsigned char *body, size_t size,
 			      struct kmt_perfdata_sample *out);
 
 /*
+ * The same, with where the fixed-size fields lie worked out once for an
+ * attr (kmt_perfdata_layout_init) instead of for every sample.
+ */
+struct kmt_perfdata_layout {
+	uint64_t sample_type, read_format;
+	uint16_t prefix;	/* bytes of the fixed-size fields */
+	int16_t off_id, off_tid, off_time, off_cpu;	/* -1: absent */
+};
+
+void kmt_perfdata_layout_init(struct kmt_perfdata_layout *l,
+			      uint64_t sample_type, uint64_t read_format);
+int kmt_perfdata_parse_laid(const unsigned char *body, size_t size,
+			    const struct kmt_perfdata_layout *l,
+			    struct kmt_perfdata_sample *out);
+
+/*
  * Finds the kernel part of a call chain (nr u64 entries, maybe
  * unaligned): the entries after PERF_CONTEXT_KERNEL up to the next
  * context marker, innermost first.  Entries before any marker count as
@@ -108,11 +124,11 @@ struct kmt_perfdata_stream {
 };
 
 struct kmt_perfdata_queue {
-	struct kmt_event staging;	/* filled by the decoder */
 	struct kmt_perfdata_stream *streams; /* [0]: no CPU, [c + 1]: CPU c */
 	size_t nr_streams, streams_alloc;
 	uint32_t *heap;			/* stream indices, for the merge */
 	size_t heap_alloc;
+	size_t slot_stream;		/* of the last kmt_perfdata_queue_slot */
 	size_t nr;			/* events queued */
 	uint64_t seq;
 	uint64_t max_ts;		/* highest queued time so far */
@@ -132,17 +148,15 @@ struct kmt_perfdata_queue {
 void kmt_perfdata_queue_init(struct kmt_perfdata_queue *q);
 void kmt_perfdata_queue_free(struct kmt_perfdata_queue *q);
 /*
- * The event to fill for the next push; it joins the queue only when
- * kmt_perfdata_queue_commit is called, so a decoder can fill it in
- * place and drop it.
+ * The event to fill for the next push, in place at the end of the queue
+ * of CPU cpu (-1: none known), which the event's cpu must then name.  It
+ * joins the queue only when kmt_perfdata_queue_commit is called, so a
+ * decoder can fill it and drop it.  NULL when out of memory.
  */
-static inline struct kmt_event *kmt_perfdata_queue_slot(
-	struct kmt_perfdata_queue *q)
-{
-	return &q->staging;
-}
-/* queues the slot's event; 0 or -ENOMEM */
-int kmt_perfdata_queue_commit(struct kmt_perfdata_queue *q);
+struct kmt_event *kmt_perfdata_queue_slot(struct kmt_perfdata_queue *q,
+					  int32_t cpu);
+/* queues the event of the last kmt_perfdata_queue_slot */
+void kmt_perfdata_queue_commit(struct kmt_perfdata_queue *q);
 /*
  * At a round marker: passes the events that are safe to s
  * (kmt_session_emit).  Returns 0 or the first non-zero emit return.
