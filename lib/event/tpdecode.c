@@ -140,12 +140,18 @@ static inline int fits(const struct kmt_tp_field *f, size_t size)
 	return f->offset >= 0 && (size_t)f->offset + f->size <= size;
 }
 
-static inline uint64_t rd(const struct kmt_tp_decoder *d,
-			  const struct kmt_tp_field *f, const void *data)
+/*
+ * A field's value.  native is the decoder's, passed as a constant where
+ * the decoding is inlined (decode_native), so that the byte-order test
+ * leaves the per-field path.
+ */
+static inline __attribute__((always_inline)) uint64_t
+rd_as(const struct kmt_tp_decoder *d, const struct kmt_tp_field *f,
+      const void *data, int native)
 {
 	const char *p = (const char *)data + f->offset;
 
-	if (d->native) {
+	if (native) {
 		uint64_t v8;
 		uint32_t v4;
 		uint16_t v2;
@@ -167,11 +173,18 @@ static inline uint64_t rd(const struct kmt_tp_decoder *d,
 	return tep_read_number(d->tep, p, f->size);
 }
 
-/* sign-extends a field narrower than 64 bits */
-static inline int64_t rds(const struct kmt_tp_decoder *d,
+static inline uint64_t rd(const struct kmt_tp_decoder *d,
 			  const struct kmt_tp_field *f, const void *data)
 {
-	uint64_t v = rd(d, f, data);
+	return rd_as(d, f, data, d->native);
+}
+
+/* sign-extends a field narrower than 64 bits */
+static inline __attribute__((always_inline)) int64_t
+rds_as(const struct kmt_tp_decoder *d, const struct kmt_tp_field *f,
+       const void *data, int native)
+{
+	uint64_t v = rd_as(d, f, data, native);
 
 	if (f->size < 8 && f->size > 0) {
 		int shift = 64 - 8 * f->size;
@@ -179,6 +192,12 @@ static inline int64_t rds(const struct kmt_tp_decoder *d,
 		return (int64_t)(v << shift) >> shift;
 	}
 	return (int64_t)v;
+}
+
+static inline int64_t rds(const struct kmt_tp_decoder *d,
+			  const struct kmt_tp_field *f, const void *data)
+{
+	return rds_as(d, f, data, d->native);
 }
 
 /* cache names repeat: look in a small direct-mapped memo first */
@@ -236,12 +255,15 @@ static int extfrag_fragmenting(struct kmt_tp_decoder *d, const void *data,
 	return v;
 }
 
-int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
-		  const void *data, size_t size, struct kmt_event *ev)
+/* kmt_tp_decode, inlined twice: with native 1 and native 0 */
+static inline __attribute__((always_inline)) int
+decode_as(struct kmt_tp_decoder *d, struct kmt_session *s, const void *data,
+	  size_t size, struct kmt_event *ev, int native)
 {
 	const struct kmt_tp_format *fmt;
 	const struct kmt_tp_field *f;
-	int id = kmt_tp_event_id(d, data, size);
+	int id = fits(&d->common_type, size) ?
+		 (int)rd_as(d, &d->common_type, data, native) : -1;
 
 	kmt_event_init(ev);
 	if (id < 0)
@@ -253,7 +275,7 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 	if (!fmt)
 		return -1;
 	if (fits(&d->common_pid, size))
-		ev->pid = (int32_t)rds(d, &d->common_pid, data);
+		ev->pid = (int32_t)rds_as(d, &d->common_pid, data, native);
 	if (fmt->type == KMT_EV_NONE)
 		return 0;
 	f = fmt->f;
@@ -263,28 +285,33 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 	ev->type = (uint16_t)fmt->type;
 
 	if (f[KMT_TPF_CALL_SITE].offset >= 0)
-		ev->call_site = rd(d, &f[KMT_TPF_CALL_SITE], data);
+		ev->call_site = rd_as(d, &f[KMT_TPF_CALL_SITE], data,
+				      native);
 	if (f[KMT_TPF_PTR].offset >= 0)
-		ev->ptr = rd(d, &f[KMT_TPF_PTR], data);
+		ev->ptr = rd_as(d, &f[KMT_TPF_PTR], data, native);
 	if (f[KMT_TPF_BYTES_REQ].offset >= 0)
-		ev->bytes_req = rd(d, &f[KMT_TPF_BYTES_REQ], data);
+		ev->bytes_req = rd_as(d, &f[KMT_TPF_BYTES_REQ], data,
+				      native);
 	if (f[KMT_TPF_BYTES_ALLOC].offset >= 0)
-		ev->bytes_alloc = rd(d, &f[KMT_TPF_BYTES_ALLOC], data);
+		ev->bytes_alloc = rd_as(d, &f[KMT_TPF_BYTES_ALLOC], data,
+					native);
 	if (f[KMT_TPF_GFP].offset >= 0) {
-		ev->gfp = rd(d, &f[KMT_TPF_GFP], data);
+		ev->gfp = rd_as(d, &f[KMT_TPF_GFP], data, native);
 		ev->flags |= KMT_EVF_HAS_GFP;
 	}
 	if (f[KMT_TPF_NODE].offset >= 0)
-		ev->node = (int32_t)rds(d, &f[KMT_TPF_NODE], data);
+		ev->node = (int32_t)rds_as(d, &f[KMT_TPF_NODE], data,
+					   native);
 	if (f[KMT_TPF_ACCOUNTED].offset >= 0) {
-		if (rd(d, &f[KMT_TPF_ACCOUNTED], data))
+		if (rd_as(d, &f[KMT_TPF_ACCOUNTED], data, native))
 			ev->flags |= KMT_EVF_ACCOUNTED;
 	} else if (kmt_ev_is_slab(ev->type) && (ev->gfp & d->gfp_account)) {
 		/* kmalloc has none: its format prints gfp & __GFP_ACCOUNT */
 		ev->flags |= KMT_EVF_ACCOUNTED;
 	}
 	if (f[KMT_TPF_NAME].offset >= 0) {
-		uint32_t loc = (uint32_t)rd(d, &f[KMT_TPF_NAME], data);
+		uint32_t loc = (uint32_t)rd_as(d, &f[KMT_TPF_NAME], data,
+					       native);
 		size_t off = loc & 0xffff, len = loc >> 16;
 
 		if (off + len > size)
@@ -297,7 +324,7 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 
 	if (kmt_ev_is_page(ev->type)) {
 		if (f[KMT_TPF_PFN].offset >= 0) {
-			ev->ptr = rd(d, &f[KMT_TPF_PFN], data);
+			ev->ptr = rd_as(d, &f[KMT_TPF_PFN], data, native);
 			/* a failed allocation: pfn -1 (or a NULL page) */
 			if (ev->type == KMT_EV_PAGE_ALLOC &&
 			    ((fmt->pfn_is_page && ev->ptr == 0) ||
@@ -309,13 +336,16 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 		}
 		ev->order = 0;
 		if (f[KMT_TPF_ORDER].offset >= 0)
-			ev->order = (int32_t)rds(d, &f[KMT_TPF_ORDER], data);
+			ev->order = (int32_t)rds_as(d, &f[KMT_TPF_ORDER],
+						    data, native);
 		if (f[KMT_TPF_MIGRATETYPE].offset >= 0)
 			ev->migratetype =
-				(int32_t)rds(d, &f[KMT_TPF_MIGRATETYPE], data);
+				(int32_t)rds_as(d, &f[KMT_TPF_MIGRATETYPE],
+						data, native);
 		if (f[KMT_TPF_PERCPU_REFILL].offset >= 0) {
 			ev->flags |= KMT_EVF_HAS_REFILL;
-			if (rd(d, &f[KMT_TPF_PERCPU_REFILL], data))
+			if (rd_as(d, &f[KMT_TPF_PERCPU_REFILL], data,
+				  native))
 				ev->flags |= KMT_EVF_PERCPU_REFILL;
 		}
 		if (ev->type == KMT_EV_EXTFRAG) {
@@ -326,7 +356,8 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 				ev->fallback_migratetype = (int32_t)rds(d,
 					&f[KMT_TPF_FALLBACK_MT], data);
 			if (f[KMT_TPF_CHANGE_OWNER].offset >= 0 &&
-			    rd(d, &f[KMT_TPF_CHANGE_OWNER], data))
+			    rd_as(d, &f[KMT_TPF_CHANGE_OWNER], data,
+				  native))
 				ev->flags |= KMT_EVF_CHANGE_OWNER;
 			ev->flags |= KMT_EVF_HAS_FRAGMENTING;
 			if (extfrag_fragmenting(d, data, size,
@@ -335,4 +366,23 @@ int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
 		}
 	}
 	return 1;
+}
+
+static int decode_native(struct kmt_tp_decoder *d, struct kmt_session *s,
+			 const void *data, size_t size, struct kmt_event *ev)
+{
+	return decode_as(d, s, data, size, ev, 1);
+}
+
+static int decode_foreign(struct kmt_tp_decoder *d, struct kmt_session *s,
+			  const void *data, size_t size, struct kmt_event *ev)
+{
+	return decode_as(d, s, data, size, ev, 0);
+}
+
+int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,
+		  const void *data, size_t size, struct kmt_event *ev)
+{
+	return d->native ? decode_native(d, s, data, size, ev) :
+			   decode_foreign(d, s, data, size, ev);
 }
