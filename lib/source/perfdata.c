@@ -502,6 +502,46 @@ static void sift_down(struct kmt_perfdata_queue *q, size_t n, size_t i)
 	}
 }
 
+/* passes on the head of st when it is within bound: 1 if it was */
+static inline int emit_head(struct kmt_perfdata_queue *q, struct kmt_session *s,
+			    struct kmt_perfdata_stream *st, uint64_t bound,
+			    int all, int *ret)
+{
+	const struct kmt_event *ev = &st->ev[st->head];
+
+	if (!all && ev->ts > bound)
+		return 0;
+	if (!q->emitted || ev->ts > q->last_out)
+		q->last_out = ev->ts;
+	q->emitted = 1;
+	*ret = kmt_session_emit(s, ev);
+	st->head++;
+	q->nr--;
+	return 1;
+}
+
+/* the merge of exactly two streams: the heap's order without the heap */
+static void merge_two(struct kmt_perfdata_queue *q, struct kmt_session *s,
+		      uint64_t bound, int all, int *ret)
+{
+	struct kmt_perfdata_stream *a = &q->streams[q->heap[0]];
+	struct kmt_perfdata_stream *b = &q->streams[q->heap[1]];
+
+	while (!*ret && a->head < a->nr && b->head < b->nr) {
+		uint64_t ta = a->ev[a->head].ts, tb = b->ev[b->head].ts;
+		struct kmt_perfdata_stream *st = ta < tb ||
+			(ta == tb && a->seq[a->head] < b->seq[b->head]) ? a : b;
+
+		if (!emit_head(q, s, st, bound, all, ret))
+			return;
+	}
+	/* one ran out: the rest of the other */
+	if (a->head == a->nr)
+		a = b;
+	while (!*ret && a->head < a->nr && emit_head(q, s, a, bound, all, ret))
+		;
+}
+
 /* merges the streams up to bound (all of them when all is set) */
 static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
 		      uint64_t bound, int all)
@@ -515,6 +555,11 @@ static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
 	}
 	for (i = n / 2; i-- > 0; )
 		sift_down(q, n, i);
+	/* the usual case of a two-CPU recording: no heap to keep */
+	if (n == 2) {
+		merge_two(q, s, bound, all, &ret);
+		n = 0;
+	}
 	while (n && !ret) {
 		uint32_t top = q->heap[0], next = 0;
 		struct kmt_perfdata_stream *st = &q->streams[top];
@@ -528,16 +573,8 @@ static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
 			next = n > 2 && head_before(q, q->heap[2], q->heap[1]) ?
 			       q->heap[2] : q->heap[1];
 		do {
-			const struct kmt_event *ev = &st->ev[st->head];
-
-			if (!all && ev->ts > bound)
+			if (!emit_head(q, s, st, bound, all, &ret))
 				goto out;
-			if (!q->emitted || ev->ts > q->last_out)
-				q->last_out = ev->ts;
-			q->emitted = 1;
-			ret = kmt_session_emit(s, ev);
-			st->head++;
-			q->nr--;
 		} while (!ret && st->head < st->nr &&
 			 (n == 1 || head_before(q, top, next)));
 		if (st->head == st->nr)

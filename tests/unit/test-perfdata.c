@@ -730,6 +730,62 @@ static void test_queue_slack_and_batch(void)
 	kmt_session_free(&s);
 }
 
+/* two CPUs, the merge without a heap: order, ties, the bound */
+static void test_queue_two_streams(void)
+{
+	static const uint64_t ts[] = { 10, 20, 20, 30, 40, 50, 60, 70 };
+	static const int cpu[] = { 0, 1, 0, 1, 1, 0, 0, 1 };
+	struct kmt_perfdata_queue q;
+	struct kmt_session s;
+	struct seen seen = { .nr = 0 };
+	size_t i;
+
+	kmt_session_init(&s);
+	s.consumer = collect;
+	s.consumer_ctx = &seen;
+	kmt_perfdata_queue_init(&q);
+	q.slack = 0;
+	q.batch = 0;
+	/* CPU 1 written first: file order decides the tie at 20 */
+	for (i = 0; i < 8; i++)
+		if (cpu[i] == 1)
+			queue_add(&q, ts[i], 1);
+	for (i = 0; i < 8; i++)
+		if (cpu[i] == 0)
+			queue_add(&q, ts[i], 0);
+	kmt_perfdata_queue_round(&q, &s);
+	kmt_perfdata_queue_round(&q, &s);
+	/* the bound is the newest time at the first marker: everything */
+	CHECK_EQ_U64(seen.nr, 8);
+	for (i = 0; i < seen.nr && i < MAX_SEEN; i++)
+		CHECK_EQ_U64(seen.ev[i].ts, ts[i]);
+	CHECK_EQ_U64(seen.ev[1].cpu, 1);	/* the tie: CPU 1's came first */
+	CHECK_EQ_U64(seen.ev[2].cpu, 0);
+	CHECK_EQ_U64(q.nr, 0);
+	kmt_perfdata_queue_free(&q);
+
+	/* a bound inside both streams: what is past it stays queued */
+	seen.nr = 0;
+	kmt_perfdata_queue_init(&q);
+	q.slack = 0;
+	q.batch = 0;
+	queue_add(&q, 10, 0);
+	queue_add(&q, 15, 1);
+	kmt_perfdata_queue_round(&q, &s);
+	queue_add(&q, 30, 0);
+	queue_add(&q, 25, 1);
+	kmt_perfdata_queue_round(&q, &s);
+	CHECK_EQ_U64(seen.nr, 2);	/* up to 15 */
+	CHECK_EQ_U64(seen.ev[1].ts, 15);
+	CHECK_EQ_U64(q.nr, 2);
+	kmt_perfdata_queue_flush(&q, &s);
+	CHECK_EQ_U64(seen.nr, 4);
+	CHECK_EQ_U64(seen.ev[2].ts, 25);
+	CHECK_EQ_U64(seen.ev[3].ts, 30);
+	kmt_perfdata_queue_free(&q);
+	kmt_session_free(&s);
+}
+
 static void test_queue_streams(void)
 {
 	struct kmt_perfdata_queue q;
@@ -1024,6 +1080,7 @@ KMT_TESTS(
 	KMT_TEST(test_parse_read_format),
 	KMT_TEST(test_kernel_chain),
 	KMT_TEST(test_queue_rounds),
+	KMT_TEST(test_queue_two_streams),
 	KMT_TEST(test_queue_slack_and_batch),
 	KMT_TEST(test_queue_streams),
 	KMT_TEST(test_file),
