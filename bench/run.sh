@@ -3,6 +3,9 @@
 #
 #   bench/report/run.sh     kmemtrace report vs perf kmem stat (perf.data),
 #                           and events/s on trace.dat and text input
+#   bench/report/instructions.sh  the report's instruction count under
+#                           cachegrind (not run here: a tool for comparing
+#                           two builds without the machine's noise)
 #   bench/views/run.sh      every report view vs the plain report
 #   bench/record/run.sh     the workload untraced, under kmemtrace record,
 #                           under perf kmem record: slowdown, lost events
