@@ -304,12 +304,13 @@ int kmt_perfdata_parse_laid(const unsigned char *body, size_t size,
 			    const struct kmt_perfdata_layout *l,
 			    struct kmt_perfdata_sample *out)
 {
-	const unsigned char *p = body + l->prefix, *end = body + size;
+	const unsigned char *p, *end = body + size;
 	uint64_t st = l->sample_type, rf = l->read_format;
 
 #define NEED(n)	do { if ((uint64_t)(end - p) < (uint64_t)(n)) return -EINVAL; } while (0)
 	if (size < l->prefix)
 		return -EINVAL;
+	p = body + l->prefix;
 	out->id = l->off_id >= 0 ? get64(body + l->off_id) : 0;
 	out->pid = l->off_tid >= 0 ? get32(body + l->off_tid) : 0;
 	out->tid = l->off_tid >= 0 ? get32(body + l->off_tid + 4) : 0;
