@@ -173,12 +173,6 @@ rd_as(const struct kmt_tp_decoder *d, const struct kmt_tp_field *f,
 	return tep_read_number(d->tep, p, f->size);
 }
 
-static inline uint64_t rd(const struct kmt_tp_decoder *d,
-			  const struct kmt_tp_field *f, const void *data)
-{
-	return rd_as(d, f, data, d->native);
-}
-
 /* sign-extends a field narrower than 64 bits */
 static inline __attribute__((always_inline)) int64_t
 rds_as(const struct kmt_tp_decoder *d, const struct kmt_tp_field *f,
@@ -192,12 +186,6 @@ rds_as(const struct kmt_tp_decoder *d, const struct kmt_tp_field *f,
 		return (int64_t)(v << shift) >> shift;
 	}
 	return (int64_t)v;
-}
-
-static inline int64_t rds(const struct kmt_tp_decoder *d,
-			  const struct kmt_tp_field *f, const void *data)
-{
-	return rds_as(d, f, data, d->native);
 }
 
 /* cache names repeat: look in a small direct-mapped memo first */
@@ -218,12 +206,19 @@ static uint32_t intern_name(struct kmt_tp_decoder *d, struct kmt_session *s,
 	return id;
 }
 
-int kmt_tp_event_id(const struct kmt_tp_decoder *d, const void *data,
-		    size_t size)
+static inline __attribute__((always_inline)) int
+event_id_as(const struct kmt_tp_decoder *d, const void *data, size_t size,
+	    int native)
 {
 	if (!fits(&d->common_type, size))
 		return -1;
-	return (int)rd(d, &d->common_type, data);
+	return (int)rd_as(d, &d->common_type, data, native);
+}
+
+int kmt_tp_event_id(const struct kmt_tp_decoder *d, const void *data,
+		    size_t size)
+{
+	return event_id_as(d, data, size, d->native);
 }
 
 /* extfrag's "fragmenting" is computed in the print format; ask it */
@@ -262,8 +257,7 @@ decode_as(struct kmt_tp_decoder *d, struct kmt_session *s, const void *data,
 {
 	const struct kmt_tp_format *fmt;
 	const struct kmt_tp_field *f;
-	int id = fits(&d->common_type, size) ?
-		 (int)rd_as(d, &d->common_type, data, native) : -1;
+	int id = event_id_as(d, data, size, native);
 
 	kmt_event_init(ev);
 	if (id < 0)
@@ -350,11 +344,13 @@ decode_as(struct kmt_tp_decoder *d, struct kmt_session *s, const void *data,
 		}
 		if (ev->type == KMT_EV_EXTFRAG) {
 			if (f[KMT_TPF_FALLBACK_ORDER].offset >= 0)
-				ev->fallback_order = (int32_t)rds(d,
-					&f[KMT_TPF_FALLBACK_ORDER], data);
+				ev->fallback_order = (int32_t)rds_as(d,
+					&f[KMT_TPF_FALLBACK_ORDER], data,
+					native);
 			if (f[KMT_TPF_FALLBACK_MT].offset >= 0)
-				ev->fallback_migratetype = (int32_t)rds(d,
-					&f[KMT_TPF_FALLBACK_MT], data);
+				ev->fallback_migratetype = (int32_t)rds_as(d,
+					&f[KMT_TPF_FALLBACK_MT], data,
+					native);
 			if (f[KMT_TPF_CHANGE_OWNER].offset >= 0 &&
 			    rd_as(d, &f[KMT_TPF_CHANGE_OWNER], data,
 				  native))
