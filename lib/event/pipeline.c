@@ -87,12 +87,6 @@ int kmt_pipeline_commit(struct kmt_pipeline *p)
 	return ++p->nr == KMT_PIPE_BATCH ? publish(p) : 0;
 }
 
-int kmt_pipeline_push(struct kmt_pipeline *p, const struct kmt_event *ev)
-{
-	*kmt_pipeline_slot(p) = *ev;
-	return kmt_pipeline_commit(p);
-}
-
 int kmt_pipeline_finish(struct kmt_pipeline *p)
 {
 	int err;

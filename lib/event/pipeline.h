@@ -49,21 +49,19 @@ int kmt_pipeline_start(struct kmt_pipeline *p, kmt_pipe_fn consume,
 		       void *arg);
 
 /*
- * Queues a copy of ev; 0, or the consumer's error once it has failed
- * (the reader should stop: later events are dropped).
- */
-int kmt_pipeline_push(struct kmt_pipeline *p, const struct kmt_event *ev);
-
-/*
- * The place of the next event in the batch being filled, to write it in
- * place (a copy less than a push); kmt_pipeline_commit queues it.
+ * The place of the next event in the batch being filled: the reader
+ * writes its copy there, then kmt_pipeline_commit queues it.
  */
 static inline struct kmt_event *kmt_pipeline_slot(struct kmt_pipeline *p)
 {
 	return p->ring + (p->head % KMT_PIPE_SLOTS) * KMT_PIPE_BATCH + p->nr;
 }
 
-/* queues the event written at kmt_pipeline_slot; as kmt_pipeline_push */
+/*
+ * Queues the event written at kmt_pipeline_slot; 0, or the consumer's
+ * error once it has failed (the reader should stop: later events are
+ * dropped).
+ */
 int kmt_pipeline_commit(struct kmt_pipeline *p);
 
 /*

@@ -42,7 +42,8 @@ static void test_in_order(void)
 	kmt_event_init(&ev);
 	for (t = 1; t <= total; t++) {
 		ev.ts = t;
-		CHECK(!kmt_pipeline_push(&p, &ev));
+		*kmt_pipeline_slot(&p) = ev;
+		CHECK(!kmt_pipeline_commit(&p));
 	}
 	CHECK(!kmt_pipeline_finish(&p));
 	CHECK_EQ_U64(k.seen, total);
@@ -62,7 +63,8 @@ static void test_consumer_error_stops(void)
 	/* the reader learns of the error within a ring's worth of batches */
 	for (t = 1; t <= KMT_PIPE_BATCH * (KMT_PIPE_SLOTS + 10) && !err; t++) {
 		ev.ts = t;
-		err = kmt_pipeline_push(&p, &ev);
+		*kmt_pipeline_slot(&p) = ev;
+		err = kmt_pipeline_commit(&p);
 	}
 	CHECK(err == -ENOMEM);
 	CHECK(kmt_pipeline_finish(&p) == -ENOMEM);
