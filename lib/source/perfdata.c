@@ -562,27 +562,14 @@ static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
 		n = 0;
 	}
 	while (n && !ret) {
-		uint32_t top = q->heap[0], next = 0;
-		struct kmt_perfdata_stream *st = &q->streams[top];
+		struct kmt_perfdata_stream *st = &q->streams[q->heap[0]];
 
-		/*
-		 * The top stream's events go out while they come before the
-		 * head of every other, the smaller of the root's children:
-		 * one comparison an event instead of a sift.
-		 */
-		if (n > 1)
-			next = n > 2 && head_before(q, q->heap[2], q->heap[1]) ?
-			       q->heap[2] : q->heap[1];
-		do {
-			if (!emit_head(q, s, st, bound, all, &ret))
-				goto out;
-		} while (!ret && st->head < st->nr &&
-			 (n == 1 || head_before(q, top, next)));
+		if (!emit_head(q, s, st, bound, all, &ret))
+			break;
 		if (st->head == st->nr)
 			q->heap[0] = q->heap[--n];
 		sift_down(q, n, 0);
 	}
-out:
 	/* what stays moves to the front of its stream */
 	for (i = 0; i < q->nr_streams; i++) {
 		struct kmt_perfdata_stream *st = &q->streams[i];
