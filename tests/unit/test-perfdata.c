@@ -642,18 +642,31 @@ static void queue_add(struct kmt_perfdata_queue *q, uint64_t ts, int tag)
 	kmt_perfdata_queue_commit(q);
 }
 
+/* a session whose events land in seen */
+static void collecting(struct kmt_session *s, struct seen *seen)
+{
+	kmt_session_init(s);
+	s->consumer = collect;
+	s->consumer_ctx = seen;
+}
+
+/* an empty queue that holds slack ns back and merges batch at a time */
+static void queue_start(struct kmt_perfdata_queue *q, uint64_t slack,
+			size_t batch)
+{
+	kmt_perfdata_queue_init(q);
+	q->slack = slack;
+	q->batch = batch;
+}
+
 static void test_queue_rounds(void)
 {
 	struct kmt_perfdata_queue q;
 	struct kmt_session s;
 	struct seen seen = { .nr = 0 };
 
-	kmt_session_init(&s);
-	s.consumer = collect;
-	s.consumer_ctx = &seen;
-	kmt_perfdata_queue_init(&q);
-	q.slack = 0;
-	q.batch = 0;
+	collecting(&s, &seen);
+	queue_start(&q, 0, 0);
 	queue_add(&q, 5, 0);
 	queue_add(&q, 3, 1);
 	CHECK_EQ_U64(kmt_perfdata_queue_round(&q, &s), 0);
@@ -693,12 +706,8 @@ static void test_queue_slack_and_batch(void)
 	struct kmt_session s;
 	struct seen seen = { .nr = 0 };
 
-	kmt_session_init(&s);
-	s.consumer = collect;
-	s.consumer_ctx = &seen;
-	kmt_perfdata_queue_init(&q);
-	q.slack = 10;
-	q.batch = 0;
+	collecting(&s, &seen);
+	queue_start(&q, 10, 0);
 	queue_add(&q, 100, 0);
 	queue_add(&q, 50, 1);
 	kmt_perfdata_queue_round(&q, &s);
@@ -711,9 +720,7 @@ static void test_queue_slack_and_batch(void)
 
 	/* a batch of 4: nothing goes out until 4 wait */
 	seen.nr = 0;
-	kmt_perfdata_queue_init(&q);
-	q.slack = 0;
-	q.batch = 4;
+	queue_start(&q, 0, 4);
 	queue_add(&q, 1, 0);
 	kmt_perfdata_queue_round(&q, &s);
 	queue_add(&q, 2, 0);
@@ -740,12 +747,8 @@ static void test_queue_two_streams(void)
 	struct seen seen = { .nr = 0 };
 	size_t i;
 
-	kmt_session_init(&s);
-	s.consumer = collect;
-	s.consumer_ctx = &seen;
-	kmt_perfdata_queue_init(&q);
-	q.slack = 0;
-	q.batch = 0;
+	collecting(&s, &seen);
+	queue_start(&q, 0, 0);
 	/* CPU 1 written first: file order decides the tie at 20 */
 	for (i = 0; i < 8; i++)
 		if (cpu[i] == 1)
@@ -766,9 +769,7 @@ static void test_queue_two_streams(void)
 
 	/* a bound inside both streams: what is past it stays queued */
 	seen.nr = 0;
-	kmt_perfdata_queue_init(&q);
-	q.slack = 0;
-	q.batch = 0;
+	queue_start(&q, 0, 0);
 	queue_add(&q, 10, 0);
 	queue_add(&q, 15, 1);
 	kmt_perfdata_queue_round(&q, &s);
@@ -793,9 +794,7 @@ static void test_queue_streams(void)
 	struct seen seen = { .nr = 0 };
 	size_t i;
 
-	kmt_session_init(&s);
-	s.consumer = collect;
-	s.consumer_ctx = &seen;
+	collecting(&s, &seen);
 	kmt_perfdata_queue_init(&q);
 	/* one CPU's event written after the interrupt that cut into it */
 	queue_add(&q, 10, 1);
