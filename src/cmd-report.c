@@ -444,6 +444,9 @@ struct tail_part {
 	struct kmt_report r;
 	FILE *f;		/* the drawn text, unlinked */
 	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int finished;		/* set under lock once the part is sorted */
 	int running;
 	int err;		/* -errno of the finish or the drawing */
 	int complete;		/* set (atomic) once the whole part is in f */
@@ -454,39 +457,60 @@ static int errno_or_eio(void)
 	return errno ? -errno : -EIO;
 }
 
-static void *tail_finish(void *arg)
+/*
+ * The part is finished, then drawn at once: it goes to its own file, so
+ * it need not wait for the first part to be finished too.
+ */
+static void *tail_make(void *arg)
 {
 	struct tail_part *t = arg;
 	size_t i;
+	int err = 0;
 
-	for (i = t->first; i < NR_ANALYSES && !t->err; i++) {
+	for (i = t->first; i < NR_ANALYSES && !err; i++) {
 		if (t->drawn[i] &&
 		    analyses[i].ops->finish(t->run->ctx[i], &t->r))
-			t->err = -ENOMEM;
+			err = -ENOMEM;
 	}
-	return NULL;
-}
-
-static void *tail_draw(void *arg)
-{
-	struct tail_part *t = arg;
-
-	errno = 0;
-	if (t->draw(&t->r, t->f) || fflush(t->f))
-		t->err = errno_or_eio();
+	pthread_mutex_lock(&t->lock);
+	t->err = err;
+	t->finished = 1;
+	pthread_cond_signal(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	if (!err) {
+		errno = 0;
+		if (t->draw(&t->r, t->f) || fflush(t->f))
+			err = errno_or_eio();
+	}
+	pthread_mutex_lock(&t->lock);
+	t->err = err;
+	pthread_mutex_unlock(&t->lock);
 	__atomic_store_n(&t->complete, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
-/* runs fn on the part's thread, or here when no thread can start */
-static void tail_run(struct tail_part *t, void *(*fn)(void *))
+/* runs the part on its thread, or here when no thread can start */
+static void tail_run(struct tail_part *t)
 {
-	t->running = !pthread_create(&t->thread, NULL, fn, t);
+	t->running = !pthread_create(&t->thread, NULL, tail_make, t);
 	if (!t->running)
-		fn(t);
+		tail_make(t);
 }
 
-/* waits for what the part's thread does; its error, or 0 */
+/* waits until the part is finished (not drawn); its error, or 0 */
+static int tail_finished(struct tail_part *t)
+{
+	int err;
+
+	pthread_mutex_lock(&t->lock);
+	while (!t->finished)
+		pthread_cond_wait(&t->cond, &t->lock);
+	err = t->err;
+	pthread_mutex_unlock(&t->lock);
+	return err;
+}
+
+/* waits for the part's thread to end; its error, or 0 */
 static int tail_wait(struct tail_part *t)
 {
 	if (t->running)
@@ -522,8 +546,10 @@ static int tail_start(struct tail_part *t, struct report_run *run,
 	t->first = first;
 	t->draw = renderer->render_more;
 	kmt_report_init(&t->r);
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
 	kmt_symtab_prepare(&run->s->syms);
-	tail_run(t, tail_finish);
+	tail_run(t);
 	return 0;
 }
 
@@ -602,6 +628,8 @@ static void tail_free(struct tail_part *t)
 	if (t->f)
 		fclose(t->f);
 	t->f = NULL;
+	pthread_cond_destroy(&t->cond);
+	pthread_mutex_destroy(&t->lock);
 }
 
 /*
@@ -647,7 +675,7 @@ static int make_report(struct report_run *run, const struct report_want *want,
 			goto oom;
 	}
 	/* nothing is written until every part is ready to be */
-	if (split && tail_wait(&tail))
+	if (split && tail_finished(&tail))
 		goto oom;
 	if (output) {
 		out = fopen(output, "w");
@@ -658,8 +686,6 @@ static int make_report(struct report_run *run, const struct report_want *want,
 			goto done;
 		}
 	}
-	if (split)
-		tail_run(&tail, tail_draw);
 	errno = 0;
 	err = renderer->render(&r, out) ? errno_or_eio() : 0;
 	if (split) {
