@@ -60,7 +60,8 @@ uint32_t kmt_strtab_find(const struct kmt_strtab *t, const char *s, size_t len)
 
 uint32_t kmt_strtab_intern(struct kmt_strtab *t, const char *s, size_t len)
 {
-	uint64_t key;
+	/* set by lookup whenever it returns 0 (link-time inlining cannot tell) */
+	uint64_t key = 0;
 	uint32_t id = lookup(t, s, len, &key);
 	uint32_t *slot;
 	char *copy;
