@@ -28,7 +28,7 @@ CMD_OBJS  := $(patsubst %.c,$(O)/%.o,$(CMD_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(O)/tests/%,$(HELPER_SRCS))
 
-.PHONY: all deps check bench clean tests-build demo
+.PHONY: all deps check bench clean tests-build demo FORCE
 # a sub-make, so that pkg-config is asked after deps installed the libraries
 all: deps
 	@$(MAKE) --no-print-directory $(O)/kmemtrace
@@ -45,7 +45,13 @@ $(O)/libkmemtrace.a: $(LIB_OBJS)
 $(O)/kmemtrace: $(CMD_OBJS) $(O)/libkmemtrace.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJS) $(O)/libkmemtrace.a $(LIBS)
 
-$(O)/%.o: %.c
+# objects are remade when the compiler or its flags change (make check
+# builds twice, plainly and with the sanitizers, in two directories)
+$(O)/.cflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' >$@
+
+$(O)/%.o: %.c $(O)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 

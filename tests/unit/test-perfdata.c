@@ -857,7 +857,7 @@ static void test_file(void)
 	const struct file_opts o = { ST_KMEM, ST_KMEM, 0, 1, 0, 0 };
 	struct kmt_session s;
 	struct seen seen;
-	uint64_t off;
+	uint64_t off = 0;
 	struct buf b;
 
 	build_file(&b, &o);
