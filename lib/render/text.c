@@ -338,18 +338,31 @@ static void out_flush(struct out *o)
 	o->len = 0;
 }
 
-/* a text line of a table, made in place in the output, without printf */
+/*
+ * A text line of a table, made in place in the output, without printf.
+ * When the line is known to fit (fits: every cell is at most its
+ * column's width, and the widths add up to less than LINE_TEXT_MAX less
+ * PAD_SLACK), nothing need be cut, and blanks go in PAD_SLACK bytes at a
+ * time past the end of the line, to be written over by what follows.
+ */
 struct line {
 	char *buf;
 	size_t len;
+	int fits;
 };
 
-static void line_begin(struct out *o, struct line *l)
+#define PAD_SLACK 32
+
+/* PAD_SLACK blanks, no terminating NUL */
+static const char blanks[PAD_SLACK] = "                                ";
+
+static void line_begin(struct out *o, struct line *l, int fits)
 {
 	if (OUT_BUF - o->len < LINE_TEXT_MAX + 1)
 		out_flush(o);
 	l->buf = o->buf + o->len;
 	l->len = 0;
+	l->fits = fits;
 }
 
 /* no trailing blanks */
@@ -361,16 +374,21 @@ static void line_end(struct out *o, struct line *l)
 	o->len += l->len;
 }
 
-static void put(struct line *l, const char *s, size_t n)
+static inline __attribute__((always_inline)) void put(struct line *l, const char *s, size_t n)
 {
-	if (n > LINE_TEXT_MAX - l->len)
+	if (!l->fits && n > LINE_TEXT_MAX - l->len)
 		n = LINE_TEXT_MAX - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 }
 
-static void pad(struct line *l, size_t n)
+static inline __attribute__((always_inline)) void pad(struct line *l, size_t n)
 {
+	if (l->fits && n <= PAD_SLACK) {
+		memcpy(l->buf + l->len, blanks, PAD_SLACK);
+		l->len += n;
+		return;
+	}
 	if (n > LINE_TEXT_MAX - l->len)
 		n = LINE_TEXT_MAX - l->len;
 	memset(l->buf + l->len, ' ', n);
@@ -378,7 +396,7 @@ static void pad(struct line *l, size_t n)
 }
 
 /* s (n bytes) in a field of width w, left or right aligned */
-static void field(struct line *l, const char *s, size_t n, size_t w, int left)
+static inline __attribute__((always_inline)) void field(struct line *l, const char *s, size_t n, size_t w, int left)
 {
 	if (!left && n < w)
 		pad(l, w - n);
@@ -391,11 +409,11 @@ static void field(struct line *l, const char *s, size_t n, size_t w, int left)
  * Room for text of n bytes in a field of width w, padded: the text is
  * then written straight into the line.  NULL when the line would be cut.
  */
-static char *field_room(struct line *l, size_t n, size_t w, int left)
+static inline __attribute__((always_inline)) char *field_room(struct line *l, size_t n, size_t w, int left)
 {
 	char *p;
 
-	if (l->len + (n > w ? n : w) > LINE_TEXT_MAX)
+	if (!l->fits && l->len + (n > w ? n : w) > LINE_TEXT_MAX)
 		return NULL;
 	if (!left && n < w)
 		pad(l, w - n);
@@ -468,8 +486,9 @@ static void rule(FILE *out, size_t width)
 static void table_line(struct line *l, const struct kmt_table *t,
 		       const size_t *w, const union kmt_val *row)
 {
-	const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  ";
-	size_t seplen = strlen(sep);
+	/* 4 bytes each, so that a fitting line copies a constant size */
+	const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  \0";
+	size_t seplen = t->style == KMT_TABLE_PERF ? 3 : 2;
 	int first = 1;
 	size_t c;
 
@@ -479,7 +498,14 @@ static void table_line(struct line *l, const struct kmt_table *t,
 
 		if (col->flags & KMT_COL_NO_TEXT)
 			continue;
-		put(l, first ? " " : sep, first ? 1 : seplen);
+		if (first) {
+			put(l, " ", 1);
+		} else if (l->fits) {
+			memcpy(l->buf + l->len, sep, 4);
+			l->len += seplen;
+		} else {
+			put(l, sep, seplen);
+		}
 		first = 0;
 		if (!row) {
 			size_t cw = w[c];
@@ -513,6 +539,7 @@ static void render_table(const struct kmt_table *t, FILE *f)
 	struct out o = { .f = f, .buf = malloc(OUT_BUF) };
 	size_t r, c, line = 0;
 	struct line l;
+	int fits;
 
 	if (!w || !m || !rowbuf || !o.buf)
 		goto done;
@@ -548,7 +575,7 @@ static void render_table(const struct kmt_table *t, FILE *f)
 		}
 	}
 
-	/* heading */
+	/* heading; line is at least as long as any line of the table */
 	for (c = 0; c < t->ncols; c++) {
 		const struct kmt_col *col = &t->cols[c];
 		size_t cw = w[c];
@@ -561,6 +588,7 @@ static void render_table(const struct kmt_table *t, FILE *f)
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			c++;
 	}
+	fits = line + PAD_SLACK <= LINE_TEXT_MAX;
 	if (t->title)
 		fprintf(f, "\n%s\n", t->title);
 	else
@@ -568,14 +596,14 @@ static void render_table(const struct kmt_table *t, FILE *f)
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
 
-	line_begin(&o, &l);
+	line_begin(&o, &l, 0);
 	table_line(&l, t, w, NULL);
 	line_end(&o, &l);
 	out_flush(&o);
 	rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
 		RULE_WIDTH : line);
 	for (r = 0; r < t->nrows; r++) {
-		line_begin(&o, &l);
+		line_begin(&o, &l, fits);
 		table_line(&l, t, w, kmt_table_row(t, r, rowbuf));
 		line_end(&o, &l);
 	}

@@ -571,6 +571,92 @@ static void test_widths(void)
 	free(wc.c);
 }
 
+/*
+ * Lines near and past the longest the renderer makes (4095 bytes and the
+ * newline): rows whose widths leave the blanks' slack (drawn unchecked)
+ * and rows that do not (checked, and cut at 4095 bytes), against lines
+ * made by printf, cut, and stripped of trailing blanks.
+ */
+static const struct kmt_col long_cols[] = {
+	{ "name", "Name", KMT_V_STR, KMT_COL_LEFT },
+	{ "n", "N", KMT_V_U64, 0 },
+	{ "site", "Site", KMT_V_STR, KMT_COL_LEFT },
+};
+
+#define LONG_TEXT_MAX 4095
+
+static void long_line(char *out, size_t w0, size_t w1, const char *name,
+		      uint64_t n, const char *site)
+{
+	static char full[3 * 8192];
+	size_t len;
+
+	snprintf(full, sizeof(full), " %-*s  %*" PRIu64 "  %s", (int)w0, name,
+		 (int)w1, n, site);
+	len = strlen(full);
+	if (len > LONG_TEXT_MAX)
+		len = LONG_TEXT_MAX;
+	while (len && full[len - 1] == ' ')
+		len--;
+	memcpy(out, full, len);
+	out[len] = '\n';
+	out[len + 1] = '\0';
+}
+
+static void test_long_lines(void)
+{
+	static const size_t lens[] = {
+		10, 4000, 4029, 4030, 4031, 4032, 4033, 4060, 4085, 4086,
+		4087, 4090, 4100, 5000, 8000,
+	};
+	/* rows padded by these many blanks: about the slack, and far more */
+	static const size_t pads[] = { 0, 1, 31, 32, 33, 2000 };
+#define NPADS (sizeof(pads) / sizeof(pads[0]))
+	static char name[NPADS][8192], want[3 * 8192 * NPADS];
+	size_t i, k, bad = 0;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		struct kmt_report r;
+		struct kmt_table *t;
+		char *text, *rows;
+		size_t w0 = lens[i] - 10, w = 0;
+
+		/* no narrower than the heading */
+		if (w0 < strlen("Name"))
+			w0 = strlen("Name");
+		kmt_report_init(&r);
+		t = kmt_report_add_table(&r, "g", "long", NULL, long_cols, 3,
+					 KMT_TABLE_PLAIN);
+		CHECK(t != NULL);
+		for (k = 0; t && k < NPADS; k++) {
+			size_t n = pads[k] < w0 ? w0 - pads[k] : 0;
+			union kmt_val *v = kmt_table_add_row(t);
+
+			memset(name[k], 'x', n);
+			name[k][n] = '\0';
+			v[0].str = name[k];
+			v[1].u = k ? k : 1234567;
+			v[2].str = k % 2 ? "b" : "site_a+0x1";
+			long_line(want + w, w0, 7, name[k], v[1].u, v[2].str);
+			w += strlen(want + w);
+		}
+		text = t ? render(&r, kmt_renderer_find("text")->render_more) :
+			   NULL;
+		/* the rows follow the heading and its rule */
+		rows = text ? strstr(text, "\n-") : NULL;
+		rows = rows ? strchr(rows + 1, '\n') : NULL;
+		CHECK(rows != NULL);
+		if (rows && strcmp(rows + 1, want)) {
+			fprintf(stderr, "a table %zu bytes wide drawn wrong\n",
+				lens[i]);
+			bad++;
+		}
+		free(text);
+		kmt_report_free(&r);
+	}
+	CHECK_EQ_U64(bad, 0);
+}
+
 /* sections k..k+n of the standard set: tables, a summary, an empty table */
 static void add_sections(struct kmt_report *r, size_t k, size_t n,
 			 size_t *offset)
@@ -656,4 +742,5 @@ static void test_parts(void)
 }
 
 KMT_TESTS(KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
-	  KMT_TEST(test_widths), KMT_TEST(test_parts))
+	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
+	  KMT_TEST(test_parts))
