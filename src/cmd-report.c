@@ -6,7 +6,6 @@
  * fragmentation, caches, sizes, lifetimes, a timeline.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -14,10 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/mman.h>
-#include <sys/sendfile.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/analysis.h"
@@ -426,30 +421,61 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 }
 
 /*
- * The last part of a text or CSV report: the sections of every analysis
- * after the first, finished (sorted) and drawn on a second thread into a
- * file in memory (else a temporary file in TMPDIR) while this thread does
- * the first's, then copied after them.  Sorting and drawing are a fifth
- * of a report of a big recording, and the slab and page analyses' take
- * about as long as each other.  The first analysis shares only the
- * session with the rest, and the views the live tracker among
- * themselves, all of which they only read now; the symbol table is
+ * With two threads, a text or CSV report of more than one analysis is
+ * made by both.  This thread sorts the first analysis' tables while a
+ * second thread sorts every later analysis' (the page analysis, the
+ * views) and measures their columns; this thread then draws the first
+ * part, and the second part's pieces (PIECE_ROWS rows of a table, or a
+ * summary) are drawn by both threads from either end: this thread from
+ * the front, straight to the output, the other from the back into memory
+ * (at most SPOOL_MAX bytes of it), until they meet; the other's pieces
+ * then follow.  Sorting and drawing are a fifth of a report of a big
+ * recording, and the parts' sizes differ (the page table's text is twice
+ * the slab table's): meeting wherever the threads do shares the drawing
+ * evenly whatever the sizes, and however the machine runs the threads.
+ * Nothing is written before both parts are sorted.  The first analysis
+ * shares only the session with the rest, and the views the live tracker
+ * among themselves, all of which they only read now; the symbol table is
  * prepared for that first.
  */
+#define PIECE_ROWS 4096
+#define SPOOL_MAX (24U << 20)
+/*
+ * The tests' recordings have tables of a few hundred rows: they set
+ * smaller pieces and a smaller spool through these, so that the threads
+ * meet inside tables and the spool fills.
+ */
+#define PIECE_ROWS_ENV "KMT_TEST_PIECE_ROWS"
+#define SPOOL_MAX_ENV "KMT_TEST_SPOOL_MAX"
+
+struct piece {
+	size_t sec, r0, r1;	/* what kmt_renderer.piece draws */
+	char *text;		/* drawn by the second thread: len bytes */
+	size_t len;
+};
+
 struct tail_part {
 	struct report_run *run;
 	const int *drawn;	/* which analyses have sections */
-	size_t first;		/* the first in this part */
-	int (*draw)(const struct kmt_report *r, FILE *out);
+	size_t first;		/* the first analysis in this part */
+	const struct kmt_renderer *rd;
 	struct kmt_report r;
-	FILE *f;		/* the drawn text, unlinked */
-	pthread_t thread;
+	struct kmt_layout *lay;
+	struct piece *pieces;
+	size_t nr_pieces;
+	size_t piece_rows, spool_max;
+	/* under lock: pieces [0, front) are this thread's, [back, nr) the other's */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	int finished;		/* set under lock once the part is sorted */
-	int running;
-	int err;		/* -errno of the finish or the drawing */
-	int complete;		/* set (atomic) once the whole part is in f */
+	size_t front, back;
+	size_t spooled;		/* bytes of text the other thread holds */
+	int finished;		/* sorted, err says how */
+	int prepared;		/* layout and pieces made (or lay NULL) */
+	int drawing;		/* the other thread draws piece back */
+	int stop;		/* no more drawing there: this thread failed */
+	int err;		/* -ENOMEM when the sorting failed */
+	pthread_t thread;
+	int running;		/* on a thread of its own */
 };
 
 static int errno_or_eio(void)
@@ -457,9 +483,61 @@ static int errno_or_eio(void)
 	return errno ? -errno : -EIO;
 }
 
+/* the pieces of the part's sections, in order; 0 or -ENOMEM */
+static int make_pieces(struct tail_part *t)
+{
+	size_t i, r0, n = 0;
+
+	for (i = 0; i < t->r.nr; i++)
+		n += kmt_section_rows(&t->r, i) / t->piece_rows + 1;
+	t->pieces = calloc(n, sizeof(*t->pieces));
+	if (!t->pieces)
+		return -ENOMEM;
+	for (i = 0; i < t->r.nr; i++) {
+		size_t rows = kmt_section_rows(&t->r, i);
+
+		r0 = 0;
+		do {
+			struct piece *p = &t->pieces[t->nr_pieces++];
+
+			p->sec = i;
+			p->r0 = r0;
+			p->r1 = rows - r0 > t->piece_rows ? r0 + t->piece_rows :
+							      rows;
+			r0 = p->r1;
+		} while (r0 < rows);
+	}
+	return 0;
+}
+
+/* a piece's text into memory: 0, or -1 when it could not be drawn */
+static int spool(struct tail_part *t, struct piece *p)
+{
+	FILE *f = open_memstream(&p->text, &p->len);
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = t->rd->piece(t->lay, p->sec, p->r0, p->r1, f);
+	if (fclose(f) || ret) {
+		free(p->text);
+		p->text = NULL;
+		p->len = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static void tail_signal(struct tail_part *t)
+{
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
 /*
- * The part is finished, then drawn at once: it goes to its own file, so
- * it need not wait for the first part to be finished too.
+ * The second part: sorted, measured, then drawn from the back while
+ * this thread is busy.  A piece it cannot draw (no memory) is left to
+ * this thread, which then draws all the pieces before it too.
  */
 static void *tail_make(void *arg)
 {
@@ -475,29 +553,74 @@ static void *tail_make(void *arg)
 	pthread_mutex_lock(&t->lock);
 	t->err = err;
 	t->finished = 1;
-	pthread_cond_signal(&t->cond);
-	pthread_mutex_unlock(&t->lock);
-	if (!err) {
-		errno = 0;
-		if (t->draw(&t->r, t->f) || fflush(t->f))
-			err = errno_or_eio();
+	tail_signal(t);
+	if (err)
+		return NULL;
+	t->lay = t->rd->layout(&t->r, 1);
+	if (t->lay && make_pieces(t)) {
+		t->rd->layout_free(t->lay);
+		t->lay = NULL;
 	}
 	pthread_mutex_lock(&t->lock);
-	t->err = err;
-	pthread_mutex_unlock(&t->lock);
-	__atomic_store_n(&t->complete, 1, __ATOMIC_RELEASE);
+	t->back = t->nr_pieces;
+	t->prepared = 1;
+	tail_signal(t);
+	if (!t->lay || !t->running)
+		return NULL;
+	for (;;) {
+		pthread_mutex_lock(&t->lock);
+		if (t->stop || t->back <= t->front ||
+		    t->spooled >= t->spool_max)
+			break;
+		i = --t->back;
+		t->drawing = 1;
+		pthread_mutex_unlock(&t->lock);
+		err = spool(t, &t->pieces[i]);
+		pthread_mutex_lock(&t->lock);
+		t->drawing = 0;
+		if (err) {
+			t->back = i + 1;
+			break;
+		}
+		t->spooled += t->pieces[i].len;
+		tail_signal(t);
+	}
+	tail_signal(t);
 	return NULL;
 }
 
-/* runs the part on its thread, or here when no thread can start */
-static void tail_run(struct tail_part *t)
+/* 0, or -1 when there is no second thread (nothing to free then) */
+static int tail_start(struct tail_part *t, struct report_run *run,
+		      const int *drawn, size_t first,
+		      const struct kmt_renderer *rd)
 {
-	t->running = !pthread_create(&t->thread, NULL, tail_make, t);
-	if (!t->running)
-		tail_make(t);
+	const char *env;
+
+	memset(t, 0, sizeof(*t));
+	t->run = run;
+	t->drawn = drawn;
+	t->first = first;
+	t->rd = rd;
+	env = getenv(PIECE_ROWS_ENV);
+	t->piece_rows = env && atol(env) > 0 ? (size_t)atol(env) : PIECE_ROWS;
+	env = getenv(SPOOL_MAX_ENV);
+	t->spool_max = env && atol(env) >= 0 ? (size_t)atol(env) : SPOOL_MAX;
+	kmt_report_init(&t->r);
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	kmt_symtab_prepare(&run->s->syms);
+	t->running = 1;
+	if (pthread_create(&t->thread, NULL, tail_make, t)) {
+		t->running = 0;
+		pthread_cond_destroy(&t->cond);
+		pthread_mutex_destroy(&t->lock);
+		kmt_report_free(&t->r);
+		return -1;
+	}
+	return 0;
 }
 
-/* waits until the part is finished (not drawn); its error, or 0 */
+/* waits until the part is sorted; its error, or 0 */
 static int tail_finished(struct tail_part *t)
 {
 	int err;
@@ -510,124 +633,65 @@ static int tail_finished(struct tail_part *t)
 	return err;
 }
 
-/* waits for the part's thread to end; its error, or 0 */
-static int tail_wait(struct tail_part *t)
-{
-	if (t->running)
-		pthread_join(t->thread, NULL);
-	t->running = 0;
-	return t->err;
-}
-
 /*
- * Sets the part up and starts finishing it: 0, or -1 when there is no
- * temporary file (the report is then made on this thread alone).
+ * Draws the part after what out holds: pieces from the front until the
+ * other thread's, then the other thread's text.  0, or -errno.
  */
-static int tail_start(struct tail_part *t, struct report_run *run,
-		      const int *drawn, size_t first,
-		      const struct kmt_renderer *renderer)
+static int tail_draw(struct tail_part *t, FILE *out)
 {
-	int fd;
+	size_t i;
 
-	memset(t, 0, sizeof(*t));
-	/* in memory: a file system's journal would cost more than drawing */
-	fd = memfd_create("kmemtrace-report", MFD_CLOEXEC);
-	if (fd < 0)
-		fd = kmt_tmpfile();
-	if (fd < 0)
-		return -1;
-	t->f = fdopen(fd, "w+");
-	if (!t->f) {
-		close(fd);
-		return -1;
+	pthread_mutex_lock(&t->lock);
+	while (!t->prepared)
+		pthread_cond_wait(&t->cond, &t->lock);
+	if (!t->lay) {
+		pthread_mutex_unlock(&t->lock);
+		return -ENOMEM;
 	}
-	t->run = run;
-	t->drawn = drawn;
-	t->first = first;
-	t->draw = renderer->render_more;
-	kmt_report_init(&t->r);
-	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->cond, NULL);
-	kmt_symtab_prepare(&run->s->syms);
-	tail_run(t);
-	return 0;
-}
-
-/* copies bytes [*off, end) of the part's file to out; 0 or -errno */
-static int tail_copy(struct tail_part *t, FILE *out, off_t *off, off_t end)
-{
-	int fd = fileno(t->f);
-	char buf[65536];
-
-	while (*off < end) {
-		ssize_t k = sendfile(fileno(out), fd, off, end - *off);
-
-		if (k < 0 && errno == EINTR)
+	for (;;) {
+		if (t->front < t->back) {
+			i = t->front++;
+			pthread_mutex_unlock(&t->lock);
+			errno = 0;
+			if (t->rd->piece(t->lay, t->pieces[i].sec,
+					 t->pieces[i].r0, t->pieces[i].r1, out))
+				return errno_or_eio();
+			pthread_mutex_lock(&t->lock);
 			continue;
-		if (k <= 0)
+		}
+		/* met: the piece being drawn there may yet be handed back */
+		if (!t->drawing)
 			break;
+		pthread_cond_wait(&t->cond, &t->lock);
 	}
-	/* where the kernel cannot copy (an O_APPEND file), through here */
-	while (*off < end) {
-		size_t want = end - *off < (off_t)sizeof(buf) ?
-			      (size_t)(end - *off) : sizeof(buf);
-		ssize_t k = pread(fd, buf, want, *off);
+	t->stop = 1;
+	pthread_mutex_unlock(&t->lock);
+	for (i = t->back; i < t->nr_pieces; i++) {
+		struct piece *p = &t->pieces[i];
 
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EIO;
-		if (fwrite(buf, 1, k, out) != (size_t)k || fflush(out))
+		errno = 0;
+		if (fwrite(p->text, 1, p->len, out) != p->len)
 			return errno_or_eio();
-		*off += k;
+		free(p->text);
+		p->text = NULL;
 	}
-	return 0;
-}
-
-/*
- * Copies the part after what out holds: what is drawn so far at once,
- * the rest as the part's thread draws it, its pages given back as they
- * are copied.  The file holds only what the second part is ahead of the
- * first, not the whole of it.  0 or -errno.
- */
-static int tail_append(struct tail_part *t, FILE *out)
-{
-	const struct timespec nap = { 0, 1000000 };
-	off_t page = sysconf(_SC_PAGESIZE), off = 0, freed = 0;
-	struct stat st;
-	int done, ret;
-
-	errno = 0;
-	if (fflush(out))
-		return errno_or_eio();
-	do {
-		done = __atomic_load_n(&t->complete, __ATOMIC_ACQUIRE);
-		if (fstat(fileno(t->f), &st))
-			return errno_or_eio();
-		if (off == st.st_size && !done) {
-			nanosleep(&nap, NULL);
-			continue;
-		}
-		ret = tail_copy(t, out, &off, st.st_size);
-		if (ret)
-			return ret;
-		/* whole pages only; a file system without holes keeps them */
-		if (off - freed >= (1 << 20)) {
-			fallocate(fileno(t->f), FALLOC_FL_PUNCH_HOLE |
-				  FALLOC_FL_KEEP_SIZE, 0, off - off % page);
-			freed = off;
-		}
-	} while (!done || off < st.st_size);
 	return 0;
 }
 
 static void tail_free(struct tail_part *t)
 {
-	tail_wait(t);
+	size_t i;
+
+	pthread_mutex_lock(&t->lock);
+	t->stop = 1;
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->thread, NULL);
+	for (i = 0; i < t->nr_pieces; i++)
+		free(t->pieces[i].text);
+	free(t->pieces);
+	if (t->lay)
+		t->rd->layout_free(t->lay);
 	kmt_report_free(&t->r);
-	if (t->f)
-		fclose(t->f);
-	t->f = NULL;
 	pthread_cond_destroy(&t->cond);
 	pthread_mutex_destroy(&t->lock);
 }
@@ -666,7 +730,7 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	}
 	kmt_report_init(&r);
 	fill_meta(&r, run->s);
-	split = threads > 1 && nr > 1 && renderer->render_more &&
+	split = threads > 1 && nr > 1 && renderer->layout &&
 		!tail_start(&tail, run, drawn, second, renderer);
 	for (i = 0; i < (split ? second : NR_ANALYSES); i++) {
 		if (!drawn[i])
@@ -688,12 +752,8 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	}
 	errno = 0;
 	err = renderer->render(&r, out) ? errno_or_eio() : 0;
-	if (split) {
-		int e = err ? 0 : tail_append(&tail, out);
-
-		err = err ? err : tail_wait(&tail);
-		err = err ? err : e;
-	}
+	if (split && !err)
+		err = tail_draw(&tail, out);
 	errno = 0;
 	if (out != stdout ? fclose(out) : fflush(stdout))
 		err = err ? err : errno_or_eio();

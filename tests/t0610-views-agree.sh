@@ -219,9 +219,15 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 			"$KMEMTRACE" report -i "$f" $o --threads 2 >>appended.out &&
 			{ echo before; cat one.out; } >want.out &&
 			test_cmp want.out appended.out &&
-			TMPDIR=$PWD/one.out "$KMEMTRACE" report -i "$f" $o \
-				--threads 2 >notmp.out &&
-			test_cmp one.out notmp.out || return 1
+			for rows in 1 7; do
+				for spool in 0 200 1000000; do
+					KMT_TEST_PIECE_ROWS=$rows \
+					KMT_TEST_SPOOL_MAX=$spool \
+					"$KMEMTRACE" report -i "$f" $o \
+						--threads 2 >pieces.out &&
+					test_cmp one.out pieces.out || return 1
+				done
+			done || return 1
 		done
 	'
 	test_expect_success "$name: leaks by CPU add up to all leaks" '

@@ -54,62 +54,79 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
  * empty line so that each can be cut out for a spreadsheet: after the
  * blocks of another part (more set), the first one too.
  */
-static int render_sections(const struct kmt_report *r, FILE *out, int more)
+int kmt_csv_piece(const struct kmt_layout *lay, size_t i, size_t r0,
+		  size_t r1, FILE *out)
 {
-	size_t i, k, c;
+	const struct kmt_section *sec = lay->r->sections[i];
+	size_t k, c;
 
-	for (i = 0; i < r->nr; i++) {
-		const struct kmt_section *sec = r->sections[i];
-
-		if (i || more)
+	if (!r0) {
+		if (i || lay->more)
 			fputc('\n', out);
 		fprintf(out, "# %s.%s\n", sec->group, sec->key);
-		if (sec->kind == KMT_SEC_TABLE) {
-			const struct kmt_table *t = &sec->table;
-			union kmt_val *buf = calloc(t->ncols ? t->ncols : 1,
-						    sizeof(*buf));
+	}
+	if (sec->kind == KMT_SEC_TABLE) {
+		const struct kmt_table *t = &sec->table;
+		union kmt_val *buf = calloc(t->ncols ? t->ncols : 1,
+					    sizeof(*buf));
 
-			if (!buf)
-				return -1;
-			for (c = 0; c < t->ncols; c++)
-				fprintf(out, "%s%s", c ? "," : "", t->cols[c].key);
+		if (!buf)
+			return -1;
+		for (c = 0; c < t->ncols && !r0; c++)
+			fprintf(out, "%s%s", c ? "," : "", t->cols[c].key);
+		if (!r0)
 			fputc('\n', out);
-			for (k = 0; k < t->nrows; k++) {
-				const union kmt_val *row =
-					kmt_table_row(t, k, buf);
+		for (k = r0; k < r1; k++) {
+			const union kmt_val *row = kmt_table_row(t, k, buf);
 
-				for (c = 0; c < t->ncols; c++) {
-					if (c)
-						fputc(',', out);
-					csv_val(out, t->cols[c].type, &row[c]);
-				}
-				fputc('\n', out);
+			for (c = 0; c < t->ncols; c++) {
+				if (c)
+					fputc(',', out);
+				csv_val(out, t->cols[c].type, &row[c]);
 			}
-			free(buf);
-			continue;
-		}
-		fprintf(out, "key,value,detail\n");
-		for (k = 0; k < sec->summary.nr; k++) {
-			const struct kmt_sum_item *it = &sec->summary.items[k];
-
-			if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
-				continue;
-			fprintf(out, "%s,", it->key);
-			csv_val(out, it->type, &it->v);
-			if (it->kind != KMT_SUM_VALUE)
-				fprintf(out, ",%" PRIu64, it->v2.u);
 			fputc('\n', out);
 		}
+		free(buf);
+		return ferror(out) ? -1 : 0;
+	}
+	fprintf(out, "key,value,detail\n");
+	for (k = 0; k < sec->summary.nr; k++) {
+		const struct kmt_sum_item *it = &sec->summary.items[k];
+
+		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
+			continue;
+		fprintf(out, "%s,", it->key);
+		csv_val(out, it->type, &it->v);
+		if (it->kind != KMT_SUM_VALUE)
+			fprintf(out, ",%" PRIu64, it->v2.u);
+		fputc('\n', out);
 	}
 	return ferror(out) ? -1 : 0;
 }
 
+/* CSV pieces share nothing but the report */
+struct kmt_layout *kmt_csv_layout(const struct kmt_report *r, int more)
+{
+	struct kmt_layout *lay = calloc(1, sizeof(*lay));
+
+	if (lay) {
+		lay->r = r;
+		lay->more = more;
+	}
+	return lay;
+}
+
+void kmt_csv_layout_free(struct kmt_layout *lay)
+{
+	free(lay);
+}
+
 int kmt_render_csv(const struct kmt_report *r, FILE *out)
 {
-	return render_sections(r, out, 0);
+	return kmt_render_pieces(kmt_renderer_find("csv"), r, 0, out);
 }
 
 int kmt_render_csv_more(const struct kmt_report *r, FILE *out)
 {
-	return render_sections(r, out, 1);
+	return kmt_render_pieces(kmt_renderer_find("csv"), r, 1, out);
 }

@@ -1,13 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <string.h>
+
+#include "report/report.h"
 
 #include "render/render.h"
 
 static const struct kmt_renderer renderers[] = {
-	{ "text", kmt_render_text, kmt_render_text_more },
-	{ "json", kmt_render_json, NULL },
-	{ "csv", kmt_render_csv, kmt_render_csv_more },
+	{ "text", kmt_render_text, kmt_render_text_more, kmt_text_layout,
+	  kmt_text_piece, kmt_text_layout_free },
+	{ "json", kmt_render_json, NULL, NULL, NULL, NULL },
+	{ "csv", kmt_render_csv, kmt_render_csv_more, kmt_csv_layout,
+	  kmt_csv_piece, kmt_csv_layout_free },
 };
+
+size_t kmt_section_rows(const struct kmt_report *r, size_t i)
+{
+	const struct kmt_section *sec = r->sections[i];
+
+	return sec->kind == KMT_SEC_TABLE ? sec->table.nrows : 0;
+}
+
+int kmt_render_pieces(const struct kmt_renderer *rd,
+		      const struct kmt_report *r, int more, FILE *out)
+{
+	struct kmt_layout *lay = rd->layout(r, more);
+	size_t i;
+	int ret = 0;
+
+	if (!lay) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < r->nr && !ret; i++)
+		ret = rd->piece(lay, i, 0, kmt_section_rows(r, i), out);
+	rd->layout_free(lay);
+	return ret;
+}
 
 const struct kmt_renderer *kmt_renderer_find(const char *name)
 {

@@ -2,6 +2,7 @@
 #ifndef KMT_RENDER_RENDER_H
 #define KMT_RENDER_RENDER_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct kmt_report;
@@ -18,17 +19,55 @@ struct kmt_report;
  * can then be drawn at the same time, into different streams.  NULL
  * where the format is one document (JSON).
  */
+/*
+ * Such a format also draws a report's sections in pieces, so that two
+ * threads can share the drawing of one report: piece (i, r0, r1) is
+ * section i's rows [r0, r1), a summary being one piece (i, 0, 0).  A
+ * table's first piece (r0 0) carries what goes before its rows, its
+ * last (r1 its row count) what goes after.  The pieces of every section
+ * in order read as render_more (more set) or as render's sections.
+ * layout() first works out what pieces share (the text's column widths,
+ * a pass over every row), which they then only read: pieces can be
+ * drawn at once into different streams and joined after.
+ */
+struct kmt_layout {
+	const struct kmt_report *r;
+	int more;		/* the report continues one drawn before */
+	void **sec;		/* the format's own, per section, or NULL */
+};
+
 struct kmt_renderer {
 	const char *name;
 	int (*render)(const struct kmt_report *r, FILE *out);
 	int (*render_more)(const struct kmt_report *r, FILE *out);
+	/* NULL when out of memory */
+	struct kmt_layout *(*layout)(const struct kmt_report *r, int more);
+	/* 0, or -1 (errno set) when the piece could not be drawn */
+	int (*piece)(const struct kmt_layout *lay, size_t sec, size_t r0,
+		     size_t r1, FILE *out);
+	void (*layout_free)(struct kmt_layout *lay);
 };
+
+/* every section of r whole, in order, by pieces; 0 or -1 (errno set) */
+int kmt_render_pieces(const struct kmt_renderer *rd,
+		      const struct kmt_report *r, int more, FILE *out);
+
+/* the rows of section i a piece can hold: a table's, 0 for a summary */
+size_t kmt_section_rows(const struct kmt_report *r, size_t i);
 
 int kmt_render_text(const struct kmt_report *r, FILE *out);
 int kmt_render_text_more(const struct kmt_report *r, FILE *out);
+struct kmt_layout *kmt_text_layout(const struct kmt_report *r, int more);
+int kmt_text_piece(const struct kmt_layout *lay, size_t sec, size_t r0,
+		   size_t r1, FILE *out);
+void kmt_text_layout_free(struct kmt_layout *lay);
 int kmt_render_json(const struct kmt_report *r, FILE *out);
 int kmt_render_csv(const struct kmt_report *r, FILE *out);
 int kmt_render_csv_more(const struct kmt_report *r, FILE *out);
+struct kmt_layout *kmt_csv_layout(const struct kmt_report *r, int more);
+int kmt_csv_piece(const struct kmt_layout *lay, size_t sec, size_t r0,
+		  size_t r1, FILE *out);
+void kmt_csv_layout_free(struct kmt_layout *lay);
 
 /* the renderer called name ("text", "json", "csv"), or NULL */
 const struct kmt_renderer *kmt_renderer_find(const char *name);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,23 +527,31 @@ static void table_line(struct line *l, const struct kmt_table *t,
 	}
 }
 
+/* what the pieces of a table share: its column widths, measured once */
+struct text_layout {
+	size_t *w;
+	size_t line;		/* at least as long as any line of the table */
+	int fits;		/* every row line fits (struct line) */
+};
+
 /*
  * Column widths: the widest cell or heading.  A joined pair ("Total/Per")
  * keeps the widths of its halves so the slash lines up as perf's does.
+ * -ENOMEM, or 0.
  */
-static void render_table(const struct kmt_table *t, FILE *f)
+static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 {
-	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
-	struct col_measure *m = calloc(t->ncols ? t->ncols : 1, sizeof(*m));
-	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
-				       sizeof(*rowbuf));
-	struct out o = { .f = f, .buf = malloc(OUT_BUF) };
-	size_t r, c, line = 0;
-	struct line l;
-	int fits;
+	size_t n = t->ncols ? t->ncols : 1, r, c, line = 0;
+	size_t *w = calloc(n, sizeof(*w));
+	struct col_measure *m = calloc(n, sizeof(*m));
+	union kmt_val *rowbuf = calloc(n, sizeof(*rowbuf));
 
-	if (!w || !m || !rowbuf || !o.buf)
-		goto done;
+	if (!w || !m || !rowbuf) {
+		free(w);
+		free(m);
+		free(rowbuf);
+		return -ENOMEM;
+	}
 	for (r = 0; r < t->nrows; r++) {
 		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
 
@@ -574,8 +583,6 @@ static void render_table(const struct kmt_table *t, FILE *f)
 			w[c] = need;
 		}
 	}
-
-	/* heading; line is at least as long as any line of the table */
 	for (c = 0; c < t->ncols; c++) {
 		const struct kmt_col *col = &t->cols[c];
 		size_t cw = w[c];
@@ -588,27 +595,56 @@ static void render_table(const struct kmt_table *t, FILE *f)
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			c++;
 	}
-	fits = line + PAD_SLACK <= LINE_TEXT_MAX;
-	if (t->title)
-		fprintf(f, "\n%s\n", t->title);
-	else
-		fputc('\n', f);
-	if (t->style == KMT_TABLE_PERF)
-		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
+	free(m);
+	free(rowbuf);
+	lay->w = w;
+	lay->line = line;
+	lay->fits = line + PAD_SLACK <= LINE_TEXT_MAX;
+	return 0;
+}
 
-	line_begin(&o, &l, 0);
-	table_line(&l, t, w, NULL);
-	line_end(&o, &l);
-	out_flush(&o);
-	rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
-		RULE_WIDTH : line);
-	for (r = 0; r < t->nrows; r++) {
-		line_begin(&o, &l, fits);
-		table_line(&l, t, w, kmt_table_row(t, r, rowbuf));
+/*
+ * Rows [r0, r1) of a table; its title and heading before them when r0
+ * is 0, what ends it after them when r1 is its last.  -ENOMEM, or 0.
+ */
+static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
+		       size_t r0, size_t r1, FILE *f)
+{
+	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
+				       sizeof(*rowbuf));
+	struct out o = { .f = f, .buf = malloc(OUT_BUF) };
+	size_t r, line = lay->line;
+	struct line l;
+
+	if (!rowbuf || !o.buf) {
+		free(rowbuf);
+		free(o.buf);
+		return -ENOMEM;
+	}
+	if (!r0) {
+		if (t->title)
+			fprintf(f, "\n%s\n", t->title);
+		else
+			fputc('\n', f);
+		if (t->style == KMT_TABLE_PERF)
+			rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
+		line_begin(&o, &l, 0);
+		table_line(&l, t, lay->w, NULL);
+		line_end(&o, &l);
+		out_flush(&o);
+		rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
+			RULE_WIDTH : line);
+	}
+	for (r = r0; r < r1; r++) {
+		line_begin(&o, &l, lay->fits);
+		table_line(&l, t, lay->w, kmt_table_row(t, r, rowbuf));
 		line_end(&o, &l);
 	}
 	out_flush(&o);
-
+	free(o.buf);
+	free(rowbuf);
+	if (r1 < t->nrows)
+		return 0;
 	if (t->total_rows > t->nrows)
 		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
 			t->total_rows - t->nrows == 1 ? "" : "s");
@@ -616,11 +652,7 @@ static void render_table(const struct kmt_table *t, FILE *f)
 		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
-done:
-	free(o.buf);
-	free(w);
-	free(m);
-	free(rowbuf);
+	return 0;
 }
 
 static void render_summary(const struct kmt_summary *s, FILE *out)
@@ -700,24 +732,73 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 	fputc('\n', out);
 }
 
-/* each section begins with its own blank line: parts join as they are */
-int kmt_render_text_more(const struct kmt_report *r, FILE *out)
+void kmt_text_layout_free(struct kmt_layout *lay)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr; i++) {
-		const struct kmt_section *sec = r->sections[i];
+	if (!lay)
+		return;
+	for (i = 0; lay->sec && i < lay->r->nr; i++) {
+		struct text_layout *tl = lay->sec[i];
 
-		if (sec->kind == KMT_SEC_TABLE)
-			render_table(&sec->table, out);
-		else
-			render_summary(&sec->summary, out);
+		if (tl)
+			free(tl->w);
+		free(tl);
+	}
+	free(lay->sec);
+	free(lay);
+}
+
+struct kmt_layout *kmt_text_layout(const struct kmt_report *r, int more)
+{
+	struct kmt_layout *lay = calloc(1, sizeof(*lay));
+	size_t i;
+
+	if (!lay)
+		return NULL;
+	lay->r = r;
+	lay->more = more;
+	lay->sec = calloc(r->nr ? r->nr : 1, sizeof(*lay->sec));
+	if (!lay->sec)
+		goto oom;
+	for (i = 0; i < r->nr; i++) {
+		struct text_layout *tl;
+
+		if (r->sections[i]->kind != KMT_SEC_TABLE)
+			continue;
+		tl = calloc(1, sizeof(*tl));
+		lay->sec[i] = tl;
+		if (!tl || measure_table(&r->sections[i]->table, tl))
+			goto oom;
+	}
+	return lay;
+oom:
+	kmt_text_layout_free(lay);
+	return NULL;
+}
+
+/* each section begins with its own blank line: pieces join as they are */
+int kmt_text_piece(const struct kmt_layout *lay, size_t i, size_t r0,
+		   size_t r1, FILE *out)
+{
+	const struct kmt_section *sec = lay->r->sections[i];
+
+	if (sec->kind == KMT_SEC_TABLE) {
+		if (table_piece(&sec->table, lay->sec[i], r0, r1, out))
+			return -1;
+	} else {
+		render_summary(&sec->summary, out);
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+int kmt_render_text_more(const struct kmt_report *r, FILE *out)
+{
+	return kmt_render_pieces(kmt_renderer_find("text"), r, 1, out);
 }
 
 int kmt_render_text(const struct kmt_report *r, FILE *out)
 {
 	render_meta(&r->meta, out);
-	return kmt_render_text_more(r, out);
+	return kmt_render_pieces(kmt_renderer_find("text"), r, 0, out);
 }

@@ -741,6 +741,83 @@ static void test_parts(void)
 	}
 }
 
+/*
+ * The pieces of a report, drawn last to first into separate streams
+ * from one layout and joined in order, read as render_more, for pieces
+ * of every size.
+ */
+static void test_pieces(void)
+{
+	static const char *const formats[] = { "text", "csv" };
+	static const size_t sizes[] = { 1, 3, 7, 40, 1000 };
+	static struct {
+		size_t sec, r0, r1;
+		char *text;
+		size_t len;
+	} pc[512];
+	size_t f, z, offset = 1;
+
+	for (f = 0; f < 2; f++) {
+		const struct kmt_renderer *rd = kmt_renderer_find(formats[f]);
+
+		for (z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			struct kmt_report r;
+			struct kmt_layout *lay;
+			char *whole, *joined = NULL;
+			size_t n = 0, i, r0, len = 0;
+			FILE *j;
+
+			kmt_report_init(&r);
+			add_sections(&r, 0, 8, &offset);
+			whole = render(&r, rd->render_more);
+			lay = rd->layout(&r, 1);
+			CHECK(whole && lay);
+			/* the pieces as the report's threads cut them */
+			for (i = 0; lay && i < r.nr; i++) {
+				size_t rows = kmt_section_rows(&r, i);
+
+				r0 = 0;
+				do {
+					pc[n].sec = i;
+					pc[n].r0 = r0;
+					pc[n].r1 = rows - r0 > sizes[z] ?
+						   r0 + sizes[z] : rows;
+					r0 = pc[n++].r1;
+				} while (r0 < rows && n < 512);
+			}
+			CHECK(n < 512);
+			/* drawn last to first, each into its own stream */
+			for (i = n; i-- > 0; ) {
+				FILE *p = open_memstream(&pc[i].text, &pc[i].len);
+
+				CHECK(p != NULL);
+				if (!p)
+					continue;
+				CHECK(!rd->piece(lay, pc[i].sec, pc[i].r0,
+						 pc[i].r1, p));
+				fclose(p);
+			}
+			j = open_memstream(&joined, &len);
+			for (i = 0; i < n; i++) {
+				if (j && pc[i].text)
+					fwrite(pc[i].text, 1, pc[i].len, j);
+				free(pc[i].text);
+				pc[i].text = NULL;
+			}
+			if (j)
+				fclose(j);
+			CHECK(joined && whole);
+			if (joined && whole)
+				CHECK_STR(joined, whole);
+			free(joined);
+			free(whole);
+			if (lay)
+				rd->layout_free(lay);
+			kmt_report_free(&r);
+		}
+	}
+}
+
 KMT_TESTS(KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
 	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
-	  KMT_TEST(test_parts))
+	  KMT_TEST(test_parts), KMT_TEST(test_pieces))
