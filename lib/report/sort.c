@@ -133,20 +133,6 @@ static int chain_encodes(const struct kmt_sort_chain *chain)
 #define MAX_REC_WORDS (KMT_SORT_MAX_KEYS + 2)
 #define MAX_DIGITS ((KMT_SORT_MAX_KEYS + 1) * WORD_DIGITS)
 
-/* how many records have each value of each digit of the nk numbers */
-static void count_digits(uint32_t (*count)[RADIX], const uint64_t *r,
-			 size_t nk)
-{
-	size_t k, d;
-
-	for (k = 0; k < nk; k++) {
-		uint64_t v = r[k];
-
-		for (d = 0; d < WORD_DIGITS; d++, v >>= RADIX_BITS)
-			count[k * WORD_DIGITS + d][v & (RADIX - 1)]++;
-	}
-}
-
 /*
  * Only the digits that differ between records order them: most high
  * bytes of counts and sizes are the same in every row.  The records are
@@ -161,19 +147,16 @@ struct radix_plan {
 	size_t w;			/* words of a packed record */
 };
 
-static void plan_digits(struct radix_plan *plan, uint32_t (*count)[RADIX],
-			const uint64_t *first, size_t nr, size_t nk)
+/* diff[k]: the bits of number k that differ in some record from the first */
+static void plan_digits(struct radix_plan *plan, const uint64_t *diff,
+			size_t nr, size_t nk)
 {
 	size_t k, d, n = 0;
 
 	for (k = 0; k < nk; k++) {
 		for (d = WORD_DIGITS; d--; ) {
-			size_t pos = k * WORD_DIGITS + d;
-			unsigned int v = (first[k] >> (d * RADIX_BITS)) &
-					 (RADIX - 1);
-
-			if (count[pos][v] != nr)
-				plan->digit[n++] = (uint16_t)pos;
+			if ((diff[k] >> (d * RADIX_BITS)) & (RADIX - 1))
+				plan->digit[n++] = (uint16_t)(k * WORD_DIGITS + d);
 		}
 	}
 	plan->nr_digits = n;
@@ -185,9 +168,14 @@ static void plan_digits(struct radix_plan *plan, uint32_t (*count)[RADIX],
 	plan->w = (n + WORD_DIGITS - 1) / WORD_DIGITS;
 }
 
-/* a packed record is never longer than its record: packed in place */
+/*
+ * A packed record is never longer than its record: packed in place.
+ * count[j] gets how many records have each value of packed digit j,
+ * for the pass that sorts by it.
+ */
 static void pack_records(uint64_t *rec, size_t nr, size_t w, size_t nk,
-			 const struct radix_plan *plan)
+			 const struct radix_plan *plan,
+			 uint32_t (*count)[RADIX])
 {
 	size_t i, j;
 
@@ -204,6 +192,7 @@ static void pack_records(uint64_t *rec, size_t nr, size_t w, size_t nk,
 				v = (in[pos / WORD_DIGITS] >>
 				     (pos % WORD_DIGITS * RADIX_BITS)) &
 				    (RADIX - 1);
+				count[j][v]++;
 			} else {
 				pos = plan->nr_digits + plan->row_digits - 1 - j;
 				v = (in[nk] >> (pos * RADIX_BITS)) & (RADIX - 1);
@@ -301,7 +290,7 @@ static uint64_t *radix_sort(uint64_t *rec, uint64_t *tmp, size_t nr,
 		uint64_t *t;
 
 		radix_pass_w(rec, tmp, nr, plan->w, j / WORD_DIGITS,
-			     packed_shift(j), count[plan->digit[j]]);
+			     packed_shift(j), count[j]);
 		t = rec;
 		rec = tmp;
 		tmp = t;
@@ -386,6 +375,7 @@ static int sort_encoded(uint32_t *idx, const void *rows, size_t nr,
 	struct index_sort is = { chain, rows, size };
 	size_t nk = chain->nr + !!chain->tiebreak_enc, w = nk + 1, i, k;
 	uint64_t *rec = malloc(nr * w * sizeof(*rec));
+	uint64_t diff[MAX_REC_WORDS] = { 0 };
 	uint32_t (*count)[RADIX] = NULL;
 	struct radix_plan plan;
 	uint64_t *tmp, *sorted, *shrunk;
@@ -405,8 +395,8 @@ static int sort_encoded(uint32_t *idx, const void *rows, size_t nr,
 		if (chain->tiebreak_enc)
 			r[k] = chain->tiebreak_enc(row);
 		r[nk] = i;
-		if (count)
-			count_digits(count, r, nk);
+		for (k = 0; k < nk; k++)
+			diff[k] |= r[k] ^ rec[k];
 	}
 	if (!count) {
 		qsort_r(rec, nr, w * sizeof(*rec), record_cmp, &is);
@@ -416,8 +406,8 @@ static int sort_encoded(uint32_t *idx, const void *rows, size_t nr,
 		free(rec);
 		return 0;
 	}
-	plan_digits(&plan, count, rec, nr, nk);
-	pack_records(rec, nr, w, nk, &plan);
+	plan_digits(&plan, diff, nr, nk);
+	pack_records(rec, nr, w, nk, &plan, count);
 	/* the packed records need less: give the rest back (mremap) */
 	shrunk = realloc(rec, nr * plan.w * sizeof(*rec));
 	if (shrunk)
