@@ -59,8 +59,13 @@ static void put_hex(char *p, uint64_t v)
 	if (!v)
 		return;
 	p[1] = 'x';
-	for (p += hex_width(v); v; v >>= 4)
+	/* two digits a step: a column of kernel addresses has 16 each */
+	for (p += hex_width(v); v >= 16; v >>= 8) {
 		*--p = digits[v & 15];
+		*--p = digits[(v >> 4) & 15];
+	}
+	if (v)
+		*--p = digits[v];
 }
 
 /*
@@ -430,11 +435,24 @@ static inline __attribute__((always_inline)) char *field_room(struct line *l, si
  * The numbers most cells of a big table hold are written in place, as
  * cell_text() writes them; the rest go through cell_text().
  */
-static void field_val(struct line *l, const struct kmt_col *col,
-		      const union kmt_val *v, size_t w, int left, size_t size)
+static __attribute__((noinline)) void
+field_text(struct line *l, const struct kmt_col *col, const union kmt_val *v,
+	   size_t w, int left, size_t size)
 {
-	char buf[CELL_BUF], *p;
+	char buf[CELL_BUF];
 	const char *s;
+	size_t n;
+
+	s = cell_text(buf, size, col->type, v, col->flags, &n);
+	field(l, s, n, w, left);
+}
+
+/* the numbers inline; the rest, with their cell buffer, out of line */
+static inline __attribute__((always_inline)) void
+field_val(struct line *l, const struct kmt_col *col, const union kmt_val *v,
+	  size_t w, int left, size_t size)
+{
+	char *p;
 	uint64_t x;
 	size_t n;
 
@@ -470,8 +488,7 @@ static void field_val(struct line *l, const struct kmt_col *col,
 	default:
 		break;
 	}
-	s = cell_text(buf, size, col->type, v, col->flags, &n);
-	field(l, s, n, w, left);
+	field_text(l, col, v, w, left, size);
 }
 
 static void rule(FILE *out, size_t width)
