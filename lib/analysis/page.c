@@ -53,6 +53,14 @@ struct page_row {
 	uint64_t alloc_bytes;
 	uint64_t nr_free;
 	uint64_t free_bytes;
+	/*
+	 * Its class and callsite in words, made when the report is (see
+	 * name_rows): the rows are drawn by two threads at once, which only
+	 * read them.
+	 */
+	const char *mt_name;
+	const char *gfp_name;
+	const char *site_name;
 };
 
 #define ROW_NONE UINT32_MAX
@@ -809,10 +817,28 @@ static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
 	return *memo;
 }
 
+/* the words of every callsite row, in r; 0 or -ENOMEM */
+static int name_rows(struct page_ctx *c, struct kmt_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < c->callers.nr; i++) {
+		struct page_row *row = kmt_rows_at(&c->callers, i);
+
+		row->mt_name = mt_name(c, r, row->k.mt);
+		row->gfp_name = gfp_text(c, r, &row->k);
+		row->site_name = kmt_analysis_sym(c->s, r, row->k.callsite,
+						  c->opts.raw_ip);
+		if (!row->mt_name || !row->gfp_name || !row->site_name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* reads the rows only: two threads may draw one table at once */
 static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 {
 	const struct page_table *tab = ctx;
-	struct page_ctx *c = tab->c;
 	const struct page_row *row;
 	const struct page_arow *a;
 	int j = 0;
@@ -822,10 +848,9 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 		v[j++].u = row->alloc_bytes / 1024;
 		v[j++].u = row->nr_alloc;
 		v[j++].s = row->k.order;
-		v[j++].str = mt_name(c, tab->r, row->k.mt);
-		v[j++].str = gfp_text(c, tab->r, &row->k);
-		v[j++].str = kmt_analysis_sym(c->s, tab->r, row->k.callsite,
-					      c->opts.raw_ip);
+		v[j++].str = row->mt_name;
+		v[j++].str = row->gfp_name;
+		v[j++].str = row->site_name;
 		v[j++].u = row->nr_free;
 		v[j++].u = row->free_bytes / 1024;
 		v[j++].u = row->k.gfp;
@@ -838,10 +863,9 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 	v[j++].u = a->alloc_bytes / 1024;
 	v[j++].u = a->nr_alloc;
 	v[j++].s = row->k.order;
-	v[j++].str = mt_name(c, tab->r, row->k.mt);
-	v[j++].str = gfp_text(c, tab->r, &row->k);
-	v[j++].str = kmt_analysis_sym(c->s, tab->r, row->k.callsite,
-				      c->opts.raw_ip);
+	v[j++].str = row->mt_name;
+	v[j++].str = row->gfp_name;
+	v[j++].str = row->site_name;
 	v[j++].u = a->nr_free;
 	v[j++].u = row->k.gfp;
 }
@@ -995,6 +1019,8 @@ static int page_finish(void *ctx, struct kmt_report *r)
 	int err = 0;
 
 	if (page_seal(c))
+		return -ENOMEM;
+	if ((c->opts.caller || c->opts.alloc) && name_rows(c, r))
 		return -ENOMEM;
 	if (c->opts.caller) {
 		tab = kmt_report_add_table(r, "page", "callsites", NULL,

@@ -285,6 +285,48 @@ static void test_page_alloc_rows(void)
 	teardown(&f);
 }
 
+/*
+ * The report's two threads draw the rows of one page table at once: once
+ * the report is made, drawing its rows must change nothing (no names
+ * made and memorised on first sight, as they were).
+ */
+static void test_page_rows_read_only(void)
+{
+	struct kmt_report r;
+	struct fixture f;
+	size_t i, k, c, arena, memo;
+	int tables = 0;
+
+	setup(&f, 0);
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 100, 0, 0, 0xcc0);
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 300, 1, 1, 0x140cca);
+	page_ev(&f, KMT_EV_PAGE_ALLOC, 500, 2, 7, 0xcc0);
+	page_ev(&f, KMT_EV_PAGE_FREE, 100, 0, -1, 0);
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_page.finish(f.ctx, &r));
+	arena = r.arena.total;
+	memo = kmt_hash_count(&r.sym_memo[0]) + kmt_hash_count(&r.sym_memo[1]);
+	for (i = 0; i < r.nr; i++) {
+		const struct kmt_table *t = &r.sections[i]->table;
+
+		if (r.sections[i]->kind != KMT_SEC_TABLE)
+			continue;
+		tables++;
+		for (k = 0; k < t->nrows; k++) {
+			for (c = 0; c < t->ncols; c++)
+				(void)cell(t, k, c);
+		}
+	}
+	/* callsites, pages, and the order by migratetype counts */
+	CHECK_EQ_U64(tables, 3);
+	CHECK_EQ_U64(r.arena.total, arena);
+	CHECK_EQ_U64(kmt_hash_count(&r.sym_memo[0]) +
+		     kmt_hash_count(&r.sym_memo[1]), memo);
+	CHECK(memo > 0);
+	kmt_report_free(&r);
+	teardown(&f);
+}
+
 /* a damaged recording's split is counted, its 2^40 parts not tracked */
 static void test_page_split_of_damaged_order(void)
 {
@@ -327,5 +369,6 @@ static void test_migratetype_names_by_kernel(void)
 KMT_TESTS(KMT_TEST(test_callsite_rule), KMT_TEST(test_callsite_from_stack),
 	  KMT_TEST(test_page_totals), KMT_TEST(test_page_live),
 	  KMT_TEST(test_page_alloc_rows),
+	  KMT_TEST(test_page_rows_read_only),
 	  KMT_TEST(test_page_split_of_damaged_order),
 	  KMT_TEST(test_migratetype_names_by_kernel))
