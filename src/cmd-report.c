@@ -27,6 +27,7 @@
 #include "source/source.h"
 #include "util/hash.h"
 #include "util/json.h"
+#include "util/strbuf.h"
 
 static const char *const report_usage[] = {
 	"kmemtrace report [-i FILE] [--slab] [--page] [--caller] [--alloc] [-s KEYS] [-l N]",
@@ -428,7 +429,7 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
  * part, and the second part's pieces (PIECE_ROWS rows of a table, or a
  * summary) are drawn by both threads from either end: this thread from
  * the front, straight to the output, the other from the back into memory
- * (at most SPOOL_MAX bytes of it), until they meet; the other's pieces
+ * (taking no more pieces once it holds SPOOL_MAX bytes), until they meet; the other's pieces
  * then follow.  Sorting and drawing are a fifth of a report of a big
  * recording, and the parts' sizes differ (the page table's text is twice
  * the slab table's): meeting wherever the threads do shares the drawing
@@ -489,12 +490,12 @@ static int make_pieces(struct tail_part *t)
 	size_t i, r0, n = 0;
 
 	for (i = 0; i < t->r.nr; i++)
-		n += kmt_section_rows(&t->r, i) / t->piece_rows + 1;
+		n += kmt_render_section_rows(&t->r, i) / t->piece_rows + 1;
 	t->pieces = calloc(n, sizeof(*t->pieces));
 	if (!t->pieces)
 		return -ENOMEM;
 	for (i = 0; i < t->r.nr; i++) {
-		size_t rows = kmt_section_rows(&t->r, i);
+		size_t rows = kmt_render_section_rows(&t->r, i);
 
 		r0 = 0;
 		do {
@@ -510,21 +511,40 @@ static int make_pieces(struct tail_part *t)
 	return 0;
 }
 
+/*
+ * A stream into a kmt_sb.  open_memstream would do, but glibc's does not
+ * tell a write that found no memory: the text would come out short.
+ */
+static ssize_t sb_write(void *cookie, const char *buf, size_t len)
+{
+	struct kmt_sb *sb = cookie;
+
+	kmt_sb_add(sb, buf, len);
+	if (sb->oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return (ssize_t)len;
+}
+
 /* a piece's text into memory: 0, or -1 when it could not be drawn */
 static int spool(struct tail_part *t, struct piece *p)
 {
-	FILE *f = open_memstream(&p->text, &p->len);
+	static const cookie_io_functions_t io = { .write = sb_write };
+	struct kmt_sb sb = KMT_SB_INIT;
+	FILE *f = fopencookie(&sb, "w", io);
 	int ret;
 
 	if (!f)
 		return -1;
 	ret = t->rd->piece(t->lay, p->sec, p->r0, p->r1, f);
-	if (fclose(f) || ret) {
-		free(p->text);
-		p->text = NULL;
-		p->len = 0;
+	if (fclose(f) || ret || sb.oom) {
+		kmt_sb_release(&sb);
 		return -1;
 	}
+	/* the string's own buffer becomes the piece's */
+	p->text = sb.buf;
+	p->len = sb.len;
 	return 0;
 }
 
@@ -535,9 +555,9 @@ static void tail_signal(struct tail_part *t)
 }
 
 /*
- * The second part: sorted, measured, then drawn from the back while
- * this thread is busy.  A piece it cannot draw (no memory) is left to
- * this thread, which then draws all the pieces before it too.
+ * The second thread: its part sorted, measured, then drawn from the back
+ * while the first thread draws its own.  A piece it cannot draw (no
+ * memory) it hands back, and the first thread draws it with the rest.
  */
 static void *tail_make(void *arg)
 {
@@ -565,7 +585,7 @@ static void *tail_make(void *arg)
 	t->back = t->nr_pieces;
 	t->prepared = 1;
 	tail_signal(t);
-	if (!t->lay || !t->running)
+	if (!t->lay)
 		return NULL;
 	for (;;) {
 		pthread_mutex_lock(&t->lock);
@@ -645,8 +665,10 @@ static int tail_draw(struct tail_part *t, FILE *out)
 	while (!t->prepared)
 		pthread_cond_wait(&t->cond, &t->lock);
 	if (!t->lay) {
+		/* the other thread found no memory to lay it out: here, whole */
 		pthread_mutex_unlock(&t->lock);
-		return -ENOMEM;
+		errno = 0;
+		return t->rd->render_more(&t->r, out) ? errno_or_eio() : 0;
 	}
 	for (;;) {
 		if (t->front < t->back) {
@@ -973,9 +995,7 @@ int cmd_report(int argc, char **argv)
 		int err = kmt_pipeline_finish(&run.pipe);
 
 		if (err && !rd)
-			rd = kmt_session_error(&s, err < 0 ? err : -EINVAL,
-					       "out of memory in the %s analysis",
-					       analyses[run.failed].ops->name);
+			rd = feed_error(&run, err < 0 ? err : -EINVAL);
 	}
 	if (rd) {
 		fail(json, s.errmsg[0] ? s.errmsg : "cannot read the input");

@@ -808,11 +808,11 @@ static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
 		return "?";
 	memo = kmt_hash_put(&c->gfp_texts, k->gfp, &is_new);
 	if (!memo)
-		return "";
-	if (!is_new)
+		return NULL;
+	if (!is_new && *memo)
 		return *memo;
 	kmt_gfp_format(&c->s->gfp, k->gfp, &sb);
-	*memo = kmt_report_strdup(r, kmt_sb_str(&sb));
+	*memo = sb.oom ? NULL : kmt_report_strdup(r, kmt_sb_str(&sb));
 	kmt_sb_release(&sb);
 	return *memo;
 }

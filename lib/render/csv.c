@@ -54,8 +54,8 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
  * empty line so that each can be cut out for a spreadsheet: after the
  * blocks of another part (more set), the first one too.
  */
-int kmt_csv_piece(const struct kmt_layout *lay, size_t i, size_t r0,
-		  size_t r1, FILE *out)
+int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
+			  size_t r0, size_t r1, FILE *out)
 {
 	const struct kmt_section *sec = lay->r->sections[i];
 	size_t k, c;
@@ -105,7 +105,8 @@ int kmt_csv_piece(const struct kmt_layout *lay, size_t i, size_t r0,
 }
 
 /* CSV pieces share nothing but the report */
-struct kmt_layout *kmt_csv_layout(const struct kmt_report *r, int more)
+struct kmt_layout *kmt_render_csv_layout(const struct kmt_report *r,
+					  int more)
 {
 	struct kmt_layout *lay = calloc(1, sizeof(*lay));
 
@@ -116,7 +117,7 @@ struct kmt_layout *kmt_csv_layout(const struct kmt_report *r, int more)
 	return lay;
 }
 
-void kmt_csv_layout_free(struct kmt_layout *lay)
+void kmt_render_csv_layout_free(struct kmt_layout *lay)
 {
 	free(lay);
 }

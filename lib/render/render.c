@@ -7,14 +7,14 @@
 #include "render/render.h"
 
 static const struct kmt_renderer renderers[] = {
-	{ "text", kmt_render_text, kmt_render_text_more, kmt_text_layout,
-	  kmt_text_piece, kmt_text_layout_free },
+	{ "text", kmt_render_text, kmt_render_text_more, kmt_render_text_layout,
+	  kmt_render_text_piece, kmt_render_text_layout_free },
 	{ "json", kmt_render_json, NULL, NULL, NULL, NULL },
-	{ "csv", kmt_render_csv, kmt_render_csv_more, kmt_csv_layout,
-	  kmt_csv_piece, kmt_csv_layout_free },
+	{ "csv", kmt_render_csv, kmt_render_csv_more, kmt_render_csv_layout,
+	  kmt_render_csv_piece, kmt_render_csv_layout_free },
 };
 
-size_t kmt_section_rows(const struct kmt_report *r, size_t i)
+size_t kmt_render_section_rows(const struct kmt_report *r, size_t i)
 {
 	const struct kmt_section *sec = r->sections[i];
 
@@ -33,7 +33,7 @@ int kmt_render_pieces(const struct kmt_renderer *rd,
 		return -1;
 	}
 	for (i = 0; i < r->nr && !ret; i++)
-		ret = rd->piece(lay, i, 0, kmt_section_rows(r, i), out);
+		ret = rd->piece(lay, i, 0, kmt_render_section_rows(r, i), out);
 	rd->layout_free(lay);
 	return ret;
 }

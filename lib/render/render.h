@@ -15,11 +15,9 @@ struct kmt_report;
  * can also draw a report in parts: render_more draws the sections of a
  * report that continues one drawn before it (no header, the separators
  * of sections that follow others), so that render(A) then
- * render_more(B) is render of A's sections followed by B's.  The parts
- * can then be drawn at the same time, into different streams.  NULL
- * where the format is one document (JSON).
- */
-/*
+ * render_more(B) is render of A's sections followed by B's.  NULL where
+ * the format is one document (JSON), as are the three below.
+ *
  * Such a format also draws a report's sections in pieces, so that two
  * threads can share the drawing of one report: piece (i, r0, r1) is
  * section i's rows [r0, r1), a summary being one piece (i, 0, 0).  A
@@ -53,21 +51,23 @@ int kmt_render_pieces(const struct kmt_renderer *rd,
 		      const struct kmt_report *r, int more, FILE *out);
 
 /* the rows of section i a piece can hold: a table's, 0 for a summary */
-size_t kmt_section_rows(const struct kmt_report *r, size_t i);
+size_t kmt_render_section_rows(const struct kmt_report *r, size_t i);
 
 int kmt_render_text(const struct kmt_report *r, FILE *out);
 int kmt_render_text_more(const struct kmt_report *r, FILE *out);
-struct kmt_layout *kmt_text_layout(const struct kmt_report *r, int more);
-int kmt_text_piece(const struct kmt_layout *lay, size_t sec, size_t r0,
-		   size_t r1, FILE *out);
-void kmt_text_layout_free(struct kmt_layout *lay);
+struct kmt_layout *kmt_render_text_layout(const struct kmt_report *r,
+					  int more);
+int kmt_render_text_piece(const struct kmt_layout *lay, size_t sec,
+			  size_t r0, size_t r1, FILE *out);
+void kmt_render_text_layout_free(struct kmt_layout *lay);
 int kmt_render_json(const struct kmt_report *r, FILE *out);
 int kmt_render_csv(const struct kmt_report *r, FILE *out);
 int kmt_render_csv_more(const struct kmt_report *r, FILE *out);
-struct kmt_layout *kmt_csv_layout(const struct kmt_report *r, int more);
-int kmt_csv_piece(const struct kmt_layout *lay, size_t sec, size_t r0,
-		  size_t r1, FILE *out);
-void kmt_csv_layout_free(struct kmt_layout *lay);
+struct kmt_layout *kmt_render_csv_layout(const struct kmt_report *r,
+					 int more);
+int kmt_render_csv_piece(const struct kmt_layout *lay, size_t sec,
+			 size_t r0, size_t r1, FILE *out);
+void kmt_render_csv_layout_free(struct kmt_layout *lay);
 
 /* the renderer called name ("text", "json", "csv"), or NULL */
 const struct kmt_renderer *kmt_renderer_find(const char *name);

@@ -380,7 +380,8 @@ static void line_end(struct out *o, struct line *l)
 	o->len += l->len;
 }
 
-static inline __attribute__((always_inline)) void put(struct line *l, const char *s, size_t n)
+static inline __attribute__((always_inline)) void
+put(struct line *l, const char *s, size_t n)
 {
 	if (!l->fits && n > LINE_TEXT_MAX - l->len)
 		n = LINE_TEXT_MAX - l->len;
@@ -388,7 +389,8 @@ static inline __attribute__((always_inline)) void put(struct line *l, const char
 	l->len += n;
 }
 
-static inline __attribute__((always_inline)) void pad(struct line *l, size_t n)
+static inline __attribute__((always_inline)) void
+pad(struct line *l, size_t n)
 {
 	if (l->fits && n <= PAD_SLACK) {
 		memcpy(l->buf + l->len, blanks, PAD_SLACK);
@@ -402,8 +404,22 @@ static inline __attribute__((always_inline)) void pad(struct line *l, size_t n)
 }
 
 /* s (n bytes) in a field of width w, left or right aligned */
-static inline __attribute__((always_inline)) void field(struct line *l, const char *s, size_t n, size_t w, int left)
+/*
+ * A cell wider than its column (which measuring rules out, but a row
+ * function that gave other values when drawn than when measured would
+ * not) leaves the line to the checked path.
+ */
+static inline __attribute__((always_inline)) void
+overwide(struct line *l, size_t n, size_t w)
 {
+	if (n > w)
+		l->fits = 0;
+}
+
+static inline __attribute__((always_inline)) void
+field(struct line *l, const char *s, size_t n, size_t w, int left)
+{
+	overwide(l, n, w);
 	if (!left && n < w)
 		pad(l, w - n);
 	put(l, s, n);
@@ -415,10 +431,12 @@ static inline __attribute__((always_inline)) void field(struct line *l, const ch
  * Room for text of n bytes in a field of width w, padded: the text is
  * then written straight into the line.  NULL when the line would be cut.
  */
-static inline __attribute__((always_inline)) char *field_room(struct line *l, size_t n, size_t w, int left)
+static inline __attribute__((always_inline)) char *
+field_room(struct line *l, size_t n, size_t w, int left)
 {
 	char *p;
 
+	overwide(l, n, w);
 	if (!l->fits && l->len + (n > w ? n : w) > LINE_TEXT_MAX)
 		return NULL;
 	if (!left && n < w)
@@ -749,7 +767,7 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 	fputc('\n', out);
 }
 
-void kmt_text_layout_free(struct kmt_layout *lay)
+void kmt_render_text_layout_free(struct kmt_layout *lay)
 {
 	size_t i;
 
@@ -766,7 +784,8 @@ void kmt_text_layout_free(struct kmt_layout *lay)
 	free(lay);
 }
 
-struct kmt_layout *kmt_text_layout(const struct kmt_report *r, int more)
+struct kmt_layout *kmt_render_text_layout(const struct kmt_report *r,
+					   int more)
 {
 	struct kmt_layout *lay = calloc(1, sizeof(*lay));
 	size_t i;
@@ -790,13 +809,13 @@ struct kmt_layout *kmt_text_layout(const struct kmt_report *r, int more)
 	}
 	return lay;
 oom:
-	kmt_text_layout_free(lay);
+	kmt_render_text_layout_free(lay);
 	return NULL;
 }
 
 /* each section begins with its own blank line: pieces join as they are */
-int kmt_text_piece(const struct kmt_layout *lay, size_t i, size_t r0,
-		   size_t r1, FILE *out)
+int kmt_render_text_piece(const struct kmt_layout *lay, size_t i,
+			   size_t r0, size_t r1, FILE *out)
 {
 	const struct kmt_section *sec = lay->r->sections[i];
 

@@ -774,7 +774,7 @@ static void test_pieces(void)
 			CHECK(whole && lay);
 			/* the pieces as the report's threads cut them */
 			for (i = 0; lay && i < r.nr; i++) {
-				size_t rows = kmt_section_rows(&r, i);
+				size_t rows = kmt_render_section_rows(&r, i);
 
 				r0 = 0;
 				do {
