@@ -78,6 +78,27 @@ static int reserve(struct kmt_symtab *t, size_t syms, size_t bytes)
 	return 0;
 }
 
+/* gives back the room reserve() made that the table did not use */
+static void fit(struct kmt_symtab *t)
+{
+	void *p;
+
+	if (t->nr < t->alloc && t->nr) {
+		p = realloc(t->syms, t->nr * sizeof(*t->syms));
+		if (p) {
+			t->syms = p;
+			t->alloc = t->nr;
+		}
+	}
+	if (t->names_len < t->names_alloc && t->names_len) {
+		p = realloc(t->names, t->names_len);
+		if (p) {
+			t->names = p;
+			t->names_alloc = t->names_len;
+		}
+	}
+}
+
 int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
 		   size_t len, const char *module, size_t mod_len)
 {
@@ -114,9 +135,9 @@ struct ksym_line {
 
 /*
  * Reads the line at p; returns where the next one starts, with l filled
- * in when the line is a text symbol and l->name NULL when not.  Each
- * kallsyms is read twice (see kmt_symtab_load_kallsyms), hence the
- * table for hex digits and memchr for the end of the name.
+ * in when the line is a text symbol and l->name NULL when not.  A
+ * kallsyms is a few hundred thousand lines read before the first event,
+ * hence the table for hex digits and memchr for the end of the name.
  */
 static const char *parse_line(const char *p, const char *end,
 			      struct ksym_line *l)
@@ -181,34 +202,24 @@ static int shares_tail(const char *prev, size_t prev_len,
 int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 {
 	const char *p, *end = buf + len, *prev = NULL, *last_mod = NULL;
-	size_t nr = 0, bytes = 0, prev_len = 0, last_mod_len = 0;
+	size_t nr = 0, prev_len = 0, last_mod_len = 0;
 	uint32_t prev_off = 0, mod_id = 0;
 	struct ksym_line l;
 	int ret;
 
 	/*
-	 * Counted first, so that the table is allocated once at its size:
-	 * grown by doubling it would stay up to twice that for the run.
+	 * Room for a symbol a line and for all the text as names, made at
+	 * once, and what stays unused given back after: grown by doubling,
+	 * the table would stay up to twice its size for the run, and counted
+	 * by a first parse, the text would be parsed twice.  The room a big
+	 * table does not use is pages of a mapping never touched.
 	 */
-	for (p = buf; p < end;) {
-		p = parse_line(p, end, &l);
-		if (!l.name)
-			continue;
+	for (p = buf; p < end && (p = memchr(p, '\n', end - p)); p++)
 		nr++;
-		if (!shares_tail(prev, prev_len, &l)) {
-			bytes += l.name_len + 1;
-			prev = l.name;
-			prev_len = l.name_len;
-		}
-	}
-	if (nr > INT32_MAX)
-		return -EOVERFLOW;
-	ret = reserve(t, nr, bytes);
+	ret = reserve(t, nr + 1, len + 1);
 	if (ret)
 		return ret;
-
-	prev = NULL;
-	prev_len = 0;
+	nr = 0;
 	for (p = buf; p < end;) {
 		uint32_t off;
 
@@ -235,8 +246,10 @@ int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 			prev_off = off;
 		}
 		push(t, l.addr, off, mod_id);
+		nr++;
 	}
-	return (int)nr;
+	fit(t);
+	return nr > INT32_MAX ? -EOVERFLOW : (int)nr;
 }
 
 static int cmp_sym(const void *a, const void *b)
