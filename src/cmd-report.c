@@ -429,11 +429,12 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
  * part, and the second part's pieces (PIECE_ROWS rows of a table, or a
  * summary) are drawn by both threads from either end: this thread from
  * the front, straight to the output, the other from the back into memory
- * (taking no more pieces once it holds SPOOL_MAX bytes), until they meet; the other's pieces
- * then follow.  Sorting and drawing are a fifth of a report of a big
- * recording, and the parts' sizes differ (the page table's text is twice
- * the slab table's): meeting wherever the threads do shares the drawing
- * evenly whatever the sizes, and however the machine runs the threads.
+ * (taking no more pieces once it holds SPOOL_MAX bytes), until they
+ * meet; the other's pieces then follow.  Sorting and drawing are a fifth
+ * of a report of a big recording, and the parts' sizes differ (the page
+ * table's text is twice the slab table's): meeting wherever the threads
+ * do shares the drawing evenly whatever the sizes, and however the
+ * machine runs the threads.
  * Nothing is written before both parts are sorted.  The first analysis
  * shares only the session with the rest, and the views the live tracker
  * among themselves, all of which they only read now; the symbol table is
@@ -465,7 +466,7 @@ struct tail_part {
 	struct piece *pieces;
 	size_t nr_pieces;
 	size_t piece_rows, spool_max;
-	/* under lock: pieces [0, front) are this thread's, [back, nr) the other's */
+	/* under lock: pieces [0, front) are ours, [back, nr) the other's */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	size_t front, back;
@@ -473,10 +474,9 @@ struct tail_part {
 	int finished;		/* sorted, err says how */
 	int prepared;		/* layout and pieces made (or lay NULL) */
 	int drawing;		/* the other thread draws piece back */
-	int stop;		/* no more drawing there: this thread failed */
+	int stop;		/* no more drawing there: met, or this thread failed */
 	int err;		/* -ENOMEM when the sorting failed */
 	pthread_t thread;
-	int running;		/* on a thread of its own */
 };
 
 static int errno_or_eio(void)
@@ -629,9 +629,7 @@ static int tail_start(struct tail_part *t, struct report_run *run,
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->cond, NULL);
 	kmt_symtab_prepare(&run->s->syms);
-	t->running = 1;
 	if (pthread_create(&t->thread, NULL, tail_make, t)) {
-		t->running = 0;
 		pthread_cond_destroy(&t->cond);
 		pthread_mutex_destroy(&t->lock);
 		kmt_report_free(&t->r);

@@ -270,13 +270,14 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 		v[7].str = kmt_analysis_sym(c->s, r, row->k.callsite,
 					    c->opts.raw_ip);
 		v[8].u = kmt_view_addr(row->k.callsite);
-		if (with_stack)
+		if (with_stack) {
 			v[9].str = kmt_view_stack(c->s, r, row->k.stack,
 						  row->k.callsite,
 						  c->opts.raw_ip);
-		/* out of memory for a name: no table rather than a blank */
-		if (!v[6].str || !v[7].str || (with_stack && !v[9].str))
-			return -ENOMEM;
+			/* out of memory for the stack: no table, not a stub */
+			if (!v[9].str)
+				return -ENOMEM;
+		}
 	}
 	t->total_rows = rows->nr;
 	return 0;

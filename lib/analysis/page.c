@@ -107,8 +107,6 @@ struct page_ctx;
 
 /* a table drawn from the analysis' own sorted rows (see kmt_row_fn) */
 struct page_table {
-	struct page_ctx *c;
-	struct kmt_report *r;
 	struct kmt_sorted rows;		/* page_row; by_page: page_arow */
 	int by_page;
 };
@@ -817,7 +815,10 @@ static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
 	return *memo;
 }
 
-/* the words of every callsite row, in r; 0 or -ENOMEM */
+/*
+ * The words of every callsite row, in r; 0 or -ENOMEM.  Only the GFP
+ * text can fail: the report's strings come back "" when out of memory.
+ */
 static int name_rows(struct page_ctx *c, struct kmt_report *r)
 {
 	size_t i;
@@ -829,7 +830,7 @@ static int name_rows(struct page_ctx *c, struct kmt_report *r)
 		row->gfp_name = gfp_text(c, r, &row->k);
 		row->site_name = kmt_analysis_sym(c->s, r, row->k.callsite,
 						  c->opts.raw_ip);
-		if (!row->mt_name || !row->gfp_name || !row->site_name)
+		if (!row->gfp_name)
 			return -ENOMEM;
 	}
 	return 0;
@@ -875,8 +876,8 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
  * --live, only callsites with blocks still allocated): a table of every
  * page is not copied into the report.
  */
-static int fill_rows(struct page_ctx *c, struct kmt_report *r,
-		     struct kmt_table *t, struct page_table *tab,
+static int fill_rows(struct page_ctx *c, struct kmt_table *t,
+		     struct page_table *tab,
 		     const void *rows, size_t nr, size_t size, int by_page)
 {
 	size_t i, n = 0;
@@ -895,8 +896,6 @@ static int fill_rows(struct page_ctx *c, struct kmt_report *r,
 			continue;
 		order[n++] = order[i];
 	}
-	tab->c = c;
-	tab->r = r;
 	tab->rows.rows = rows;
 	tab->rows.size = size;
 	tab->rows.nr = n;
@@ -1027,7 +1026,7 @@ static int page_finish(void *ctx, struct kmt_report *r)
 			table_cols(c, c->caller_cols, page_cols_caller,
 				   NCOLS(page_cols_caller), 0),
 			NCOLS(page_cols_caller), KMT_TABLE_PERF);
-		if (!tab || fill_rows(c, r, tab, &c->tables[0], c->callers.rows,
+		if (!tab || fill_rows(c, tab, &c->tables[0], c->callers.rows,
 				      c->callers.nr, c->callers.row_size, 0))
 			return -ENOMEM;
 	}
@@ -1036,7 +1035,7 @@ static int page_finish(void *ctx, struct kmt_report *r)
 			table_cols(c, c->alloc_cols, page_cols_alloc,
 				   NCOLS(page_cols_alloc), 1),
 			NCOLS(page_cols_alloc), KMT_TABLE_PERF);
-		if (!tab || fill_rows(c, r, tab, &c->tables[1], c->arows,
+		if (!tab || fill_rows(c, tab, &c->tables[1], c->arows,
 				      c->nr_arows, sizeof(*c->arows), 1))
 			return -ENOMEM;
 	}

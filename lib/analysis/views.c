@@ -59,13 +59,9 @@ const char *kmt_view_stack(struct kmt_session *s, struct kmt_report *r,
 		}
 	}
 	for (i = from; i < st->nr && !sb.oom; i++) {
-		const char *name = kmt_analysis_sym(s, r, st->ips[i], raw_ip);
-
-		if (!name)
-			sb.oom = 1;
 		if (i > from)
 			kmt_sb_adds(&sb, " <- ");
-		kmt_sb_adds(&sb, name ? name : "");
+		kmt_sb_adds(&sb, kmt_analysis_sym(s, r, st->ips[i], raw_ip));
 	}
 	/* a stack cut short by a lack of memory is none at all */
 	out = sb.oom ? NULL : kmt_report_strdup(r, kmt_sb_str(&sb));

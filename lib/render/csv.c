@@ -72,10 +72,12 @@ int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
 
 		if (!buf)
 			return -1;
-		for (c = 0; c < t->ncols && !r0; c++)
-			fprintf(out, "%s%s", c ? "," : "", t->cols[c].key);
-		if (!r0)
+		if (!r0) {
+			for (c = 0; c < t->ncols; c++)
+				fprintf(out, "%s%s", c ? "," : "",
+					t->cols[c].key);
 			fputc('\n', out);
+		}
 		for (k = r0; k < r1; k++) {
 			const union kmt_val *row = kmt_table_row(t, k, buf);
 

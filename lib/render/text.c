@@ -403,7 +403,6 @@ pad(struct line *l, size_t n)
 	l->len += n;
 }
 
-/* s (n bytes) in a field of width w, left or right aligned */
 /*
  * A cell wider than its column (which measuring rules out, but a row
  * function that gave other values when drawn than when measured would
@@ -416,6 +415,7 @@ overwide(struct line *l, size_t n, size_t w)
 		l->fits = 0;
 }
 
+/* s (n bytes) in a field of width w, left or right aligned */
 static inline __attribute__((always_inline)) void
 field(struct line *l, const char *s, size_t n, size_t w, int left)
 {
@@ -448,11 +448,7 @@ field_room(struct line *l, size_t n, size_t w, int left)
 	return p;
 }
 
-/*
- * A value in a field of width w, its text made in size bytes at most.
- * The numbers most cells of a big table hold are written in place, as
- * cell_text() writes them; the rest go through cell_text().
- */
+/* a value as cell_text() makes it, in size bytes at most, in a field */
 static __attribute__((noinline)) void
 field_text(struct line *l, const struct kmt_col *col, const union kmt_val *v,
 	   size_t w, int left, size_t size)
@@ -465,7 +461,12 @@ field_text(struct line *l, const struct kmt_col *col, const union kmt_val *v,
 	field(l, s, n, w, left);
 }
 
-/* the numbers inline; the rest, with their cell buffer, out of line */
+/*
+ * A value in a field of width w, its text made in size bytes at most.
+ * The numbers most cells of a big table hold are written in place, as
+ * cell_text() writes them, inline; the rest go through field_text(), out
+ * of line with its cell buffer.
+ */
 static inline __attribute__((always_inline)) void
 field_val(struct line *l, const struct kmt_col *col, const union kmt_val *v,
 	  size_t w, int left, size_t size)

@@ -155,8 +155,10 @@ static void plan_digits(struct radix_plan *plan, const uint64_t *diff,
 
 	for (k = 0; k < nk; k++) {
 		for (d = WORD_DIGITS; d--; ) {
+			size_t pos = k * WORD_DIGITS + d;
+
 			if ((diff[k] >> (d * RADIX_BITS)) & (RADIX - 1))
-				plan->digit[n++] = (uint16_t)(k * WORD_DIGITS + d);
+				plan->digit[n++] = (uint16_t)pos;
 		}
 	}
 	plan->nr_digits = n;
