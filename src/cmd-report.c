@@ -422,19 +422,22 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 }
 
 /*
- * With two threads, a text or CSV report of more than one analysis is
- * made by both.  This thread sorts the first analysis' tables while a
- * second thread sorts every later analysis' (the page analysis, the
- * views) and measures their columns; this thread then draws the first
- * part, and the second part's pieces (PIECE_ROWS rows of a table, or a
- * summary) are drawn by both threads from either end: this thread from
- * the front, straight to the output, the other from the back into memory
- * (taking no more pieces once it holds SPOOL_MAX bytes), until they
- * meet; the other's pieces then follow.  Sorting and drawing are a fifth
- * of a report of a big recording, and the parts' sizes differ (the page
- * table's text is twice the slab table's): meeting wherever the threads
- * do shares the drawing evenly whatever the sizes, and however the
- * machine runs the threads.
+ * With two threads, a text or CSV report is finished by both.  This
+ * thread sorts the first analysis' tables while a second thread sorts
+ * every later analysis' (the page analysis, the views) and measures their
+ * columns.  Both parts are then drawn in pieces (PIECE_ROWS rows of a
+ * table, or a summary) that the threads take in order, the first part's
+ * before the second's.  This thread writes: the piece whose turn it is
+ * it draws straight to the output if nobody took it, or writes from
+ * memory if the other thread drew it; while the other thread still draws
+ * it, this one draws the next free piece into memory rather than wait.
+ * Until the first part is laid out, the second thread draws the second
+ * part's first pieces.  Taken in order, the pieces in memory are a few
+ * at a time once both threads draw; SPOOL_MAX bounds them before.
+ * Sorting and drawing are a fifth of a report of a big recording, and
+ * the parts' sizes differ (the page table's text is twice the slab
+ * table's): taking pieces as they come shares the drawing evenly,
+ * whatever the sizes and however the machine runs the threads.
  * Nothing is written before both parts are sorted.  The first analysis
  * shares only the session with the rest, and the views the live tracker
  * among themselves, all of which they only read now; the symbol table is
@@ -445,37 +448,56 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 /*
  * The tests' recordings have tables of a few hundred rows: they set
  * smaller pieces and a smaller spool through these, so that the threads
- * meet inside tables and the spool fills.
+ * take turns inside tables and the spool fills.
  */
 #define PIECE_ROWS_ENV "KMT_TEST_PIECE_ROWS"
 #define SPOOL_MAX_ENV "KMT_TEST_SPOOL_MAX"
+/* the buffers of pieces written, kept to draw into again */
+#define SPARE_TEXTS 4
 
-struct piece {
-	size_t sec, r0, r1;	/* what kmt_renderer.piece draws */
-	char *text;		/* drawn by the second thread: len bytes */
-	size_t len;
+enum piece_state {
+	PIECE_FREE,		/* nobody draws it (not taken, or handed back) */
+	PIECE_DRAWING,
+	PIECE_HELD,		/* drawn into memory: text */
 };
 
-struct tail_part {
+struct part;
+
+struct piece {
+	struct part *part;
+	size_t sec, r0, r1;	/* what kmt_renderer.piece draws */
+	int state;		/* enum piece_state, under the lock */
+	struct kmt_sb text;
+};
+
+/* one part of the report: its sections, in pieces */
+struct part {
+	const struct kmt_report *r;
+	struct kmt_layout *lay;	/* NULL: drawn whole, or nothing to draw */
+	struct piece *pieces;
+	size_t nr;
+	size_t taken;		/* pieces [0, taken) were taken (under the lock) */
+	int ready;		/* laid out, or known not to be */
+	int whole;		/* no memory to lay it out: drawn whole */
+};
+
+struct share {
 	struct report_run *run;
 	const int *drawn;	/* which analyses have sections */
-	size_t first;		/* the first analysis in this part */
+	size_t first;		/* the second part's first analysis, or NR_ANALYSES */
 	const struct kmt_renderer *rd;
-	struct kmt_report r;
-	struct kmt_layout *lay;
-	struct piece *pieces;
-	size_t nr_pieces;
+	struct kmt_report r;	/* the second part's sections */
+	struct part part[2];
 	size_t piece_rows, spool_max;
-	/* under lock: pieces [0, front) are ours, [back, nr) the other's */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	size_t front, back;
-	size_t spooled;		/* bytes of text the other thread holds */
-	int finished;		/* sorted, err says how */
-	int prepared;		/* layout and pieces made (or lay NULL) */
-	int drawing;		/* the other thread draws piece back */
-	int stop;		/* no more drawing there: met, or this thread failed */
-	int err;		/* -ENOMEM when the sorting failed */
+	size_t held;		/* bytes of the pieces held in memory */
+	struct kmt_sb spare[SPARE_TEXTS];
+	size_t nr_spare;
+	int finished;		/* the second part sorted, err says how */
+	int err;		/* -ENOMEM when its sorting failed */
+	int stop;		/* the second thread takes no more pieces */
+	int no_ahead;		/* this thread found no memory to draw ahead */
 	pthread_t thread;
 };
 
@@ -484,31 +506,81 @@ static int errno_or_eio(void)
 	return errno ? -errno : -EIO;
 }
 
-/* the pieces of the part's sections, in order; 0 or -ENOMEM */
-static int make_pieces(struct tail_part *t)
+/*
+ * The analyses [from, to) that are on let go of their lookup tables:
+ * done before any of them sorts, the memory makes room for the sorting.
+ * 0, or -ENOMEM.
+ */
+static int seal_analyses(struct report_run *run, size_t from, size_t to)
 {
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (run->on[i] && analyses[i].ops->seal &&
+		    analyses[i].ops->seal(run->ctx[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* cuts p's sections into pieces; 0 or -ENOMEM */
+static int make_pieces(struct part *p, size_t piece_rows)
+{
+	const struct kmt_report *r = p->r;
 	size_t i, r0, n = 0;
 
-	for (i = 0; i < t->r.nr; i++)
-		n += kmt_render_section_rows(&t->r, i) / t->piece_rows + 1;
-	t->pieces = calloc(n, sizeof(*t->pieces));
-	if (!t->pieces)
+	for (i = 0; i < r->nr; i++)
+		n += kmt_render_section_rows(r, i) / piece_rows + 1;
+	p->pieces = calloc(n ? n : 1, sizeof(*p->pieces));
+	if (!p->pieces)
 		return -ENOMEM;
-	for (i = 0; i < t->r.nr; i++) {
-		size_t rows = kmt_render_section_rows(&t->r, i);
+	for (i = 0; i < r->nr; i++) {
+		size_t rows = kmt_render_section_rows(r, i);
 
 		r0 = 0;
 		do {
-			struct piece *p = &t->pieces[t->nr_pieces++];
+			struct piece *pc = &p->pieces[p->nr++];
 
-			p->sec = i;
-			p->r0 = r0;
-			p->r1 = rows - r0 > t->piece_rows ? r0 + t->piece_rows :
-							      rows;
-			r0 = p->r1;
+			pc->part = p;
+			pc->sec = i;
+			pc->r0 = r0;
+			pc->r1 = rows - r0 > piece_rows ? r0 + piece_rows : rows;
+			r0 = pc->r1;
 		} while (r0 < rows);
 	}
 	return 0;
+}
+
+/* lays p out and cuts it; without the memory for it, p is drawn whole */
+static void prepare_part(struct part *p, const struct kmt_renderer *rd,
+			 int more, size_t piece_rows)
+{
+	p->lay = rd->layout(p->r, more);
+	if (p->lay && make_pieces(p, piece_rows)) {
+		rd->layout_free(p->lay);
+		p->lay = NULL;
+		p->nr = 0;
+	}
+	p->whole = !p->lay;
+}
+
+/* the next piece nobody took, in order, taken; NULL when none is ready */
+static struct piece *take_next(struct share *sh)
+{
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct part *p = &sh->part[i];
+
+		/* the first part's pieces go first once it has them */
+		if (!p->ready)
+			continue;
+		if (p->taken < p->nr) {
+			p->pieces[p->taken].state = PIECE_DRAWING;
+			return &p->pieces[p->taken++];
+		}
+	}
+	return NULL;
 }
 
 /*
@@ -527,200 +599,265 @@ static ssize_t sb_write(void *cookie, const char *buf, size_t len)
 	return (ssize_t)len;
 }
 
-/* a piece's text into memory: 0, or -1 when it could not be drawn */
-static int spool(struct tail_part *t, struct piece *p)
+/*
+ * Draws pc, taken, into memory and holds it; called and returns with the
+ * lock held.  0, or -1 (the piece handed back) when it could not be.
+ */
+static int hold(struct share *sh, struct piece *pc)
 {
 	static const cookie_io_functions_t io = { .write = sb_write };
 	struct kmt_sb sb = KMT_SB_INIT;
-	FILE *f = fopencookie(&sb, "w", io);
-	int ret;
+	FILE *f;
+	int ret = -1;
 
-	if (!f)
-		return -1;
-	ret = t->rd->piece(t->lay, p->sec, p->r0, p->r1, f);
-	if (fclose(f) || ret || sb.oom) {
-		kmt_sb_release(&sb);
-		return -1;
+	if (sh->nr_spare)
+		sb = sh->spare[--sh->nr_spare];
+	pthread_mutex_unlock(&sh->lock);
+	f = fopencookie(&sb, "w", io);
+	if (f) {
+		ret = sh->rd->piece(pc->part->lay, pc->sec, pc->r0, pc->r1, f);
+		if (fclose(f) || sb.oom)
+			ret = -1;
 	}
-	/* the string's own buffer becomes the piece's */
-	p->text = sb.buf;
-	p->len = sb.len;
-	return 0;
-}
-
-static void tail_signal(struct tail_part *t)
-{
-	pthread_cond_broadcast(&t->cond);
-	pthread_mutex_unlock(&t->lock);
+	pthread_mutex_lock(&sh->lock);
+	if (ret) {
+		kmt_sb_release(&sb);
+		pc->state = PIECE_FREE;
+	} else {
+		pc->text = sb;
+		pc->state = PIECE_HELD;
+		sh->held += sb.len;
+	}
+	pthread_cond_broadcast(&sh->cond);
+	return ret;
 }
 
 /*
- * The second thread: its part sorted, measured, then drawn from the back
- * while the first thread draws its own.  A piece it cannot draw (no
- * memory) it hands back, and the first thread draws it with the rest.
+ * The second thread: its part sorted and laid out, then pieces of both
+ * parts, in order, drawn into memory.  A piece it cannot draw (no
+ * memory) it hands back, and the first thread draws it.
  */
-static void *tail_make(void *arg)
+static void *share_helper(void *arg)
 {
-	struct tail_part *t = arg;
+	struct share *sh = arg;
+	struct part *second = &sh->part[1];
 	size_t i;
-	int err = 0;
+	int err = seal_analyses(sh->run, sh->first, NR_ANALYSES);
 
-	for (i = t->first; i < NR_ANALYSES && !err; i++) {
-		if (t->drawn[i] &&
-		    analyses[i].ops->finish(t->run->ctx[i], &t->r))
+	for (i = sh->first; i < NR_ANALYSES && !err; i++) {
+		if (sh->drawn[i] &&
+		    analyses[i].ops->finish(sh->run->ctx[i], &sh->r))
 			err = -ENOMEM;
 	}
-	pthread_mutex_lock(&t->lock);
-	t->err = err;
-	t->finished = 1;
-	tail_signal(t);
+	pthread_mutex_lock(&sh->lock);
+	sh->err = err;
+	sh->finished = 1;
+	pthread_cond_broadcast(&sh->cond);
+	pthread_mutex_unlock(&sh->lock);
 	if (err)
 		return NULL;
-	t->lay = t->rd->layout(&t->r, 1);
-	if (t->lay && make_pieces(t)) {
-		t->rd->layout_free(t->lay);
-		t->lay = NULL;
-	}
-	pthread_mutex_lock(&t->lock);
-	t->back = t->nr_pieces;
-	t->prepared = 1;
-	tail_signal(t);
-	if (!t->lay)
-		return NULL;
+	if (sh->first < NR_ANALYSES)
+		prepare_part(second, sh->rd, 1, sh->piece_rows);
+	pthread_mutex_lock(&sh->lock);
+	second->ready = 1;
+	pthread_cond_broadcast(&sh->cond);
 	for (;;) {
-		pthread_mutex_lock(&t->lock);
-		if (t->stop || t->back <= t->front ||
-		    t->spooled >= t->spool_max)
+		struct piece *pc = NULL;
+
+		if (sh->stop)
 			break;
-		i = --t->back;
-		t->drawing = 1;
-		pthread_mutex_unlock(&t->lock);
-		err = spool(t, &t->pieces[i]);
-		pthread_mutex_lock(&t->lock);
-		t->drawing = 0;
-		if (err) {
-			t->back = i + 1;
-			break;
+		if (sh->held < sh->spool_max)
+			pc = take_next(sh);
+		if (pc) {
+			if (hold(sh, pc))
+				break;
+			continue;
 		}
-		t->spooled += t->pieces[i].len;
-		tail_signal(t);
+		/* all taken: the first part's pieces were the last to come */
+		if (sh->part[0].ready && sh->part[0].taken == sh->part[0].nr &&
+		    second->taken == second->nr)
+			break;
+		pthread_cond_wait(&sh->cond, &sh->lock);
 	}
-	tail_signal(t);
+	pthread_mutex_unlock(&sh->lock);
 	return NULL;
 }
 
 /* 0, or -1 when there is no second thread (nothing to free then) */
-static int tail_start(struct tail_part *t, struct report_run *run,
-		      const int *drawn, size_t first,
-		      const struct kmt_renderer *rd)
+static int share_start(struct share *sh, struct report_run *run,
+		       const int *drawn, size_t first,
+		       const struct kmt_renderer *rd)
 {
 	const char *env;
 
-	memset(t, 0, sizeof(*t));
-	t->run = run;
-	t->drawn = drawn;
-	t->first = first;
-	t->rd = rd;
+	memset(sh, 0, sizeof(*sh));
+	sh->run = run;
+	sh->drawn = drawn;
+	sh->first = first;
+	sh->rd = rd;
 	env = getenv(PIECE_ROWS_ENV);
-	t->piece_rows = env && atol(env) > 0 ? (size_t)atol(env) : PIECE_ROWS;
+	sh->piece_rows = env && atol(env) > 0 ? (size_t)atol(env) : PIECE_ROWS;
 	env = getenv(SPOOL_MAX_ENV);
-	t->spool_max = env && atol(env) >= 0 ? (size_t)atol(env) : SPOOL_MAX;
-	kmt_report_init(&t->r);
-	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->cond, NULL);
+	sh->spool_max = env && atol(env) >= 0 ? (size_t)atol(env) : SPOOL_MAX;
+	kmt_report_init(&sh->r);
+	sh->part[1].r = &sh->r;
+	pthread_mutex_init(&sh->lock, NULL);
+	pthread_cond_init(&sh->cond, NULL);
 	kmt_symtab_prepare(&run->s->syms);
-	if (pthread_create(&t->thread, NULL, tail_make, t)) {
-		pthread_cond_destroy(&t->cond);
-		pthread_mutex_destroy(&t->lock);
-		kmt_report_free(&t->r);
+	if (pthread_create(&sh->thread, NULL, share_helper, sh)) {
+		pthread_cond_destroy(&sh->cond);
+		pthread_mutex_destroy(&sh->lock);
+		kmt_report_free(&sh->r);
 		return -1;
 	}
 	return 0;
 }
 
-/* waits until the part is sorted; its error, or 0 */
-static int tail_finished(struct tail_part *t)
+/*
+ * The first part, r, sorted: laid out and offered to the second thread;
+ * then waits until the second part is sorted.  Its error, or 0.
+ */
+static int share_first(struct share *sh, const struct kmt_report *r)
 {
+	struct part *p = &sh->part[0];
 	int err;
 
-	pthread_mutex_lock(&t->lock);
-	while (!t->finished)
-		pthread_cond_wait(&t->cond, &t->lock);
-	err = t->err;
-	pthread_mutex_unlock(&t->lock);
+	p->r = r;
+	prepare_part(p, sh->rd, 0, sh->piece_rows);
+	pthread_mutex_lock(&sh->lock);
+	p->ready = 1;
+	pthread_cond_broadcast(&sh->cond);
+	while (!sh->finished)
+		pthread_cond_wait(&sh->cond, &sh->lock);
+	err = sh->err;
+	pthread_mutex_unlock(&sh->lock);
 	return err;
 }
 
-/*
- * Draws the part after what out holds: pieces from the front until the
- * other thread's, then the other thread's text.  0, or -errno.
- */
-static int tail_draw(struct tail_part *t, FILE *out)
+/* returns a written piece's buffer to draw into again */
+static void spare_text(struct share *sh, struct kmt_sb *text)
 {
-	size_t i;
+	if (sh->nr_spare < SPARE_TEXTS) {
+		kmt_sb_reset(text);
+		sh->spare[sh->nr_spare++] = *text;
+	} else {
+		kmt_sb_release(text);
+	}
+	*text = (struct kmt_sb)KMT_SB_INIT;
+}
 
-	pthread_mutex_lock(&t->lock);
-	while (!t->prepared)
-		pthread_cond_wait(&t->cond, &t->lock);
-	if (!t->lay) {
-		/* the other thread found no memory to lay it out: here, whole */
-		pthread_mutex_unlock(&t->lock);
-		errno = 0;
-		return t->rd->render_more(&t->r, out) ? errno_or_eio() : 0;
-	}
-	for (;;) {
-		if (t->front < t->back) {
-			i = t->front++;
-			pthread_mutex_unlock(&t->lock);
-			errno = 0;
-			if (t->rd->piece(t->lay, t->pieces[i].sec,
-					 t->pieces[i].r0, t->pieces[i].r1, out))
-				return errno_or_eio();
-			pthread_mutex_lock(&t->lock);
-			continue;
-		}
-		/* met: the piece being drawn there may yet be handed back */
-		if (!t->drawing)
-			break;
-		pthread_cond_wait(&t->cond, &t->lock);
-	}
-	t->stop = 1;
-	pthread_mutex_unlock(&t->lock);
-	for (i = t->back; i < t->nr_pieces; i++) {
-		struct piece *p = &t->pieces[i];
+/* draws part i whole: no memory to draw it in pieces */
+static int draw_whole(struct share *sh, size_t i, FILE *out)
+{
+	const struct kmt_report *r = sh->part[i].r;
 
-		errno = 0;
-		if (fwrite(p->text, 1, p->len, out) != p->len)
-			return errno_or_eio();
-		free(p->text);
-		p->text = NULL;
-	}
+	errno = 0;
+	if (i ? sh->rd->render_more(r, out) : sh->rd->render(r, out))
+		return errno_or_eio();
 	return 0;
 }
 
-static void tail_free(struct tail_part *t)
+/*
+ * Writes the report: both parts' pieces in order, as described above
+ * struct share.  Called with both parts sorted; 0, or -errno.
+ */
+static int share_draw(struct share *sh, FILE *out)
 {
-	size_t i;
+	struct part *p;
+	struct piece *pc;
+	size_t i = 0, w = 0;
+	int err = 0;
 
-	pthread_mutex_lock(&t->lock);
-	t->stop = 1;
-	pthread_mutex_unlock(&t->lock);
-	pthread_join(t->thread, NULL);
-	for (i = 0; i < t->nr_pieces; i++)
-		free(t->pieces[i].text);
-	free(t->pieces);
-	if (t->lay)
-		t->rd->layout_free(t->lay);
-	kmt_report_free(&t->r);
-	pthread_cond_destroy(&t->cond);
-	pthread_mutex_destroy(&t->lock);
+	errno = 0;
+	if (!sh->part[0].whole && sh->rd->head &&
+	    sh->rd->head(sh->part[0].r, out))
+		return errno_or_eio();
+	pthread_mutex_lock(&sh->lock);
+	while (i < 2 && !err) {
+		p = &sh->part[i];
+		if (!p->ready) {
+			pthread_cond_wait(&sh->cond, &sh->lock);
+			continue;
+		}
+		if (w == p->nr) {
+			if (p->whole) {
+				pthread_mutex_unlock(&sh->lock);
+				err = draw_whole(sh, i, out);
+				pthread_mutex_lock(&sh->lock);
+			}
+			i++;
+			w = 0;
+			continue;
+		}
+		pc = &p->pieces[w];
+		if (pc->state == PIECE_HELD) {
+			pthread_mutex_unlock(&sh->lock);
+			errno = 0;
+			if (fwrite(pc->text.buf, 1, pc->text.len, out) !=
+			    pc->text.len)
+				err = errno_or_eio();
+			pthread_mutex_lock(&sh->lock);
+			sh->held -= pc->text.len;
+			spare_text(sh, &pc->text);
+			pthread_cond_broadcast(&sh->cond);
+			w++;
+			continue;
+		}
+		if (pc->state == PIECE_FREE) {
+			if (w == p->taken)
+				p->taken++;
+			pc->state = PIECE_DRAWING;
+			pthread_mutex_unlock(&sh->lock);
+			errno = 0;
+			if (sh->rd->piece(p->lay, pc->sec, pc->r0, pc->r1, out))
+				err = errno_or_eio();
+			pthread_mutex_lock(&sh->lock);
+			w++;
+			continue;
+		}
+		/* the other thread draws it: draw ahead meanwhile */
+		pc = sh->no_ahead || sh->held >= sh->spool_max ? NULL :
+		     take_next(sh);
+		if (!pc)
+			pthread_cond_wait(&sh->cond, &sh->lock);
+		else if (hold(sh, pc))
+			sh->no_ahead = 1;
+	}
+	sh->stop = 1;
+	pthread_cond_broadcast(&sh->cond);
+	pthread_mutex_unlock(&sh->lock);
+	return err;
+}
+
+static void share_free(struct share *sh)
+{
+	size_t i, k;
+
+	pthread_mutex_lock(&sh->lock);
+	sh->stop = 1;
+	pthread_cond_broadcast(&sh->cond);
+	pthread_mutex_unlock(&sh->lock);
+	pthread_join(sh->thread, NULL);
+	for (i = 0; i < 2; i++) {
+		struct part *p = &sh->part[i];
+
+		for (k = 0; k < p->nr; k++)
+			kmt_sb_release(&p->pieces[k].text);
+		free(p->pieces);
+		if (p->lay)
+			sh->rd->layout_free(p->lay);
+	}
+	for (i = 0; i < sh->nr_spare; i++)
+		kmt_sb_release(&sh->spare[i]);
+	kmt_report_free(&sh->r);
+	pthread_cond_destroy(&sh->cond);
+	pthread_mutex_destroy(&sh->lock);
 }
 
 /*
  * Seals, finishes and draws the analyses run has on, to output (stdout
  * when NULL); the exit status.  With two threads, a text or CSV report
- * of more than one analysis has its last part made beside the first
- * (struct tail_part).
+ * is finished by both (struct share).
  */
 static int make_report(struct report_run *run, const struct report_want *want,
 		       const struct kmt_renderer *renderer, const char *output,
@@ -728,18 +865,12 @@ static int make_report(struct report_run *run, const struct report_want *want,
 {
 	size_t i, second = NR_ANALYSES, nr = 0;
 	int drawn[NR_ANALYSES];
-	struct tail_part tail;
+	struct share share;
 	struct kmt_report r;
 	int split, ret = 1, err;
 	FILE *out = stdout;
 	char msg[700];
 
-	/* every analysis lets go of its lookup tables before any sorts */
-	for (i = 0; i < NR_ANALYSES; i++) {
-		if (run->on[i] && analyses[i].ops->seal &&
-		    analyses[i].ops->seal(run->ctx[i]))
-			return fail(json, "out of memory");
-	}
 	for (i = 0; i < NR_ANALYSES; i++) {
 		/* unasked analyses without events would print only zeros */
 		drawn[i] = run->on[i] &&
@@ -750,8 +881,11 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	}
 	kmt_report_init(&r);
 	fill_meta(&r, run->s);
-	split = threads > 1 && nr > 1 && renderer->layout &&
-		!tail_start(&tail, run, drawn, second, renderer);
+	split = threads > 1 && nr && renderer->layout &&
+		!share_start(&share, run, drawn, second, renderer);
+	/* the second part's are sealed on the other thread (share_helper) */
+	if (seal_analyses(run, 0, split ? second : NR_ANALYSES))
+		goto oom;
 	for (i = 0; i < (split ? second : NR_ANALYSES); i++) {
 		if (!drawn[i])
 			continue;
@@ -759,7 +893,7 @@ static int make_report(struct report_run *run, const struct report_want *want,
 			goto oom;
 	}
 	/* nothing is written until every part is ready to be */
-	if (split && tail_finished(&tail))
+	if (split && share_first(&share, &r))
 		goto oom;
 	if (output) {
 		out = fopen(output, "w");
@@ -770,10 +904,12 @@ static int make_report(struct report_run *run, const struct report_want *want,
 			goto done;
 		}
 	}
-	errno = 0;
-	err = renderer->render(&r, out) ? errno_or_eio() : 0;
-	if (split && !err)
-		err = tail_draw(&tail, out);
+	if (split) {
+		err = share_draw(&share, out);
+	} else {
+		errno = 0;
+		err = renderer->render(&r, out) ? errno_or_eio() : 0;
+	}
 	errno = 0;
 	if (out != stdout ? fclose(out) : fflush(stdout))
 		err = err ? err : errno_or_eio();
@@ -786,7 +922,7 @@ oom:
 	fail(json, "out of memory");
 done:
 	if (split)
-		tail_free(&tail);
+		share_free(&share);
 	kmt_report_free(&r);
 	return ret;
 }

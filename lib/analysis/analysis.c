@@ -37,3 +37,11 @@ const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
 		*memo = make_sym(s, r, addr, raw_ip);
 	return *memo;
 }
+
+const char *kmt_analysis_sym_made(const struct kmt_report *r, uint64_t addr,
+				  int raw_ip)
+{
+	const char *const *memo = kmt_hash_get(&r->sym_memo[!!raw_ip], addr);
+
+	return memo ? *memo : NULL;
+}

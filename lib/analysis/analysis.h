@@ -74,4 +74,12 @@ extern const struct kmt_analysis_ops kmt_analysis_timeline;
 const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
 			     uint64_t addr, int raw_ip);
 
+/*
+ * The name kmt_analysis_sym made for addr and keeps in r, NULL if it
+ * keeps none.  It only reads: rows that two threads draw at once name
+ * their symbols this way, after the names were made.
+ */
+const char *kmt_analysis_sym_made(const struct kmt_report *r, uint64_t addr,
+				  int raw_ip);
+
 #endif

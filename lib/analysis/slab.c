@@ -526,8 +526,12 @@ static void slab_table_row(void *ctx, size_t i, union kmt_val *v)
 	const struct slab_table *tab = ctx;
 	const struct slab_ctx *c = tab->c;
 	const struct slab_stat *st = kmt_sorted_at(&tab->rows, i);
-	const char *site = kmt_analysis_sym(c->s, tab->r, st->call_site,
-					    c->opts.raw_ip);
+	/* every callsite was named when the report was made (name_sites) */
+	const char *site = kmt_analysis_sym_made(tab->r, st->call_site,
+						 c->opts.raw_ip);
+
+	if (!site)
+		site = "";
 
 	if (tab->by_ptr)
 		v[0].u = st->key;
@@ -576,6 +580,25 @@ static int add_rows(struct slab_ctx *c, struct kmt_report *r,
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
 	kmt_table_set_row_fn(t, n, nr, slab_table_row, tab);
+	return 0;
+}
+
+/*
+ * Names every callsite (the pointers' are among them) in r, so that
+ * drawing the rows only reads: two threads draw them at once.
+ */
+static int name_sites(struct slab_ctx *c, struct kmt_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < c->sites.nr; i++) {
+		const struct slab_row *row = kmt_rows_at(&c->sites, i);
+
+		kmt_analysis_sym(c->s, r, row->st.call_site, c->opts.raw_ip);
+		if (!kmt_analysis_sym_made(r, row->st.call_site,
+					   c->opts.raw_ip))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -650,6 +673,8 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 				     &c->alloc_sort, 1))
 			return -ENOMEM;
 	}
+	if ((c->opts.caller || c->opts.alloc) && name_sites(c, r))
+		return -ENOMEM;
 
 	s = kmt_report_add_summary(r, "slab", "summary",
 				   "SUMMARY (SLAB allocator)");

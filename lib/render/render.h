@@ -38,6 +38,11 @@ struct kmt_renderer {
 	const char *name;
 	int (*render)(const struct kmt_report *r, FILE *out);
 	int (*render_more)(const struct kmt_report *r, FILE *out);
+	/*
+	 * What render draws before the sections (NULL if nothing): render
+	 * is head, then the pieces of every section.  0, or -1.
+	 */
+	int (*head)(const struct kmt_report *r, FILE *out);
 	/* NULL when out of memory */
 	struct kmt_layout *(*layout)(const struct kmt_report *r, int more);
 	/* 0, or -1 (errno set) when the piece could not be drawn */
@@ -55,6 +60,7 @@ size_t kmt_render_section_rows(const struct kmt_report *r, size_t i);
 
 int kmt_render_text(const struct kmt_report *r, FILE *out);
 int kmt_render_text_more(const struct kmt_report *r, FILE *out);
+int kmt_render_text_head(const struct kmt_report *r, FILE *out);
 struct kmt_layout *kmt_render_text_layout(const struct kmt_report *r,
 					  int more);
 int kmt_render_text_piece(const struct kmt_layout *lay, size_t sec,

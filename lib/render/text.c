@@ -834,8 +834,15 @@ int kmt_render_text_more(const struct kmt_report *r, FILE *out)
 	return kmt_render_pieces(kmt_renderer_find("text"), r, 1, out);
 }
 
-int kmt_render_text(const struct kmt_report *r, FILE *out)
+int kmt_render_text_head(const struct kmt_report *r, FILE *out)
 {
 	render_meta(&r->meta, out);
+	return ferror(out) ? -1 : 0;
+}
+
+int kmt_render_text(const struct kmt_report *r, FILE *out)
+{
+	if (kmt_render_text_head(r, out))
+		return -1;
 	return kmt_render_pieces(kmt_renderer_find("text"), r, 0, out);
 }

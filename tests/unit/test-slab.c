@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The slab analysis on hand-written events with known answers. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
 #include "analysis/slab.h"
@@ -292,6 +293,59 @@ static void test_sort_and_limit(void)
 	teardown(&f);
 }
 
+/*
+ * The report's two threads draw the rows of one slab table at once: once
+ * the report is made, drawing its rows must change nothing (no names
+ * made and memorised on first sight, as they were), with the callsites
+ * named all the same.
+ */
+static void test_slab_rows_read_only(void)
+{
+	static const char *const sites[] = { "0x10", "0x20", "0x30" };
+	struct kmt_report r;
+	struct fixture f;
+	size_t i, k, c, arena, memo;
+	int tables = 0;
+
+	setup(&f, 1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 10, 16, 0, -1);
+	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x20, 0xb000, 64, 64, 1, -1);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x30, 0xc000, 100, 128, 0, -1);
+	ev_free(&f, KMT_EV_KFREE, 0xa000, 1);
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
+	arena = r.arena.total;
+	memo = kmt_hash_count(&r.sym_memo[0]) + kmt_hash_count(&r.sym_memo[1]);
+	for (i = 0; i < r.nr; i++) {
+		const struct kmt_table *t = &r.sections[i]->table;
+		/* the callsite's column: the first, or the last by pointer */
+		size_t site_col = i ? t->ncols - 1 : 0;
+
+		if (r.sections[i]->kind != KMT_SEC_TABLE)
+			continue;
+		tables++;
+		CHECK_EQ_U64(t->nrows, 3);
+		for (k = 0; k < t->nrows; k++) {
+			const char *name = cell(t, k, site_col).str;
+			int known = 0;
+
+			for (c = 0; c < t->ncols; c++)
+				(void)cell(t, k, c);
+			for (c = 0; c < 3; c++)
+				known |= name && !strcmp(name, sites[c]);
+			CHECK(known);
+		}
+	}
+	CHECK_EQ_U64(tables, 2);
+	CHECK_EQ_U64(r.arena.total, arena);
+	CHECK_EQ_U64(kmt_hash_count(&r.sym_memo[0]) +
+		     kmt_hash_count(&r.sym_memo[1]), memo);
+	CHECK_EQ_U64(memo, 3);
+	kmt_report_free(&r);
+	teardown(&f);
+}
+
 KMT_TESTS(KMT_TEST(test_totals), KMT_TEST(test_cross_node_uses_cpu_topology),
 	  KMT_TEST(test_misuse_and_lost_free), KMT_TEST(test_tables),
-	  KMT_TEST(test_sort_and_limit), KMT_TEST(test_alloc_packed_state))
+	  KMT_TEST(test_sort_and_limit), KMT_TEST(test_alloc_packed_state),
+	  KMT_TEST(test_slab_rows_read_only))
