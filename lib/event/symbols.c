@@ -124,6 +124,9 @@ static const unsigned char hexdigit[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
+/* the shortest line that holds a symbol: "0 t x\n" */
+#define KSYM_LINE_MIN 6
+
 /* one line of kallsyms: "addr type name[\t[module]]" */
 struct ksym_line {
 	uint64_t addr;
@@ -208,18 +211,16 @@ int kmt_symtab_load_kallsyms(struct kmt_symtab *t, const char *buf, size_t len)
 	int ret;
 
 	/*
-	 * Room for a symbol a line and for all the text as names, made at
-	 * once, and what stays unused given back after: grown by doubling,
-	 * the table would stay up to twice its size for the run, and counted
-	 * by a first parse, the text would be parsed twice.  The room a big
-	 * table does not use is pages of a mapping never touched.
+	 * Room for as many symbols as the text could hold lines and for all
+	 * the text as names, made at once, and what stays unused given back
+	 * after: grown by doubling, the table would stay up to twice its
+	 * size for the run, and the lines counted first cost a pass over
+	 * 8 MB before the first event.  The room a big table does not use
+	 * is pages of a mapping never touched.
 	 */
-	for (p = buf; p < end && (p = memchr(p, '\n', end - p)); p++)
-		nr++;
-	ret = reserve(t, nr + 1, len + 1);
+	ret = reserve(t, len / KSYM_LINE_MIN + 1, len + 1);
 	if (ret)
 		return ret;
-	nr = 0;
 	for (p = buf; p < end;) {
 		uint32_t off;
 

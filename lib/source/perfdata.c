@@ -982,24 +982,51 @@ static size_t running_build_id(unsigned char *id)
 	return n;
 }
 
+/*
+ * A regular file (the build-id cache's kallsyms, 8 MB) mapped: read, it
+ * would be copied into memory first, before the first event.  0, or -1
+ * when it cannot be (/proc/kallsyms, which is read instead).
+ */
+static int pd_map_text(const char *path, char **out, size_t *outlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *m = MAP_FAILED;
+
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size == (size_t)st.st_size)
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	*out = m;
+	*outlen = (size_t)st.st_size;
+	return 0;
+}
+
 /* loads a kallsyms file unless its addresses are hidden */
 static int pd_load_kallsyms(struct pd *pd, const char *path)
 {
 	const char *p;
 	size_t len;
 	char *buf;
-	int n;
+	int n, hidden, mapped = !pd_map_text(path, &buf, &len);
 
-	if (pd_read_text(path, &buf, &len))
+	if (!mapped && pd_read_text(path, &buf, &len))
 		return 0;
 	/* kptr_restrict shows every address as 0 */
 	p = memmem(buf, len, " T _text\n", 9);
-	if (!p || (p - buf >= 16 && !memcmp(p - 16, "0000000000000000", 16))) {
+	hidden = !p || (p - buf >= 16 &&
+			!memcmp(p - 16, "0000000000000000", 16));
+	n = hidden ? 0 : kmt_symtab_load_kallsyms(&pd->s->syms, buf, len);
+	if (mapped)
+		munmap(buf, len);
+	else
 		free(buf);
+	if (hidden)
 		return 0;
-	}
-	n = kmt_symtab_load_kallsyms(&pd->s->syms, buf, len);
-	free(buf);
 	if (n < 0)
 		return pd_nomem(pd);
 	pd->host_syms = n > 0;

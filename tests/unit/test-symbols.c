@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <event-parse.h>
 
@@ -491,7 +492,41 @@ static void test_kernel_shaped(void)
 	free(text);
 }
 
+/*
+ * The table's room is made before the parse from the text's length, as
+ * many symbols as it could hold lines: the shortest symbol lines there
+ * are, the last without its newline, must all fit (ASan sees a write
+ * past the room).
+ */
+static void test_shortest_lines_fit(void)
+{
+	static const char *const texts[] = {
+		"0 t a\n1 t b\n2 t c",		/* no final newline */
+		"0 t a",
+		"0 t a\n1 T b\n2 W c\n3 w d\n4 t e\n5 t f",
+	};
+	static const size_t want[] = { 3, 1, 6 };
+	char many[50 * 6 + 1];
+	struct ctx c;
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		CHECK_EQ_U64(load(&c, texts[i], strlen(texts[i])), want[i]);
+		CHECK_EQ_U64(c.syms.nr, want[i]);
+		check_lookup(&c, 0, "a", 0);
+		unload(&c);
+	}
+	/* 50 lines of 6 bytes: room for 51, no more */
+	for (i = 0; i < 50; i++)
+		snprintf(many + 6 * i, 7, "%x t %c\n", (unsigned int)(i % 16),
+			 (char)('a' + i % 26));
+	CHECK_EQ_U64(load(&c, many, 50 * 6), 50);
+	CHECK_EQ_U64(c.syms.nr, 50);
+	unload(&c);
+}
+
 KMT_TESTS(
+	KMT_TEST(test_shortest_lines_fit),
 	KMT_TEST(test_parse_types_and_modules),
 	KMT_TEST(test_lookup_sorted),
 	KMT_TEST(test_lookup_unsorted),
