@@ -46,10 +46,13 @@ $(O)/kmemtrace: $(CMD_OBJS) $(O)/libkmemtrace.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJS) $(O)/libkmemtrace.a $(LIBS)
 
 # objects are remade when the compiler or its flags change (make check
-# builds twice, plainly and with the sanitizers, in two directories)
+# builds twice, plainly and with the sanitizers, in two directories);
+# the command is quoted for the shell as it is, quotes and backslashes
+# included
+CC_LINE = '$(subst ','\'',$(CC) $(ALL_CFLAGS))'
 $(O)/.cflags: FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' >$@
+	@printf '%s\n' $(CC_LINE) | cmp -s - $@ || printf '%s\n' $(CC_LINE) >$@
 
 $(O)/%.o: %.c $(O)/.cflags
 	@mkdir -p $(dir $@)
