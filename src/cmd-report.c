@@ -649,6 +649,8 @@ static void *share_helper(void *arg)
 		    analyses[i].ops->finish(sh->run->ctx[i], &sh->r))
 			err = -ENOMEM;
 	}
+	if (sh->r.oom)
+		err = -ENOMEM;
 	pthread_mutex_lock(&sh->lock);
 	sh->err = err;
 	sh->finished = 1;
@@ -892,6 +894,9 @@ static int make_report(struct report_run *run, const struct report_want *want,
 		if (analyses[i].ops->finish(run->ctx[i], &r))
 			goto oom;
 	}
+	/* a name the report had no memory for: it would print blank */
+	if (r.oom)
+		goto oom;
 	/* nothing is written until every part is ready to be */
 	if (split && share_first(&share, &r))
 		goto oom;

@@ -188,7 +188,11 @@ const char *kmt_report_strdup(struct kmt_report *r, const char *s)
 {
 	const char *p = kmt_arena_strdup(&r->arena, s ? s : "");
 
-	return p ? p : "";
+	if (!p) {
+		r->oom = 1;
+		return "";
+	}
+	return p;
 }
 
 const char *kmt_report_printf(struct kmt_report *r, const char *fmt, ...)

@@ -164,6 +164,11 @@ struct kmt_report {
 	struct kmt_section **sections;
 	size_t nr;
 	size_t alloc;
+	/*
+	 * A name could not be copied (kmt_report_strdup gave "" for it):
+	 * the report is short of it and must not be drawn as if whole.
+	 */
+	int oom;
 };
 
 void kmt_report_init(struct kmt_report *r);
@@ -206,7 +211,11 @@ int kmt_summary_pages(struct kmt_summary *s, const char *label,
 		      const char *key, uint64_t requests, uint64_t bytes);
 int kmt_summary_blank(struct kmt_summary *s);
 
-/* a copy of s in the report's arena ("" when out of memory) */
+/*
+ * A copy of s in the report's arena; "" when out of memory, with r->oom
+ * set, so that callers may use the name at once and the report fails
+ * once made.
+ */
 const char *kmt_report_strdup(struct kmt_report *r, const char *s);
 const char *kmt_report_printf(struct kmt_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

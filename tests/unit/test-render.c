@@ -818,6 +818,34 @@ static void test_pieces(void)
 	}
 }
 
-KMT_TESTS(KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
+/*
+ * A name the report has no memory to copy comes back "" (its callers use
+ * it at once) and marks the report, which kmemtrace report then fails
+ * rather than print blank names.
+ */
+static void test_strdup_out_of_memory(void)
+{
+	struct kmt_report r;
+
+	kmt_report_init(&r);
+	CHECK_STR(kmt_report_strdup(&r, "kmalloc-64"), "kmalloc-64");
+	CHECK(!r.oom);
+	kmt_report_free(&r);
+	kmt_report_init(&r);
+	/* the arena's first chunk asks for more than there is */
+	r.arena.chunk_size = SIZE_MAX / 4;
+	CHECK_STR(kmt_report_printf(&r, "%s+%x", "kfree", 0x10), "");
+	CHECK(r.oom);
+	kmt_report_free(&r);
+}
+
+/* test_strdup_out_of_memory's malloc fails: NULL, not an abort, in ASan */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
+KMT_TESTS(KMT_TEST(test_strdup_out_of_memory), KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
 	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
 	  KMT_TEST(test_parts), KMT_TEST(test_pieces))
