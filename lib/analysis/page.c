@@ -817,7 +817,8 @@ static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
 
 /*
  * The words of every callsite row, in r; 0 or -ENOMEM.  Only the GFP
- * text can fail: the report's strings come back "" when out of memory.
+ * text fails here: the report's own strings come back "" when out of
+ * memory and mark the report (r->oom), which then fails whole.
  */
 static int name_rows(struct page_ctx *c, struct kmt_report *r)
 {

@@ -16,7 +16,9 @@ struct kmt_report;
  * report that continues one drawn before it (no header, the separators
  * of sections that follow others), so that render(A) then
  * render_more(B) is render of A's sections followed by B's.  NULL where
- * the format is one document (JSON), as are the three below.
+ * the format is one document (JSON), as are layout, piece and
+ * layout_free below; head is NULL where nothing goes before the
+ * sections (CSV).
  *
  * Such a format also draws a report's sections in pieces, so that two
  * threads can share the drawing of one report: piece (i, r0, r1) is

@@ -924,21 +924,19 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
  * machine's /proc/kallsyms when it runs the traced kernel.  Addresses
  * are moved by the KASLR offset the kernel map record shows.
  */
-static int pd_read_text(const char *path, char **out, size_t *outlen)
+
+/* what is left of fd, into memory: 0 or -ENOMEM */
+static int read_fd(int fd, char **out, size_t *outlen)
 {
 	size_t len = 0, alloc = 0;
 	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t n;
 
 		if (len + 65536 > alloc &&
 		    KMT_ARRAY_GROW(buf, len + 65536, alloc)) {
 			free(buf);
-			close(fd);
 			return -ENOMEM;
 		}
 		n = read(fd, buf + len, alloc - len);
@@ -948,10 +946,20 @@ static int pd_read_text(const char *path, char **out, size_t *outlen)
 			break;
 		len += n;
 	}
-	close(fd);
 	*out = buf;
 	*outlen = len;
 	return 0;
+}
+
+static int pd_read_text(const char *path, char **out, size_t *outlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = read_fd(fd, out, outlen);
+	close(fd);
+	return ret;
 }
 
 /* the build id of the running kernel from its ELF notes */
@@ -983,27 +991,32 @@ static size_t running_build_id(unsigned char *id)
 }
 
 /*
- * A regular file (the build-id cache's kallsyms, 8 MB) mapped: read, it
- * would be copied into memory first, before the first event.  0, or -1
- * when it cannot be (/proc/kallsyms, which is read instead).
+ * The text of path, mapped (*mapped set) when it is a regular file: the
+ * build-id cache's kallsyms is 8 MB, which read would copy into memory
+ * before the first event; /proc/kallsyms, which cannot be mapped, is
+ * read.  0, or -errno.
  */
-static int pd_map_text(const char *path, char **out, size_t *outlen)
+static int pd_open_text(const char *path, char **out, size_t *outlen,
+			int *mapped)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
 	struct stat st;
 	void *m = MAP_FAILED;
 
 	if (fd < 0)
-		return -1;
+		return -errno;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uint64_t)st.st_size == (size_t)st.st_size)
 		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	*mapped = m != MAP_FAILED;
+	if (*mapped) {
+		*out = m;
+		*outlen = (size_t)st.st_size;
+	} else {
+		ret = read_fd(fd, out, outlen);
+	}
 	close(fd);
-	if (m == MAP_FAILED)
-		return -1;
-	*out = m;
-	*outlen = (size_t)st.st_size;
-	return 0;
+	return ret;
 }
 
 /* loads a kallsyms file unless its addresses are hidden */
@@ -1012,9 +1025,9 @@ static int pd_load_kallsyms(struct pd *pd, const char *path)
 	const char *p;
 	size_t len;
 	char *buf;
-	int n, hidden, mapped = !pd_map_text(path, &buf, &len);
+	int n, hidden, mapped;
 
-	if (!mapped && pd_read_text(path, &buf, &len))
+	if (pd_open_text(path, &buf, &len, &mapped))
 		return 0;
 	/* kptr_restrict shows every address as 0 */
 	p = memmem(buf, len, " T _text\n", 9);
