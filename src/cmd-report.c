@@ -1102,8 +1102,9 @@ int cmd_report(int argc, char **argv)
 		run.active[run.nr_active++] = i;
 	}
 	run.s = &s;
-	/* the slab and page analyses need no slab stacks, the views do */
+	/* the slab and page analyses need no slab stacks or names, views do */
 	s.no_slab_stacks = !run.live;
+	s.no_cache_names = !run.live;
 	s.consumer_ctx = &run;
 	run.need_comm = opts.by_comm;
 	run.filter = filter.active ? &filter : NULL;

@@ -76,6 +76,12 @@ struct kmt_session {
 	 * most events.
 	 */
 	int no_slab_stacks;
+	/*
+	 * Nor a slab cache's name (the views again): a reader may leave
+	 * ev->cache 0 and spare interning a name for every kmem_cache
+	 * event.
+	 */
+	int no_cache_names;
 	kmt_event_fn consumer;
 	void *consumer_ctx;
 

@@ -313,7 +313,9 @@ decode_as(struct kmt_tp_decoder *d, struct kmt_session *s, const void *data,
 		/* the length counts the NUL */
 		while (len && ((const char *)data)[off + len - 1] == '\0')
 			len--;
-		ev->cache = intern_name(d, s, (const char *)data + off, len);
+		if (!s->no_cache_names)
+			ev->cache = intern_name(d, s, (const char *)data + off,
+						len);
 	}
 
 	if (kmt_ev_is_page(ev->type)) {

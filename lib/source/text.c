@@ -229,7 +229,7 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 		st->have_ptr = 1;
 		return parse_ptr(v, end, &ev->ptr);
 	case TF_NAME:
-		if (s && v < end)
+		if (s && v < end && !s->no_cache_names)
 			ev->cache = kmt_strtab_intern(&s->strs, v, end - v);
 		return 0;
 	case TF_BYTES_REQ:
