@@ -2,11 +2,15 @@
 /*
  * trace.dat reader (versions 6 and 7, compressed or not), on libtracecmd.
  *
- * libtracecmd parses the file and hands out records per CPU; this file
- * merges the CPU streams of every buffer in the file by timestamp, keeps
- * each kmem event together with the kernel stack the `stacktrace` trigger
- * wrote right after it on the same CPU, decodes records with tpdecode and
- * counts what the ring buffer lost.
+ * libtracecmd parses the file's headers and options.  The records of
+ * each CPU are read here from its pages (struct td_pages, with
+ * libtraceevent's kbuffer), a chunk at a time, where libtracecmd would
+ * hold all the data; it still reads them when it changes their times
+ * (DATE, OFFSET, TIME_SHIFT, TSC2NSEC).  The CPU streams of every
+ * buffer in the file are merged by timestamp, each kmem event kept
+ * together with the kernel stack the `stacktrace` trigger wrote right
+ * after it on the same CPU, records decoded with tpdecode, and what the
+ * ring buffer lost counted.
  *
  * libtracecmd 3.1 and libtraceevent 1.7 crash on cut or damaged files in
  * several places, so before they see a file its layout is walked here
@@ -21,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <kbuffer.h>
 #include <trace-cmd.h>
 
 #include "event/session.h"
@@ -55,12 +60,48 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_MAGIC_LEN	10
 #define TD_OPT_BUFFER	3	/* option: offset and name of an instance */
 #define TD_OPT_CPUCOUNT	8
+/* options that make libtracecmd shift or scale record times */
+#define TD_OPT_DATE		1
+#define TD_OPT_OFFSET		7
+#define TD_OPT_TIME_SHIFT	12
+#define TD_OPT_TSC2NSEC		14
 #define TD_MAX_STACK	512
 #define TD_MAX_CHUNK	(64U << 20)	/* trace-cmd writes a few pages */
+
+struct td_region;
+
+/*
+ * One CPU's pages, read here rather than by libtracecmd: libtracecmd 3.1
+ * keeps every chunk of compressed data it uncompresses until the file is
+ * closed (its cache never finds the chunk a freed page came from), and
+ * keeps plain data mapped, so reading a trace.dat through it takes the
+ * memory of all its data.  Here one chunk (compressed) or TD_READ_PAGES
+ * pages (plain) are held at a time, and the pages go through
+ * libtraceevent's kbuffer as libtracecmd's own do.
+ */
+#define TD_READ_PAGES	64
+
+struct td_pages {
+	const struct td_region *r;
+	struct kbuffer *kbuf;
+	struct tracecmd_compress_chunk *chunks;	/* compressed */
+	int nr_chunks, next_chunk;
+	uint64_t plain_at;		/* plain: bytes of the region read */
+	unsigned char *chunk;		/* the pages being read */
+	size_t chunk_len, chunk_alloc;
+	size_t page_at;			/* the next page in chunk */
+	int in_page;			/* kbuf holds a page with events left */
+	struct tep_record own;		/* the current record, its data copied */
+	unsigned char *data;
+	size_t data_alloc;
+	struct tep_record pend;		/* the record after it, when peeked */
+	int have_pend;
+};
 
 /* one CPU of one buffer: the stream of records libtracecmd hands out */
 struct td_cursor {
 	struct tracecmd_input *h;	/* not owned */
+	struct td_pages *pg;		/* its pages, when read here */
 	struct tep_record *rec;		/* the next event, NULL at the end */
 	uint32_t stack;			/* its kernel stack id, 0 if none */
 	int cpu;
@@ -78,6 +119,8 @@ struct td_region {
 	uint64_t offset, size;
 	unsigned int page_size;
 	int compressed;			/* v7: chunks of compressed pages */
+	int cpu;
+	char *buffer;			/* its buffer's name, "" the top one */
 };
 
 struct td_buffer {
@@ -105,7 +148,16 @@ struct td {
 	uint64_t ips[TD_MAX_STACK];
 	unsigned long version;
 	int big_endian;
+	int long_size;
+	/*
+	 * libtracecmd shifts or scales record times (DATE, OFFSET,
+	 * TIME_SHIFT, TSC2NSEC), or options it may read were not walked:
+	 * compressed CPUs too are read through it, times and all.
+	 */
+	int lib_times;
+	int err;			/* reading pages here failed: -errno */
 	char zname[32], zversion[32];	/* v7 compression, "" none */
+	struct tracecmd_compression *z;	/* for compressed pages read here */
 	unsigned int page_size;		/* of the file header */
 	struct td_region *regions;	/* every CPU's data, to check */
 	size_t nr_regions, alloc_regions;
@@ -186,6 +238,7 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 			"'%s' is not a valid trace.dat: bad endianness or long size byte",
 			td->in->display);
 	td->big_endian = h[p] == 1;
+	td->long_size = h[p + 1];
 	td->page_size = (unsigned int)rd_num(td, h + p + 2, 4);
 	p += 6;
 	*init_end = p;
@@ -298,7 +351,8 @@ static int walk_string(struct td_walk *w, char *buf, size_t bufsize,
 }
 
 static int add_region(struct td *td, uint64_t off, uint64_t size,
-		      unsigned int page_size, int compressed)
+		      unsigned int page_size, int compressed, int cpu,
+		      const char *buffer)
 {
 	struct td_region *r;
 
@@ -306,11 +360,17 @@ static int add_region(struct td *td, uint64_t off, uint64_t size,
 		return 0;
 	if (KMT_ARRAY_GROW(td->regions, td->nr_regions + 1, td->alloc_regions))
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
-	r = &td->regions[td->nr_regions++];
+	r = &td->regions[td->nr_regions];
+	memset(r, 0, sizeof(*r));
 	r->offset = off;
 	r->size = size;
 	r->page_size = page_size;
 	r->compressed = compressed;
+	r->cpu = cpu;
+	r->buffer = strdup(buffer);
+	if (!r->buffer)
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	td->nr_regions++;
 	return 0;
 }
 
@@ -346,6 +406,9 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	size_t i;
 	char c;
 
+	if (id == TD_OPT_DATE || id == TD_OPT_OFFSET ||
+	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC)
+		w->td->lib_times = 1;
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)
 			continue;
@@ -393,7 +456,8 @@ static int walk_cpu_table(struct td_walk *w, const char *buf)
 		if (size && (off < w->pos || !w->td->page_size ||
 			     off % w->td->page_size))
 			return walk_damaged(w, w->pos - 16, what);
-		ret = add_region(w->td, off, size, w->td->page_size, 0);
+		ret = add_region(w->td, off, size, w->td->page_size, 0, cpu,
+				 buf);
 		if (ret)
 			return ret;
 	}
@@ -632,7 +696,7 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 				return ret;
 		}
 		ret = add_region(w->td, coff, csize, (unsigned int)page,
-				 !!(flags & TD_SEC_COMPRESSED));
+				 !!(flags & TD_SEC_COMPRESSED), (int)cpu, name);
 		if (ret)
 			return ret;
 	}
@@ -650,8 +714,10 @@ static int walk_v7(struct td *td, uint64_t first)
 				   "an options section");
 		if (ret)
 			return ret;
-		if (flags & TD_SEC_COMPRESSED)
+		if (flags & TD_SEC_COMPRESSED) {
+			td->lib_times = 1;
 			return 0;
+		}
 		end = w.pos + size;
 		at = 0;
 		while (w.pos < end) {
@@ -986,6 +1052,149 @@ static void count_missed(struct td_cursor *c, const struct tep_record *rec)
 }
 
 /*
+ * The next pages of a CPU into pg->chunk: a compressed chunk, or up to
+ * TD_READ_PAGES pages of plain data.  check_data has held them to whole
+ * pages inside the file.  1, 0 at the end, -errno.
+ */
+static int pages_chunk(struct td *td, struct td_pages *pg)
+{
+	const struct td_region *r = pg->r;
+	struct tracecmd_compress_chunk *ch = NULL;
+	uint64_t len;
+
+	if (r->compressed) {
+		if (pg->next_chunk >= pg->nr_chunks)
+			return 0;
+		ch = &pg->chunks[pg->next_chunk++];
+		len = ch->size;
+	} else {
+		len = r->size - pg->plain_at;
+		if (len > (uint64_t)TD_READ_PAGES * r->page_size)
+			len = (uint64_t)TD_READ_PAGES * r->page_size;
+		len -= len % r->page_size;
+		if (!len)
+			return 0;
+	}
+	if (len > pg->chunk_alloc) {
+		unsigned char *nb = realloc(pg->chunk, len);
+
+		if (!nb)
+			return -ENOMEM;
+		pg->chunk = nb;
+		pg->chunk_alloc = len;
+	}
+	if (ch ? tracecmd_uncompress_chunk(td->z, ch, (char *)pg->chunk) :
+		 pread_all(td->in->fd, pg->chunk, len, r->offset + pg->plain_at))
+		return -EIO;
+	pg->plain_at += ch ? 0 : len;
+	pg->chunk_len = len;
+	pg->page_at = 0;
+	return 1;
+}
+
+/*
+ * The next record of a CPU, as libtracecmd makes it: the time kbuffer
+ * gives, and the missed events of its page on the first.  Its data lies
+ * in pg->chunk until the next chunk is read.  1, 0 at the end, -errno.
+ */
+static int pages_read(struct td *td, struct td_pages *pg,
+		      struct tep_record *rec)
+{
+	unsigned int page = pg->r->page_size;
+	unsigned long long ts;
+	void *data;
+	int ret;
+
+	for (;;) {
+		if (pg->in_page) {
+			data = kbuffer_read_event(pg->kbuf, &ts);
+			if (data) {
+				memset(rec, 0, sizeof(*rec));
+				rec->ts = ts;
+				rec->data = data;
+				rec->size = kbuffer_event_size(pg->kbuf);
+				rec->cpu = pg->r->cpu;
+				rec->missed_events =
+					kbuffer_missed_events(pg->kbuf);
+				kbuffer_next_event(pg->kbuf, NULL);
+				return 1;
+			}
+			pg->in_page = 0;
+		}
+		if (pg->page_at + page > pg->chunk_len) {
+			ret = pages_chunk(td, pg);
+			if (ret <= 0)
+				return ret;
+			continue;
+		}
+		if (kbuffer_load_subbuffer(pg->kbuf, pg->chunk + pg->page_at))
+			return -EIO;
+		pg->page_at += page;
+		pg->in_page = 1;
+	}
+}
+
+/* the record after the current one, read ahead; NULL at the end */
+static struct tep_record *pages_peek(struct td *td, struct td_pages *pg)
+{
+	int ret;
+
+	if (!pg->have_pend) {
+		ret = pages_read(td, pg, &pg->pend);
+		if (ret < 0 && !td->err)
+			td->err = ret;
+		if (ret <= 0)
+			return NULL;
+		pg->have_pend = 1;
+	}
+	return &pg->pend;
+}
+
+/*
+ * The next record of a CPU, its data copied: reading ahead for its stack
+ * may replace the chunk it is in.  NULL at the end.
+ */
+static struct tep_record *pages_next(struct td *td, struct td_pages *pg)
+{
+	struct tep_record *rec = pages_peek(td, pg);
+
+	if (!rec)
+		return NULL;
+	pg->have_pend = 0;
+	if ((size_t)rec->size > pg->data_alloc) {
+		unsigned char *nb = realloc(pg->data, rec->size);
+
+		if (!nb) {
+			if (!td->err)
+				td->err = -ENOMEM;
+			return NULL;
+		}
+		pg->data = nb;
+		pg->data_alloc = rec->size;
+	}
+	memcpy(pg->data, rec->data, rec->size);
+	pg->own = *rec;
+	pg->own.data = pg->data;
+	return &pg->own;
+}
+
+static struct tep_record *read_rec(struct td *td, struct td_cursor *c)
+{
+	return c->pg ? pages_next(td, c->pg) : tracecmd_read_data(c->h, c->cpu);
+}
+
+static struct tep_record *peek_rec(struct td *td, struct td_cursor *c)
+{
+	return c->pg ? pages_peek(td, c->pg) : tracecmd_peek_data(c->h, c->cpu);
+}
+
+static void free_rec(struct td_cursor *c, struct tep_record *rec)
+{
+	if (!c->pg)
+		tracecmd_free_record(rec);
+}
+
+/*
  * Loads the next event of a cursor together with the kernel stack that
  * follows it on the same CPU, if any.
  */
@@ -995,7 +1204,7 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 
 	c->rec = NULL;
 	c->stack = 0;
-	rec = tracecmd_read_data(c->h, c->cpu);
+	rec = read_rec(td, c);
 	if (!rec)
 		return;
 	count_missed(c, rec);
@@ -1006,10 +1215,14 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 	c->rec = rec;
 	if (td->stack_id < 0 || record_id(td, rec) == td->stack_id)
 		return;
-	next = tracecmd_peek_data(c->h, c->cpu);
+	next = peek_rec(td, c);
 	if (!next || record_id(td, next) != td->stack_id)
 		return;
-	next = tracecmd_read_data(c->h, c->cpu);
+	/* a peeked compressed record stays where it is until read past */
+	if (c->pg)
+		c->pg->have_pend = 0;
+	else
+		next = tracecmd_read_data(c->h, c->cpu);
 	if (!next)
 		return;
 	count_missed(c, next);
@@ -1019,7 +1232,7 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 	 */
 	if (!next->missed_events && record_pid(td, next) == record_pid(td, rec))
 		c->stack = decode_stack(td, next);
-	tracecmd_free_record(next);
+	free_rec(c, next);
 }
 
 static int cursor_before(const struct td *td, size_t a, size_t b)
@@ -1082,6 +1295,16 @@ static int emit_record(struct td *td, struct td_cursor *c)
 	return kmt_session_emit(s, &ev);
 }
 
+/* what reading a CPU's pages failed with (they were checked) */
+static int pages_error(struct td *td)
+{
+	if (td->err == -ENOMEM)
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	return kmt_session_error(td->s, EIO,
+		"cannot read '%s': its ring-buffer pages could not be read again after they were checked",
+		td->in->display);
+}
+
 static int merge(struct td *td)
 {
 	size_t i;
@@ -1095,31 +1318,104 @@ static int merge(struct td *td)
 		if (td->cur[i].rec)
 			td->heap[td->nr_heap++] = i;
 	}
+	if (td->err)
+		return pages_error(td);
 	for (i = td->nr_heap; i-- > 0;)
 		heap_down(td, i);
 	while (td->nr_heap) {
 		struct td_cursor *c = &td->cur[td->heap[0]];
 
 		ret = emit_record(td, c);
-		tracecmd_free_record(c->rec);
+		free_rec(c, c->rec);
 		c->rec = NULL;
 		if (ret)
 			return ret;
 		cursor_next(td, c);
+		if (td->err)
+			break;
 		if (!c->rec)
 			td->heap[0] = td->heap[--td->nr_heap];
 		heap_down(td, 0);
 	}
-	return 0;
+	return td->err ? pages_error(td) : 0;
 }
 
 /* --- setup --- */
+
+/*
+ * A cursor reads its CPU's pages here (struct td_pages) unless
+ * libtracecmd would change the records' times, or the pages were not
+ * found where the walk looked.  0 or -errno.
+ */
+static int pages_open(struct td *td, struct td_cursor *c, const char *buffer)
+{
+	const struct td_region *r = NULL;
+	enum kbuffer_long_size ls;
+	enum kbuffer_endian en;
+	struct td_pages *pg;
+	size_t i;
+	int n;
+
+	if (td->lib_times)
+		return 0;
+	for (i = 0; i < td->nr_regions && !r; i++) {
+		if (td->regions[i].cpu == c->cpu &&
+		    !strcmp(td->regions[i].buffer, buffer))
+			r = &td->regions[i];
+	}
+	if (!r)
+		return 0;
+	if (r->compressed && !td->z) {
+		td->z = tracecmd_compress_alloc(td->zname, td->zversion,
+						td->in->fd, td->tep, NULL);
+		/* check_data has uncompressed every chunk with it */
+		if (!td->z)
+			return kmt_session_error(td->s, ENOMEM, "out of memory");
+	}
+	pg = calloc(1, sizeof(*pg));
+	if (!pg)
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	c->pg = pg;
+	pg->r = r;
+	/* as libtracecmd sets up its own */
+	ls = td->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
+	en = td->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
+	pg->kbuf = kbuffer_alloc(ls, en);
+	if (!pg->kbuf)
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	if (tep_is_old_format(td->tep))
+		kbuffer_set_old_format(pg->kbuf);
+	if (!r->compressed)
+		return 0;
+	if (lseek(td->in->fd, (off_t)r->offset, SEEK_SET) < 0)
+		return kmt_session_error(td->s, errno, "cannot seek '%s': %s",
+					 td->in->display, strerror(errno));
+	n = tracecmd_load_chunks_info(td->z, &pg->chunks);
+	if (n < 0)
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: the chunks of the ring-buffer pages at byte %llu are damaged",
+			td->in->display, (unsigned long long)r->offset);
+	pg->nr_chunks = n;
+	return 0;
+}
+
+static void pages_free(struct td_pages *pg)
+{
+	if (!pg)
+		return;
+	if (pg->kbuf)
+		kbuffer_free(pg->kbuf);
+	free(pg->chunks);
+	free(pg->chunk);
+	free(pg->data);
+	free(pg);
+}
 
 static int add_buffer(struct td *td, struct tracecmd_input *h,
 		      const char *name, int owned)
 {
 	struct td_buffer *b;
-	int cpu, cpus;
+	int cpu, cpus, ret;
 
 	if (KMT_ARRAY_GROW(td->bufs, td->nr_bufs + 1, td->alloc_bufs)) {
 		if (owned)
@@ -1147,6 +1443,9 @@ static int add_buffer(struct td *td, struct tracecmd_input *h,
 		c->h = h;
 		c->cpu = cpu;
 		c->buf = (int)(td->nr_bufs - 1);
+		ret = pages_open(td, c, b->name);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -1318,8 +1617,13 @@ static void cleanup(struct td *td)
 
 	for (i = 0; i < td->nr_cur; i++) {
 		if (td->cur[i].rec)
-			tracecmd_free_record(td->cur[i].rec);
+			free_rec(&td->cur[i], td->cur[i].rec);
+		pages_free(td->cur[i].pg);
 	}
+	if (td->z)
+		tracecmd_compress_destroy(td->z);
+	for (i = 0; i < td->nr_regions; i++)
+		free(td->regions[i].buffer);
 	free(td->cur);
 	free(td->heap);
 	/* instances before the handle whose tep they share */
