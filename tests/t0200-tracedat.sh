@@ -159,6 +159,29 @@ test_expect_success 'an OFFSET option: every time moved by it, as libtracecmd do
 	test_cmp expect moved
 '
 
+test_expect_success 'a 32-bit trace-cmd'"'"'s long size in the header: pages read as the kernel wrote them' '
+	for f in capture.v6.dat capture.v7.dat capture.dat; do
+		python3 "$EDIT" longsize "$DATA/$f" ls.$f 4 &&
+		"$DUMP" "$DATA/$f" | grep -v "^# format" >expect &&
+		"$DUMP" ls.$f | grep -v "^# format" >actual &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_expect_success 'CPU data that ends inside a page is refused, with its byte' '
+	python3 "$EDIT" shrink "$DATA/capture.v6.dat" short.dat 2000 &&
+	test_must_fail "$KMEMTRACE" report -i short.dat >out 2>err &&
+	! test -s out &&
+	test $(wc -l <err) = 1 &&
+	grep -q "short.dat'"'"' is not a valid trace.dat: byte [0-9]* (the ring-buffer pages of CPU 0 of buffer '"'"'kmt-td'"'"') is damaged" err
+'
+
+test_expect_success 'an event with no data is a bad record, not a crash' '
+	python3 "$EDIT" emptyrec "$DATA/capture.v6.dat" empty.dat 0 &&
+	"$DUMP" empty.dat >dump &&
+	grep -q "^# anomaly bad_record 1$" dump
+'
+
 # 2000 copies of the capture's pages: 73 MB of them, 930,000 events
 test_expect_success 'pages repeated 2000 times: 2000 times the events, v6 and zstd v7 alike' '
 	python3 "$EDIT" repeat "$DATA/capture.v6.dat" big.v6.dat 2000 &&

@@ -9,13 +9,23 @@
 #   trace-dat-edit.py offset IN OUT NS
 #       the UNAME option turned into an OFFSET option of NS nanoseconds
 #       (same length, NUL padded), which libtracecmd adds to every time
+#   trace-dat-edit.py longsize IN OUT N
+#       the header's long size byte set to N, as a 32-bit trace-cmd on a
+#       64-bit kernel writes it (any version)
+#   trace-dat-edit.py shrink IN OUT N
+#       every CPU's data N bytes shorter in the CPU tables: a partial
+#       last page
+#   trace-dat-edit.py emptyrec IN OUT 0
+#       the first page of the first CPU with data holds one event with
+#       no data at all (a length word of 4)
 import struct
 import sys
 
 
-def load(path):
+def load(path, any_version=False):
     d = bytearray(open(path, 'rb').read())
-    if d[:10] != b'\x17\x08Dtracing' or d[10:12] != b'6\x00' or d[12] != 0:
+    if d[:10] != b'\x17\x08Dtracing' or d[12] != 0 or \
+       (not any_version and d[10:12] != b'6\x00'):
         sys.exit('trace-dat-edit: %s is not a little-endian trace.dat v6' % path)
     return d
 
@@ -24,25 +34,48 @@ def options_at(d):
     return d.index(b'options  \x00')
 
 
-def repeat(d, n):
-    page = struct.unpack_from('<I', d, 14)[0]
-    opt = options_at(d)
-    cpus = struct.unpack_from('<I', d, opt - 4)[0]
-    end = (len(d) + page - 1) // page * page
-    tail = bytearray()
+def cpu_tables(d):
+    """(position, offset, size) of every CPU's entry with data"""
+    cpus = struct.unpack_from('<I', d, options_at(d) - 4)[0]
     at = 0
     while True:
         at = d.find(b'flyrecord\x00', at)
         if at < 0:
-            break
+            return
         at += 10
         for c in range(cpus):
             off, size = struct.unpack_from('<QQ', d, at + 16 * c)
-            if not size:
-                continue
-            struct.pack_into('<QQ', d, at + 16 * c, end + len(tail), size * n)
-            tail += d[off:off + size] * n
+            if size:
+                yield at + 16 * c, off, size
+
+
+def repeat(d, n):
+    page = struct.unpack_from('<I', d, 14)[0]
+    end = (len(d) + page - 1) // page * page
+    tail = bytearray()
+    for pos, off, size in list(cpu_tables(d)):
+        struct.pack_into('<QQ', d, pos, end + len(tail), size * n)
+        tail += d[off:off + size] * n
     return d + b'\0' * (end - len(d)) + tail
+
+
+def longsize(d, n):
+    d[13] = n
+    return d
+
+
+def shrink(d, n):
+    for pos, off, size in list(cpu_tables(d)):
+        struct.pack_into('<QQ', d, pos, off, size - n)
+    return d
+
+
+def emptyrec(d, _):
+    # page: timestamp (8), commit (8 here), events; event: a header word
+    # (type_len 0: the length follows) and a length word counting itself
+    pos, off, size = next(cpu_tables(d))
+    struct.pack_into('<QII', d, off + 8, 8, 0, 4)
+    return d
 
 
 def offset(d, ns):
@@ -61,9 +94,12 @@ def offset(d, ns):
         pos += 6 + size
 
 
+EDITS = {'repeat': repeat, 'offset': offset, 'longsize': longsize,
+         'shrink': shrink, 'emptyrec': emptyrec}
+
 if __name__ == '__main__':
-    if len(sys.argv) != 5 or sys.argv[1] not in ('repeat', 'offset'):
-        sys.exit('usage: trace-dat-edit.py repeat|offset IN OUT N')
-    data = load(sys.argv[2])
-    fn = repeat if sys.argv[1] == 'repeat' else offset
-    open(sys.argv[3], 'wb').write(fn(data, int(sys.argv[4])))
+    if len(sys.argv) != 5 or sys.argv[1] not in EDITS:
+        sys.exit('usage: trace-dat-edit.py %s IN OUT N' % '|'.join(EDITS))
+    data = load(sys.argv[2], sys.argv[1] == 'longsize')
+    out = EDITS[sys.argv[1]](data, int(sys.argv[4]))
+    open(sys.argv[3], 'wb').write(out)

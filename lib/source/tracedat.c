@@ -84,8 +84,7 @@ struct td_region;
 struct td_pages {
 	const struct td_region *r;
 	struct kbuffer *kbuf;
-	struct tracecmd_compress_chunk *chunks;	/* compressed */
-	int nr_chunks, next_chunk;
+	int next_chunk;			/* compressed: of r->chunks */
 	uint64_t plain_at;		/* plain: bytes of the region read */
 	unsigned char *chunk;		/* the pages being read */
 	size_t chunk_len, chunk_alloc;
@@ -98,7 +97,7 @@ struct td_pages {
 	int have_pend;
 };
 
-/* one CPU of one buffer: the stream of records libtracecmd hands out */
+/* one CPU of one buffer: its stream of records */
 struct td_cursor {
 	struct tracecmd_input *h;	/* not owned */
 	struct td_pages *pg;		/* its pages, when read here */
@@ -121,6 +120,9 @@ struct td_region {
 	int compressed;			/* v7: chunks of compressed pages */
 	int cpu;
 	char *buffer;			/* its buffer's name, "" the top one */
+	/* compressed: its chunks, as check_compressed found them */
+	struct tracecmd_compress_chunk *chunks;
+	int nr_chunks;
 };
 
 struct td_buffer {
@@ -148,16 +150,16 @@ struct td {
 	uint64_t ips[TD_MAX_STACK];
 	unsigned long version;
 	int big_endian;
-	int long_size;
 	/*
 	 * libtracecmd shifts or scales record times (DATE, OFFSET,
 	 * TIME_SHIFT, TSC2NSEC), or options it may read were not walked:
-	 * compressed CPUs too are read through it, times and all.
+	 * then it reads the records, times and all, not struct td_pages.
 	 */
 	int lib_times;
 	int err;			/* reading pages here failed: -errno */
 	char zname[32], zversion[32];	/* v7 compression, "" none */
-	struct tracecmd_compression *z;	/* for compressed pages read here */
+	/* the codec check_data uncompressed with, kept to read the pages */
+	struct tracecmd_compression *z;
 	unsigned int page_size;		/* of the file header */
 	struct td_region *regions;	/* every CPU's data, to check */
 	size_t nr_regions, alloc_regions;
@@ -238,7 +240,6 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 			"'%s' is not a valid trace.dat: bad endianness or long size byte",
 			td->in->display);
 	td->big_endian = h[p] == 1;
-	td->long_size = h[p + 1];
 	td->page_size = (unsigned int)rd_num(td, h + p + 2, 4);
 	p += 6;
 	*init_end = p;
@@ -452,9 +453,10 @@ static int walk_cpu_table(struct td_walk *w, const char *buf)
 			 *buf ? " of buffer '" : "", buf, *buf ? "'" : "");
 		if (off > w->size || size > w->size - off)
 			return walk_short(w, off + size, what);
-		/* pages follow the headers, page aligned */
+		/* whole pages follow the headers, page aligned */
 		if (size && (off < w->pos || !w->td->page_size ||
-			     off % w->td->page_size))
+			     off % w->td->page_size ||
+			     size % w->td->page_size))
 			return walk_damaged(w, w->pos - 16, what);
 		ret = add_region(w->td, off, size, w->td->page_size, 0, cpu,
 				 buf);
@@ -688,7 +690,7 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 		if (coff > w->size || csize > w->size - coff)
 			return walk_short(w, coff + csize, what);
 		if (csize && !(flags & TD_SEC_COMPRESSED) &&
-		    (!page || coff % page))
+		    (!page || coff % page || csize % page))
 			return walk_damaged(w, at, what);
 		if ((flags & TD_SEC_COMPRESSED) && csize) {
 			ret = walk_chunks(w, coff, what);
@@ -814,9 +816,12 @@ static int check_pages(struct td *td, const unsigned char *buf, size_t len,
 }
 
 /* uncompresses a region's chunks and checks their pages */
+/*
+ * Uncompresses a region's chunks and checks their pages; the chunk list
+ * stays with the region, for struct td_pages to read them again.
+ */
 static int check_compressed(struct td *td, struct tracecmd_compression *z,
-			    const struct td_region *r, char **buf,
-			    size_t *have)
+			    struct td_region *r, char **buf, size_t *have)
 {
 	struct tracecmd_compress_chunk *ch = NULL;
 	int n, j, ret = 0;
@@ -826,6 +831,8 @@ static int check_compressed(struct td *td, struct tracecmd_compression *z,
 	n = tracecmd_load_chunks_info(z, &ch);
 	if (n < 0)
 		return -EINVAL;
+	r->chunks = ch;
+	r->nr_chunks = n;
 	for (j = 0; !ret && j < n; j++) {
 		/* chunks hold whole pages */
 		if (ch[j].size > TD_MAX_CHUNK || !ch[j].size ||
@@ -848,7 +855,6 @@ static int check_compressed(struct td *td, struct tracecmd_compression *z,
 				r->page_size))
 			ret = -EINVAL;
 	}
-	free(ch);
 	return ret;
 }
 
@@ -875,8 +881,7 @@ static int check_plain(struct td *td, const struct td_region *r, char **buf,
 
 static int check_data(struct td *td)
 {
-	struct tracecmd_compression *z = NULL;
-	const struct td_region *r = NULL;
+	struct td_region *r = NULL;
 	char *buf = NULL;
 	size_t i, have = 0;
 	int ret = 0;
@@ -888,18 +893,18 @@ static int check_data(struct td *td)
 		} else if (!r->compressed) {
 			ret = check_plain(td, r, &buf, &have);
 		} else {
-			if (!z)
-				z = tracecmd_compress_alloc(td->zname,
+			if (!td->z)
+				td->z = tracecmd_compress_alloc(td->zname,
 					td->zversion, td->in->fd, td->tep, NULL);
-			/* an unknown codec: libtracecmd has refused the file */
-			if (!z)
-				break;
-			ret = check_compressed(td, z, r, &buf, &have);
+			/*
+			 * libtracecmd has opened the file, so it knows the
+			 * codec: what failed is memory
+			 */
+			ret = td->z ? check_compressed(td, td->z, r, &buf, &have) :
+				      -ENOMEM;
 		}
 	}
 	free(buf);
-	if (z)
-		tracecmd_compress_destroy(z);
 	if (ret == -ENOMEM)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	if (ret)
@@ -1063,9 +1068,9 @@ static int pages_chunk(struct td *td, struct td_pages *pg)
 	uint64_t len;
 
 	if (r->compressed) {
-		if (pg->next_chunk >= pg->nr_chunks)
+		if (pg->next_chunk >= r->nr_chunks)
 			return 0;
-		ch = &pg->chunks[pg->next_chunk++];
+		ch = &r->chunks[pg->next_chunk++];
 		len = ch->size;
 	} else {
 		len = r->size - pg->plain_at;
@@ -1172,7 +1177,8 @@ static struct tep_record *pages_next(struct td *td, struct td_pages *pg)
 		pg->data = nb;
 		pg->data_alloc = rec->size;
 	}
-	memcpy(pg->data, rec->data, rec->size);
+	if (rec->size)
+		memcpy(pg->data, rec->data, rec->size);
 	pg->own = *rec;
 	pg->own.data = pg->data;
 	return &pg->own;
@@ -1218,7 +1224,10 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 	next = peek_rec(td, c);
 	if (!next || record_id(td, next) != td->stack_id)
 		return;
-	/* a peeked compressed record stays where it is until read past */
+	/*
+	 * A record peeked here is taken in place: its data stays in the
+	 * chunk until the next read, which comes after it is decoded.
+	 */
 	if (c->pg)
 		c->pg->have_pend = 0;
 	else
@@ -1301,7 +1310,7 @@ static int pages_error(struct td *td)
 	if (td->err == -ENOMEM)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	return kmt_session_error(td->s, EIO,
-		"cannot read '%s': its ring-buffer pages could not be read again after they were checked",
+		"cannot read the ring-buffer pages of '%s' again after checking them",
 		td->in->display);
 }
 
@@ -1354,7 +1363,6 @@ static int pages_open(struct td *td, struct td_cursor *c, const char *buffer)
 	enum kbuffer_endian en;
 	struct td_pages *pg;
 	size_t i;
-	int n;
 
 	if (td->lib_times)
 		return 0;
@@ -1365,37 +1373,25 @@ static int pages_open(struct td *td, struct td_cursor *c, const char *buffer)
 	}
 	if (!r)
 		return 0;
-	if (r->compressed && !td->z) {
-		td->z = tracecmd_compress_alloc(td->zname, td->zversion,
-						td->in->fd, td->tep, NULL);
-		/* check_data has uncompressed every chunk with it */
-		if (!td->z)
-			return kmt_session_error(td->s, ENOMEM, "out of memory");
-	}
 	pg = calloc(1, sizeof(*pg));
 	if (!pg)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	c->pg = pg;
 	pg->r = r;
-	/* as libtracecmd sets up its own */
-	ls = td->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
+	/*
+	 * As libtracecmd sets up its own, and as check_page read the
+	 * pages: the commit field's size, which is the kernel's long.  The
+	 * file header's long size is the recording trace-cmd's (4 from a
+	 * 32-bit trace-cmd on a 64-bit kernel).
+	 */
+	ls = tep_get_header_page_size(td->tep) == 8 ? KBUFFER_LSIZE_8 :
+						      KBUFFER_LSIZE_4;
 	en = td->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
 	pg->kbuf = kbuffer_alloc(ls, en);
 	if (!pg->kbuf)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	if (tep_is_old_format(td->tep))
 		kbuffer_set_old_format(pg->kbuf);
-	if (!r->compressed)
-		return 0;
-	if (lseek(td->in->fd, (off_t)r->offset, SEEK_SET) < 0)
-		return kmt_session_error(td->s, errno, "cannot seek '%s': %s",
-					 td->in->display, strerror(errno));
-	n = tracecmd_load_chunks_info(td->z, &pg->chunks);
-	if (n < 0)
-		return kmt_session_error(td->s, EINVAL,
-			"'%s' is not a valid trace.dat: the chunks of the ring-buffer pages at byte %llu are damaged",
-			td->in->display, (unsigned long long)r->offset);
-	pg->nr_chunks = n;
 	return 0;
 }
 
@@ -1405,7 +1401,6 @@ static void pages_free(struct td_pages *pg)
 		return;
 	if (pg->kbuf)
 		kbuffer_free(pg->kbuf);
-	free(pg->chunks);
 	free(pg->chunk);
 	free(pg->data);
 	free(pg);
@@ -1622,8 +1617,10 @@ static void cleanup(struct td *td)
 	}
 	if (td->z)
 		tracecmd_compress_destroy(td->z);
-	for (i = 0; i < td->nr_regions; i++)
+	for (i = 0; i < td->nr_regions; i++) {
 		free(td->regions[i].buffer);
+		free(td->regions[i].chunks);
+	}
 	free(td->cur);
 	free(td->heap);
 	/* instances before the handle whose tep they share */
