@@ -13,7 +13,7 @@
 #    ratios.
 # 3. Captures the same workload through a tracefs instance as trace.dat
 #    (trace-cmd extract) and as ftrace text, and reports kmemtrace's
-#    events per second on each.
+#    events per second and peak memory on each.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 KMT=$TOP/build/kmemtrace
@@ -59,7 +59,7 @@ echo "$res" | awk '
 	$1 == "kmemtrace" { kw = $2; kr = $3 }
 	END { printf "speed-up: %.1fx   memory: %.1fx less\n", pw / kw, pr / kr }'
 
-# trace.dat and text throughput
+# trace.dat and text throughput and memory
 T=/sys/kernel/tracing
 [ -d $T/events/kmem ] || mount -t tracefs nodev $T 2>/dev/null || true
 if [ -d $T/events/kmem ] && command -v trace-cmd >/dev/null; then
@@ -83,10 +83,11 @@ if [ -d $T/events/kmem ] && command -v trace-cmd >/dev/null; then
 	trap - EXIT
 	for f in "$dat" "$txt"; do
 		n=$(count_events "$f")
-		w=$(python3 "$MEASURE" --runs "$RUNS" --label k -- \
-			"$KMT" report --slab --page --caller --alloc -i "$f" |
-			awk '{ print $2 }')
+		m=$(python3 "$MEASURE" --runs "$RUNS" --label k -- \
+			"$KMT" report --slab --page --caller --alloc -i "$f")
+		w=$(echo "$m" | awk '{ print $2 }')
 		echo "$(basename "$f"): $n events, $(du -m "$f" | cut -f1) MB," \
-		     "$w s, $(echo "$n $w" | awk '{ printf "%.2f", $1 / $2 / 1e6 }') M events/s"
+		     "$w s, $(echo "$n $w" | awk '{ printf "%.2f", $1 / $2 / 1e6 }') M events/s," \
+		     "$(echo "$m" | awk '{ print $3 }') MiB peak"
 	done
 fi
