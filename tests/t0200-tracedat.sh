@@ -176,6 +176,13 @@ test_expect_success 'CPU data that ends inside a page is refused, with its byte'
 	grep -q "short.dat'"'"' is not a valid trace.dat: byte [0-9]* (the ring-buffer pages of CPU 0 of buffer '"'"'kmt-td'"'"') is damaged" err
 '
 
+test_expect_success 'a stack that cannot be kept fails the read, v6 and v7 alike' '
+	for f in capture.dat capture.v6.dat; do
+		test_must_fail "$DUMP" -n "$DATA/$f" >out 2>err &&
+		grep -q "^error: out of memory$" err || return 1
+	done
+'
+
 test_expect_success 'an event with no data is a bad record, not a crash' '
 	python3 "$EDIT" emptyrec "$DATA/capture.v6.dat" empty.dat 0 &&
 	"$DUMP" empty.dat >dump &&

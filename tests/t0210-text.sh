@@ -210,4 +210,11 @@ test_expect_success 'a line longer than any event is skipped and counted' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a stack that cannot be kept fails the read: ftrace and perf script text' '
+	for f in capture.trace.txt capture.perf.txt; do
+		test_must_fail "$DUMP" -n "$DATA/$f" >out 2>err &&
+		grep -q "^error: out of memory$" err || return 1
+	done
+'
+
 test_done

@@ -810,7 +810,8 @@ static void cpu_moved_on(struct text *t, int32_t cpu)
 	t->cpus[cpu].wait = 0;
 }
 
-static void end_stack(struct text *t)
+/* 0, or -ENOMEM: a stack that cannot be kept is not taken for none */
+static int end_stack(struct text *t)
 {
 	struct pending *p;
 
@@ -820,8 +821,9 @@ static void end_stack(struct text *t)
 			if (t->nr_ips) {
 				p->ev.stack = kmt_stacks_intern(&t->s->stacks,
 								t->ips, t->nr_ips);
-				if (p->ev.stack)
-					t->s->has_stacks = 1;
+				if (!p->ev.stack)
+					return -ENOMEM;
+				t->s->has_stacks = 1;
 			}
 			p->done = 1;
 			if (t->cpus[p->ev.cpu].wait == t->stack_for)
@@ -831,6 +833,7 @@ static void end_stack(struct text *t)
 	t->stack_state = 0;
 	t->stack_for = 0;
 	t->nr_ips = 0;
+	return 0;
 }
 
 static void set_style(struct text *t, unsigned int style)
@@ -876,8 +879,7 @@ static int on_event(struct text *t, struct kmt_text_line *l)
 	int32_t cpu = l->ev.cpu;
 	int ret;
 
-	end_stack(t);
-	if (grow_cpus(t, cpu))
+	if (end_stack(t) || grow_cpus(t, cpu))
 		return -ENOMEM;
 	t->nr_event_lines++;
 	set_style(t, l->style);
@@ -920,8 +922,9 @@ static int on_line(struct text *t, const char *line, size_t len)
 	}
 	if (kind != KMT_TEXT_BLANK && kind != KMT_TEXT_HEADER)
 		t->nr_content_lines++;
-	if (kind != KMT_TEXT_FRAME && kind != KMT_TEXT_EVENT)
-		end_stack(t);
+	if (kind != KMT_TEXT_FRAME && kind != KMT_TEXT_EVENT &&
+	    end_stack(t))
+		return -ENOMEM;
 	cpu = l.ev.cpu;
 	switch (kind) {
 	case KMT_TEXT_HEADER:
@@ -957,7 +960,8 @@ static int on_line(struct text *t, const char *line, size_t len)
 		/* the kernel part of a perf chain ends at its first user frame */
 		if (l.frame_user) {
 			if (t->stack_state == 1) {
-				end_stack(t);
+				if (end_stack(t))
+					return -ENOMEM;
 				t->stack_state = 2;
 			}
 			return 0;
@@ -1056,7 +1060,8 @@ static int read_lines(struct text *t)
 	if (ret < 0)
 		return kmt_session_error(t->s, -ret, "cannot read '%s': %s",
 					 t->in->display, strerror(-ret));
-	end_stack(t);
+	if (end_stack(t))
+		return kmt_session_error(t->s, ENOMEM, "out of memory");
 	ret = flush(t, 1);
 	if (ret)
 		return ret;

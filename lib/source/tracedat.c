@@ -156,7 +156,7 @@ struct td {
 	 * then it reads the records, times and all, not struct td_pages.
 	 */
 	int lib_times;
-	int err;			/* reading pages here failed: -errno */
+	int err;			/* reading records failed: -errno */
 	char zname[32], zversion[32];	/* v7 compression, "" none */
 	/* the codec check_data uncompressed with, kept to read the pages */
 	struct tracecmd_compression *z;
@@ -1016,6 +1016,7 @@ static uint32_t decode_stack(struct td *td, const struct tep_record *rec)
 {
 	const unsigned char *data = rec->data;
 	size_t size = (size_t)rec->size, nr = 0, max;
+	uint32_t id;
 	uint64_t want = 0;
 
 	if (td->stack_caller_off < 0 || (size_t)td->stack_caller_off > size)
@@ -1043,7 +1044,13 @@ static uint32_t decode_stack(struct td *td, const struct tep_record *rec)
 	}
 	while (nr && !td->ips[nr - 1])
 		nr--;
-	return nr ? kmt_stacks_intern(&td->s->stacks, td->ips, nr) : 0;
+	if (!nr)
+		return 0;
+	id = kmt_stacks_intern(&td->s->stacks, td->ips, nr);
+	/* a stack with frames gets an id: none is out of memory */
+	if (!id && !td->err)
+		td->err = -ENOMEM;
+	return id;
 }
 
 static void count_missed(struct td_cursor *c, const struct tep_record *rec)
@@ -1304,8 +1311,11 @@ static int emit_record(struct td *td, struct td_cursor *c)
 	return kmt_session_emit(s, &ev);
 }
 
-/* what reading a CPU's pages failed with (they were checked) */
-static int pages_error(struct td *td)
+/*
+ * What reading the records failed with: memory (for a record or its
+ * stack), or pages that were checked and then could not be read again.
+ */
+static int read_error(struct td *td)
 {
 	if (td->err == -ENOMEM)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
@@ -1328,7 +1338,7 @@ static int merge(struct td *td)
 			td->heap[td->nr_heap++] = i;
 	}
 	if (td->err)
-		return pages_error(td);
+		return read_error(td);
 	for (i = td->nr_heap; i-- > 0;)
 		heap_down(td, i);
 	while (td->nr_heap) {
@@ -1346,7 +1356,7 @@ static int merge(struct td *td)
 			td->heap[0] = td->heap[--td->nr_heap];
 		heap_down(td, 0);
 	}
-	return td->err ? pages_error(td) : 0;
+	return td->err ? read_error(td) : 0;
 }
 
 /* --- setup --- */

@@ -3,7 +3,11 @@
  * kmt-dump-events: prints what a reader makes of a recording, for the
  * tests of every reader.
  *
- *   kmt-dump-events [-c] [-s] FILE|-
+ *   kmt-dump-events [-c] [-s] [-n] FILE|-
+ *
+ * -n leaves the session's stack store no memory to grow into (its
+ * arena's chunks bigger than any allocation can be), for the readers'
+ * out-of-memory path: a stack that cannot be kept must fail the read.
  *
  * Reads FILE (any format kmt_source_read_file knows; "-" is stdin) and
  * prints one line per event, in the order the session passed them on,
@@ -134,14 +138,21 @@ static void print_counters(struct dump *d)
 			(unsigned long long)s->anomalies[i]);
 }
 
+/* -n's failing malloc returns NULL under ASan, as it does without */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
 int main(int argc, char **argv)
 {
 	static char obuf[1 << 16];
 	struct kmt_session s;
 	struct dump d = { &s, stdout, 0, 0 };
-	int opt, ret;
+	int opt, ret, no_stack_memory = 0;
 
-	while ((opt = getopt(argc, argv, "cs")) != -1) {
+	while ((opt = getopt(argc, argv, "csn")) != -1) {
 		switch (opt) {
 		case 'c':
 			d.quiet = 1;
@@ -149,13 +160,16 @@ int main(int argc, char **argv)
 		case 's':
 			d.symbols = 1;
 			break;
+		case 'n':
+			no_stack_memory = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: kmt-dump-events [-c] [-s] FILE|-\n");
+			fprintf(stderr, "usage: kmt-dump-events [-c] [-s] [-n] FILE|-\n");
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: kmt-dump-events [-c] [-s] FILE|-\n");
+		fprintf(stderr, "usage: kmt-dump-events [-c] [-s] [-n] FILE|-\n");
 		return 2;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
@@ -163,6 +177,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: out of memory\n");
 		return 1;
 	}
+	if (no_stack_memory)
+		s.stacks.arena.chunk_size = SIZE_MAX / 4;
 	s.consumer = on_event;
 	s.consumer_ctx = &d;
 	ret = kmt_source_read_file(&s, argv[optind]);
