@@ -20,6 +20,7 @@
  * event formats, printk formats and command lines.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -157,6 +158,7 @@ struct td {
 	 */
 	int lib_times;
 	int err;			/* reading records failed: -errno */
+	uint64_t err_at;		/* the region whose pages did */
 	char zname[32], zversion[32];	/* v7 compression, "" none */
 	/* the codec check_data uncompressed with, kept to read the pages */
 	struct tracecmd_compression *z;
@@ -816,15 +818,12 @@ static int check_pages(struct td *td, const unsigned char *buf, size_t len,
 }
 
 /* uncompresses a region's chunks and checks their pages */
-/*
- * Uncompresses a region's chunks and checks their pages; the chunk list
- * stays with the region, for struct td_pages to read them again.
- */
-static int check_compressed(struct td *td, struct tracecmd_compression *z,
-			    struct td_region *r, char **buf, size_t *have)
+/* a region's chunk list, kept with it; each chunk whole pages */
+static int load_chunks(struct td *td, struct tracecmd_compression *z,
+		       struct td_region *r)
 {
 	struct tracecmd_compress_chunk *ch = NULL;
-	int n, j, ret = 0;
+	int n, j;
 
 	if (lseek(td->in->fd, (off_t)r->offset, SEEK_SET) < 0)
 		return -EINVAL;
@@ -833,13 +832,24 @@ static int check_compressed(struct td *td, struct tracecmd_compression *z,
 		return -EINVAL;
 	r->chunks = ch;
 	r->nr_chunks = n;
-	for (j = 0; !ret && j < n; j++) {
-		/* chunks hold whole pages */
+	for (j = 0; j < n; j++) {
 		if (ch[j].size > TD_MAX_CHUNK || !ch[j].size ||
-		    ch[j].size % r->page_size) {
-			ret = -EINVAL;
-			break;
-		}
+		    ch[j].size % r->page_size)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* uncompresses a region's first n chunks and checks their pages */
+static int check_compressed(struct td *td, struct tracecmd_compression *z,
+			    struct td_region *r, char **buf, size_t *have,
+			    int n)
+{
+	struct tracecmd_compress_chunk *ch;
+	int j, ret = load_chunks(td, z, r);
+
+	ch = r->chunks;
+	for (j = 0; !ret && j < r->nr_chunks && j < n; j++) {
 		if (ch[j].size > *have) {
 			char *nb = realloc(*buf, ch[j].size);
 
@@ -858,8 +868,9 @@ static int check_compressed(struct td *td, struct tracecmd_compression *z,
 	return ret;
 }
 
+/* the first n bytes of a plain region's pages (all: r->size) */
 static int check_plain(struct td *td, const struct td_region *r, char **buf,
-		       size_t *have)
+		       size_t *have, uint64_t n)
 {
 	uint64_t off;
 
@@ -871,7 +882,8 @@ static int check_plain(struct td *td, const struct td_region *r, char **buf,
 		*buf = nb;
 		*have = r->page_size;
 	}
-	for (off = 0; off + r->page_size <= r->size; off += r->page_size) {
+	for (off = 0; off + r->page_size <= n && off + r->page_size <= r->size;
+	     off += r->page_size) {
 		if (pread_all(td->in->fd, *buf, r->page_size, r->offset + off) ||
 		    check_page(td, (unsigned char *)*buf, r->page_size))
 			return -EINVAL;
@@ -879,6 +891,13 @@ static int check_plain(struct td *td, const struct td_region *r, char **buf,
 	return 0;
 }
 
+/*
+ * Pages libtracecmd will read are checked here, before it reads them.
+ * It reads all of them when it reads the records (a file whose times it
+ * changes); otherwise only each CPU's first page or chunk, when it opens
+ * an instance's buffer, and struct td_pages checks the rest as it reads
+ * them, which spares reading and uncompressing all the data twice.
+ */
 static int check_data(struct td *td)
 {
 	struct td_region *r = NULL;
@@ -891,7 +910,8 @@ static int check_data(struct td *td)
 		if (r->page_size < 64 || r->page_size > TD_MAX_CHUNK) {
 			ret = -EINVAL;
 		} else if (!r->compressed) {
-			ret = check_plain(td, r, &buf, &have);
+			ret = check_plain(td, r, &buf, &have,
+					  td->lib_times ? r->size : r->page_size);
 		} else {
 			if (!td->z)
 				td->z = tracecmd_compress_alloc(td->zname,
@@ -900,7 +920,9 @@ static int check_data(struct td *td)
 			 * libtracecmd has opened the file, so it knows the
 			 * codec: what failed is memory
 			 */
-			ret = td->z ? check_compressed(td, td->z, r, &buf, &have) :
+			ret = td->z ? check_compressed(td, td->z, r, &buf,
+						       &have,
+						       td->lib_times ? INT_MAX : 1) :
 				      -ENOMEM;
 		}
 	}
@@ -1097,7 +1119,10 @@ static int pages_chunk(struct td *td, struct td_pages *pg)
 	}
 	if (ch ? tracecmd_uncompress_chunk(td->z, ch, (char *)pg->chunk) :
 		 pread_all(td->in->fd, pg->chunk, len, r->offset + pg->plain_at))
-		return -EIO;
+		return ch ? -EINVAL : -EIO;
+	/* before kbuffer, which trusts the sizes in a page, reads them */
+	if (check_pages(td, pg->chunk, len, r->page_size))
+		return -EINVAL;
 	pg->plain_at += ch ? 0 : len;
 	pg->chunk_len = len;
 	pg->page_at = 0;
@@ -1140,7 +1165,7 @@ static int pages_read(struct td *td, struct td_pages *pg,
 			continue;
 		}
 		if (kbuffer_load_subbuffer(pg->kbuf, pg->chunk + pg->page_at))
-			return -EIO;
+			return -EINVAL;
 		pg->page_at += page;
 		pg->in_page = 1;
 	}
@@ -1153,8 +1178,10 @@ static struct tep_record *pages_peek(struct td *td, struct td_pages *pg)
 
 	if (!pg->have_pend) {
 		ret = pages_read(td, pg, &pg->pend);
-		if (ret < 0 && !td->err)
+		if (ret < 0 && !td->err) {
 			td->err = ret;
+			td->err_at = pg->r->offset;
+		}
 		if (ret <= 0)
 			return NULL;
 		pg->have_pend = 1;
@@ -1313,15 +1340,18 @@ static int emit_record(struct td *td, struct td_cursor *c)
 
 /*
  * What reading the records failed with: memory (for a record or its
- * stack), or pages that were checked and then could not be read again.
+ * stack), damaged pages (as check_data says it), or the file.
  */
 static int read_error(struct td *td)
 {
 	if (td->err == -ENOMEM)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
-	return kmt_session_error(td->s, EIO,
-		"cannot read the ring-buffer pages of '%s' again after checking them",
-		td->in->display);
+	if (td->err == -EINVAL)
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: the ring-buffer pages at byte %llu are damaged",
+			td->in->display, (unsigned long long)td->err_at);
+	return kmt_session_error(td->s, EIO, "cannot read '%s': %s",
+				 td->in->display, strerror(EIO));
 }
 
 static int merge(struct td *td)
