@@ -817,7 +817,6 @@ static int check_pages(struct td *td, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-/* uncompresses a region's chunks and checks their pages */
 /* a region's chunk list, kept with it; each chunk whole pages */
 static int load_chunks(struct td *td, struct tracecmd_compression *z,
 		       struct td_region *r)
@@ -850,15 +849,9 @@ static int check_compressed(struct td *td, struct tracecmd_compression *z,
 
 	ch = r->chunks;
 	for (j = 0; !ret && j < r->nr_chunks && j < n; j++) {
-		if (ch[j].size > *have) {
-			char *nb = realloc(*buf, ch[j].size);
-
-			if (!nb) {
-				ret = -ENOMEM;
-				break;
-			}
-			*buf = nb;
-			*have = ch[j].size;
+		if (KMT_ARRAY_GROW(*buf, ch[j].size, *have)) {
+			ret = -ENOMEM;
+			break;
 		}
 		if (tracecmd_uncompress_chunk(z, &ch[j], *buf) ||
 		    check_pages(td, (unsigned char *)*buf, ch[j].size,
@@ -874,14 +867,8 @@ static int check_plain(struct td *td, const struct td_region *r, char **buf,
 {
 	uint64_t off;
 
-	if (*have < r->page_size) {
-		char *nb = realloc(*buf, r->page_size);
-
-		if (!nb)
-			return -ENOMEM;
-		*buf = nb;
-		*have = r->page_size;
-	}
+	if (KMT_ARRAY_GROW(*buf, r->page_size, *have))
+		return -ENOMEM;
 	for (off = 0; off + r->page_size <= n && off + r->page_size <= r->size;
 	     off += r->page_size) {
 		if (pread_all(td->in->fd, *buf, r->page_size, r->offset + off) ||
@@ -1109,14 +1096,8 @@ static int pages_chunk(struct td *td, struct td_pages *pg)
 		if (!len)
 			return 0;
 	}
-	if (len > pg->chunk_alloc) {
-		unsigned char *nb = realloc(pg->chunk, len);
-
-		if (!nb)
-			return -ENOMEM;
-		pg->chunk = nb;
-		pg->chunk_alloc = len;
-	}
+	if (KMT_ARRAY_GROW(pg->chunk, (size_t)len, pg->chunk_alloc))
+		return -ENOMEM;
 	if (ch ? tracecmd_uncompress_chunk(td->z, ch, (char *)pg->chunk) :
 		 pread_all(td->in->fd, pg->chunk, len, r->offset + pg->plain_at))
 		return ch ? -EINVAL : -EIO;
@@ -1200,16 +1181,10 @@ static struct tep_record *pages_next(struct td *td, struct td_pages *pg)
 	if (!rec)
 		return NULL;
 	pg->have_pend = 0;
-	if ((size_t)rec->size > pg->data_alloc) {
-		unsigned char *nb = realloc(pg->data, rec->size);
-
-		if (!nb) {
-			if (!td->err)
-				td->err = -ENOMEM;
-			return NULL;
-		}
-		pg->data = nb;
-		pg->data_alloc = rec->size;
+	if (KMT_ARRAY_GROW(pg->data, (size_t)rec->size, pg->data_alloc)) {
+		if (!td->err)
+			td->err = -ENOMEM;
+		return NULL;
 	}
 	if (rec->size)
 		memcpy(pg->data, rec->data, rec->size);
@@ -1226,6 +1201,20 @@ static struct tep_record *read_rec(struct td *td, struct td_cursor *c)
 static struct tep_record *peek_rec(struct td *td, struct td_cursor *c)
 {
 	return c->pg ? pages_peek(td, c->pg) : tracecmd_peek_data(c->h, c->cpu);
+}
+
+/*
+ * Takes the record peek_rec gave.  One read here stays in place: its
+ * data lies in the chunk until the next read, which comes after it is
+ * decoded.
+ */
+static struct tep_record *take_peeked(struct td_cursor *c,
+				      struct tep_record *peeked)
+{
+	if (!c->pg)
+		return tracecmd_read_data(c->h, c->cpu);
+	c->pg->have_pend = 0;
+	return peeked;
 }
 
 static void free_rec(struct td_cursor *c, struct tep_record *rec)
@@ -1258,14 +1247,7 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 	next = peek_rec(td, c);
 	if (!next || record_id(td, next) != td->stack_id)
 		return;
-	/*
-	 * A record peeked here is taken in place: its data stays in the
-	 * chunk until the next read, which comes after it is decoded.
-	 */
-	if (c->pg)
-		c->pg->have_pend = 0;
-	else
-		next = tracecmd_read_data(c->h, c->cpu);
+	next = take_peeked(c, next);
 	if (!next)
 		return;
 	count_missed(c, next);

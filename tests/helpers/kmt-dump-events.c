@@ -145,6 +145,8 @@ const char *__asan_default_options(void)
 	return "allocator_may_return_null=1";
 }
 
+static const char usage[] = "usage: kmt-dump-events [-c] [-s] [-n] FILE|-\n";
+
 int main(int argc, char **argv)
 {
 	static char obuf[1 << 16];
@@ -164,12 +166,12 @@ int main(int argc, char **argv)
 			no_stack_memory = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: kmt-dump-events [-c] [-s] [-n] FILE|-\n");
+			fputs(usage, stderr);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: kmt-dump-events [-c] [-s] [-n] FILE|-\n");
+		fputs(usage, stderr);
 		return 2;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
