@@ -13,8 +13,28 @@ WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral -Werror
 # link-time optimization: the event path crosses files (hash lookups,
 # number formatting) in every event and every row drawn
 CFLAGS	?= -O2 -g -flto=auto
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE -Ilib \
-	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+
+# Profile-guided optimization, with gcc: the objects are built first
+# instrumented in $(O)/pgo, that kmemtrace reads the recordings in
+# tests/data (scripts/pgo-train.sh), and the objects of $(O) are then
+# built with the profile it leaves: branches laid out as events take
+# them (-8% CPU on the benchmark, see README).  PGO=0 builds without;
+# sanitizer builds never use it.
+PGO	?= 1
+ifeq ($(PGO)$(SAN),1)
+ifeq ($(shell $(CC) -v 2>&1 | grep -c '^gcc version'),1)
+PGO_STAMP := $(O)/.profile
+PGO_FLAGS := -fprofile-use -fprofile-partial-training -Wno-missing-profile \
+	     -Wno-error=coverage-mismatch
+endif
+endif
+ifeq ($(PGO),gen)
+PGO_FLAGS := -fprofile-generate -fprofile-update=atomic
+PGO_BASE = -dumpbase $(PGO_FOR)/$*.c -dumpbase-ext .c
+endif
+
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PGO_FLAGS) $(SAN) -D_GNU_SOURCE \
+	     -Ilib $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 DEPFLAGS = -MMD -MP
 
@@ -54,9 +74,23 @@ $(O)/.cflags: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' $(CC_LINE) | cmp -s - $@ || printf '%s\n' $(CC_LINE) >$@
 
-$(O)/%.o: %.c $(O)/.cflags
+$(O)/%.o: %.c $(O)/.cflags $(PGO_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(PGO_BASE) $(DEPFLAGS) -c -o $@ $<
+
+# The training run.  gcc finds an object's profile by the object's name,
+# and names its static functions' counts by it too: the instrumented
+# objects take the names of the objects they train (-dumpbase), so the
+# profile lands beside those, $(O)/lib/.../x.gcda, and matches them.
+# Counts from an earlier run would add up with this one's: they go first.
+$(O)/.profile: $(LIB_SRCS) $(CMD_SRCS) $(wildcard lib/*/*.h src/*.h) \
+	       scripts/pgo-train.sh $(O)/.cflags
+	@$(MAKE) --no-print-directory O=$(O)/pgo PGO=gen PGO_FOR=$(O) \
+		$(O)/pgo/kmemtrace
+	@find $(O)/lib $(O)/src -name '*.gcda' -delete 2>/dev/null || true
+	@echo "  TRAIN  $(O)/pgo/kmemtrace on tests/data"
+	@scripts/pgo-train.sh $(O)/pgo/kmemtrace tests/data
+	@touch $@
 
 $(O)/tests/%: tests/unit/%.c $(O)/libkmemtrace.a tests/unit/check.h
 	@mkdir -p $(dir $@)
