@@ -20,7 +20,7 @@ die () { echo "pgo-train: $*" >&2; exit 1; }
 
 run () {
 	"$kmt" "$@" >/dev/null 2>&1 ||
-		die "'kmemtrace $*' failed on a recording that must read"
+		die "'kmemtrace $*' failed on a recording that must read (make PGO=0 builds without this training run)"
 }
 
 for f in perf-both-g.data perf-lost.data capture.dat capture.v6.dat \
