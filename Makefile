@@ -18,7 +18,7 @@ CFLAGS	?= -O2 -g -flto=auto
 # instrumented in $(O)/pgo, that kmemtrace reads the recordings in
 # tests/data (scripts/pgo-train.sh), and the objects of $(O) are then
 # built with the profile it leaves: branches laid out as events take
-# them (-8% CPU on the benchmark, see README).  PGO=0 builds without;
+# them (-9% CPU on the benchmark, see README).  PGO=0 builds without;
 # sanitizer builds never use it.
 PGO	?= 1
 ifeq ($(PGO)$(SAN),1)
