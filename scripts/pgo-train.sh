@@ -27,7 +27,8 @@ for f in perf-both-g.data perf-lost.data capture.dat capture.v6.dat \
 	 capture.v7.dat capture.trace.txt capture.perf.txt capture.report.txt; do
 	in=$data/$f
 	[ -f "$in" ] || die "missing recording '$in'"
-	# the event path runs per event: weigh it as a big recording would
+	# the usual job eight times: where its paths share code with the
+	# rarer options', the profile lays that code out for it
 	for i in 1 2 3 4 5 6 7 8; do
 		run report --slab --page --caller --alloc -i "$in"
 	done
