@@ -15,14 +15,15 @@ SAN	?=
 # (link-time optimization inlines across files, and with a profile what
 # it inlines depends on the training run) is printed but fails no build.
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral -Werror
-LDWARN	:= -Wno-error
+LINK_FLAGS = -Wno-error $(PREFIX_MAP)
 # link-time optimization: the event path crosses files (hash lookups,
 # number formatting) in every event and every row drawn
 CFLAGS	?= -O2 -g -flto=auto
 # the same bytes from any clone, directory or $HOME: no build path in the
 # binary, and names gcc would otherwise draw at random (LTO) seeded by
 # the source file
-REPRO	= -ffile-prefix-map=$(CURDIR)=. -frandom-seed=$<
+PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
+REPRO	= $(PREFIX_MAP) -frandom-seed=$<
 
 # Profile-guided optimization (gcc), off unless asked for: make PGO=1
 # builds the objects instrumented in $(O)/pgo, runs that kmemtrace over
@@ -86,7 +87,7 @@ $(O)/libkmemtrace.a: $(LIB_OBJS)
 
 $(O)/kmemtrace: $(CMD_OBJS) $(O)/libkmemtrace.a
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDWARN) -o $@ $(CMD_OBJS) $(O)/libkmemtrace.a $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LINK_FLAGS) -o $@ $(CMD_OBJS) $(O)/libkmemtrace.a $(LIBS)
 
 # objects are remade when the compiler or its flags change (make check
 # builds twice, plainly and with the sanitizers, in two directories);
@@ -127,7 +128,7 @@ $(O)/tests/%.o: tests/helpers/%.c $(O)/.cflags
 
 $(O)/tests/%: $(O)/tests/%.o $(O)/libkmemtrace.a
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDWARN) -o $@ $< $(O)/libkmemtrace.a $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LINK_FLAGS) -o $@ $< $(O)/libkmemtrace.a $(LIBS)
 
 tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS)
 # kept, so that a second make relinks nothing

@@ -1,13 +1,16 @@
 #!/bin/sh
 # The first thing to try (make demo): records this machine for a few
-# seconds while a kernel-heavy workload runs (bench/workload.sh), then
-# reports on the recording.  Where it cannot trace (not root, no tracefs)
-# it says why and reports on the recording shipped in tests/data instead.
+# seconds while a kernel-heavy workload runs (bench/workload.sh), with a
+# kernel stack on each page allocation so that page callsites are named,
+# then reports the callsites that allocate the most bytes.  Where it
+# cannot trace (not root, no tracefs) it says why and reports on the
+# recording shipped in tests/data instead.
 #
 #   scripts/demo.sh [SECONDS]        (default 3)
 #
 # KMEMTRACE= picks the binary (default build/kmemtrace); the recording
-# is left in ${TMPDIR:-/tmp}/kmemtrace-demo.dat for more reports.
+# is left in ${TMPDIR:-/tmp}/kmemtrace-demo.dat for more reports.  Every
+# command it prints is one that works as printed, from where it ran.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KMEMTRACE=${KMEMTRACE:-$TOP/build/kmemtrace}
@@ -19,6 +22,27 @@ if ! [ -x "$KMEMTRACE" ]; then
 	echo "demo: no $KMEMTRACE: run 'make' first" >&2
 	exit 1
 fi
+
+# the binary as the user would type it here: kmemtrace once installed,
+# else its path from the current directory
+shown=$KMEMTRACE
+case $KMEMTRACE in
+/*) ;;
+*) KMEMTRACE=$(pwd)/$KMEMTRACE ;;
+esac
+installed=$(command -v kmemtrace 2>/dev/null)
+if [ -n "$installed" ] && [ "$installed" -ef "$KMEMTRACE" ]; then
+	shown=kmemtrace
+else
+	case $KMEMTRACE in
+	"$(pwd)"/*) shown=${KMEMTRACE#"$(pwd)"/} ;;
+	*) shown=$KMEMTRACE ;;
+	esac
+fi
+workload=$TOP/bench/workload.sh
+case $workload in
+"$(pwd)"/*) workload=${workload#"$(pwd)"/} ;;
+esac
 
 why=
 if [ "$(id -u)" != 0 ]; then
@@ -32,8 +56,8 @@ fi
 
 input=$OUT
 if [ -z "$why" ]; then
-	echo "\$ kmemtrace record -o $OUT -- bench/workload.sh $SECONDS_"
-	if ! "$KMEMTRACE" record -o "$OUT" -- "$TOP/bench/workload.sh" "$SECONDS_"; then
+	echo "\$ $shown record -g -o $OUT -- $workload $SECONDS_"
+	if ! "$KMEMTRACE" record -g -o "$OUT" -- "$TOP/bench/workload.sh" "$SECONDS_"; then
 		why="kmemtrace record failed (above)"
 	fi
 	echo
@@ -45,14 +69,16 @@ if [ -n "$why" ]; then
 	input=$SHIPPED
 fi
 
-echo "\$ kmemtrace report -i $input --caller -l 10"
-"$KMEMTRACE" report -i "$input" --caller -l 10
+echo "\$ $shown report -i $input --caller -s bytes -l 10"
+"$KMEMTRACE" report -i "$input" --caller -s bytes -l 10
 rc=$?
-if [ "$input" = "$OUT" ] && [ $rc = 0 ]; then
+if [ $rc = 0 ]; then
 	echo
-	echo "demo: the recording is $OUT; more views:"
-	echo "  kmemtrace report -i $OUT --leaks"
-	echo "  kmemtrace report -i $OUT --procs"
-	echo "  kmemtrace check $OUT"
+	echo "demo: more views of $input:"
+	echo "  $shown report -i $input --leaks     # outstanding at the end, by callsite"
+	echo "  $shown report -i $input --procs     # who stresses the allocators"
+	echo "  $shown report -i $input --errors    # frees that look wrong"
+	echo "  $shown check $input                 # is the recording whole"
+	echo "  $shown help report                  # every option"
 fi
 exit $rc

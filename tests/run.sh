@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs every unit test binary and every end-to-end test once per build
 # directory given (the plain build, then the sanitizer build) and ends
-# with one line "N passed, N failed[, N skipped]".
+# with one line "N passed, N failed[, N skipped]".  An end-to-end test
+# with the line "# test: once" tests the tree, not a build: it runs with
+# the first build directory only.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # leaks inside the system libraries, for the sanitizer build (lsan.supp)
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TOP/tests/lsan.supp:print_suppressions=0}
@@ -22,6 +24,7 @@ tally () {
 	done
 }
 
+first=1
 for build in "$@"; do
 	case "$build" in /*) ;; *) build="$TOP/$build" ;; esac
 	echo "== $build"
@@ -43,12 +46,14 @@ for build in "$@"; do
 	for t in "$TOP"/tests/t[0-9]*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t")
+		[ $first = 1 ] || ! grep -qx '# test: once' "$t" || continue
 		if ! BUILD="$build" sh "$t" >"$log" 2>&1; then
 			grep -q '^not ok' "$log" ||
 				echo "not ok 0 - $name exited abnormally" >>"$log"
 		fi
 		tally "$name" <"$log"
 	done
+	first=0
 done
 rm -f "$log" "$log.t"
 if [ "$skip" -gt 0 ]; then
