@@ -49,6 +49,25 @@ int kmt_session_error(struct kmt_session *s, int err, const char *fmt, ...)
 	return err > 0 ? -err : (err ? err : -EINVAL);
 }
 
+void kmt_session_anomaly(struct kmt_session *s, enum kmt_anomaly kind,
+			 enum kmt_where unit, uint64_t where,
+			 const char *fmt, ...)
+{
+	struct kmt_anomaly_note *n;
+	va_list ap;
+
+	s->anomalies[kind]++;
+	if (s->nr_notes >= KMT_ANOMALY_NOTES)
+		return;
+	n = &s->notes[s->nr_notes++];
+	n->kind = kind;
+	n->unit = unit;
+	n->where = where;
+	va_start(ap, fmt);
+	vsnprintf(n->why, sizeof(n->why), fmt, ap);
+	va_end(ap);
+}
+
 int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
 {
 	if (ev->type == KMT_EV_NONE || ev->type >= KMT_EV_NR) {

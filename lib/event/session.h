@@ -26,6 +26,26 @@ enum kmt_anomaly {
 };
 
 /*
+ * Where a record that could not be read sits in its input, so that a
+ * report can say so ("line 12: no bytes_req", "byte 81920: ...").
+ */
+enum kmt_where {
+	KMT_AT_NOWHERE,
+	KMT_AT_LINE,		/* a line number, from 1 */
+	KMT_AT_BYTE,		/* a byte offset in the file */
+};
+
+struct kmt_anomaly_note {
+	enum kmt_anomaly kind;
+	enum kmt_where unit;
+	uint64_t where;
+	char why[96];
+};
+
+/* the first anomalies of a recording are kept with where and why */
+#define KMT_ANOMALY_NOTES 5
+
+/*
  * Everything known about one recording while it is read: names, symbols,
  * stacks, processes, counts.  Readers fill it and emit events through it;
  * analyses look names up in it.  No file-scope state anywhere: two
@@ -65,6 +85,8 @@ struct kmt_session {
 	uint64_t nr_lost;		/* events the kernel or perf dropped */
 	uint64_t nr_lost_records;	/* LOST records / missed-event flags seen */
 	uint64_t anomalies[KMT_ANOM_NR];
+	struct kmt_anomaly_note notes[KMT_ANOMALY_NOTES];
+	unsigned int nr_notes;		/* kept, at most KMT_ANOMALY_NOTES */
 	uint64_t first_ts, last_ts;	/* of all kmem events read */
 	uint64_t nr_emitted;		/* passed to the consumer */
 
@@ -94,6 +116,22 @@ void kmt_session_free(struct kmt_session *s);
 /* formats the error readers and analyses return with; returns -err */
 int kmt_session_error(struct kmt_session *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Readers call this for each record they cannot read or trust: counts it
+ * under kind and keeps where and why of the first KMT_ANOMALY_NOTES.
+ */
+void kmt_session_anomaly(struct kmt_session *s, enum kmt_anomaly kind,
+			 enum kmt_where unit, uint64_t where,
+			 const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* records that could not be read at all (bad records, unknown ids) */
+static inline uint64_t kmt_session_unreadable(const struct kmt_session *s)
+{
+	return s->anomalies[KMT_ANOM_BAD_RECORD] +
+	       s->anomalies[KMT_ANOM_UNKNOWN_ID];
+}
 
 /*
  * Readers call this for every kmem event, in time order.  It counts the

@@ -1406,7 +1406,8 @@ static int pd_start_decoding(struct pd *pd)
 	return 0;
 }
 
-static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
+static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
+		     uint64_t at)
 {
 	struct kmt_session *s = pd->s;
 	const struct pd_attr *attr;
@@ -1433,7 +1434,8 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 		uint64_t id;
 
 		if (len < 8 * (pd->id_pos + 1)) {
-			s->anomalies[KMT_ANOM_BAD_RECORD]++;
+			kmt_session_anomaly(s, KMT_ANOM_BAD_RECORD, KMT_AT_BYTE,
+					    at, "a sample too short for its id");
 			return 0;
 		}
 		id = get64(body + 8 * pd->id_pos);
@@ -1441,7 +1443,10 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 		if (!slot->attr || slot->id != id) {
 			idx = kmt_hash_get(&pd->ids, id);
 			if (!idx) {
-				s->anomalies[KMT_ANOM_UNKNOWN_ID]++;
+				kmt_session_anomaly(s, KMT_ANOM_UNKNOWN_ID,
+						    KMT_AT_BYTE, at,
+						    "a sample of unknown id %llu",
+						    (unsigned long long)id);
 				return 0;
 			}
 			slot->id = id;
@@ -1450,7 +1455,8 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 		attr = &pd->attrs[slot->attr - 1];
 	}
 	if (kmt_perfdata_parse_laid(body, len, &attr->layout, &smp)) {
-		s->anomalies[KMT_ANOM_BAD_RECORD]++;
+		kmt_session_anomaly(s, KMT_ANOM_BAD_RECORD, KMT_AT_BYTE, at,
+				    "a sample shorter than its fields");
 		return 0;
 	}
 	if (!smp.raw) {
@@ -1466,9 +1472,11 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len)
 		int id = kmt_tp_event_id(&pd->dec, smp.raw, smp.raw_size);
 
 		if (id >= 0 && !kmt_hash_get(&pd->dec.by_id, (uint32_t)id))
-			s->anomalies[KMT_ANOM_UNKNOWN_ID]++;
+			kmt_session_anomaly(s, KMT_ANOM_UNKNOWN_ID, KMT_AT_BYTE,
+					    at, "an event of unknown id %d", id);
 		else
-			s->anomalies[KMT_ANOM_BAD_RECORD]++;
+			kmt_session_anomaly(s, KMT_ANOM_BAD_RECORD, KMT_AT_BYTE,
+					    at, "a kmem event that does not decode");
 		return 0;
 	}
 	if (ret == 0) {
@@ -1515,7 +1523,7 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 
 	switch (type) {
 	case REC_SAMPLE:
-		return pd_sample(pd, body, len);
+		return pd_sample(pd, body, len, at);
 	case REC_FINISHED_ROUND:
 		return kmt_perfdata_queue_round(&pd->q, s);
 	case REC_COMM:

@@ -985,7 +985,8 @@ static int on_line(struct text *t, const char *line, size_t len)
 		cpu_moved_on(t, cpu);
 		return 0;
 	case KMT_TEXT_BAD:
-		t->s->anomalies[KMT_ANOM_BAD_RECORD]++;
+		kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD, KMT_AT_LINE,
+				    t->lineno, "%s", l.why ? l.why : "unreadable");
 		return 0;
 	}
 	return 0;
@@ -1025,7 +1026,10 @@ static int next_line(struct text *t, const char **line, size_t *len)
 		if (t->len == TEXT_BUF) {
 			/* no event is this long: count it and skip it */
 			t->lineno++;
-			t->s->anomalies[KMT_ANOM_BAD_RECORD]++;
+			kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD,
+					    KMT_AT_LINE, t->lineno,
+					    "a line longer than %u bytes",
+					    TEXT_BUF);
 			t->nr_content_lines++;
 			t->len = 0;
 			t->skipping = 1;

@@ -1299,9 +1299,13 @@ static int emit_record(struct td *td, struct td_cursor *c)
 		int id = record_id(td, rec);
 
 		if (id >= 0 && !tep_find_event(td->tep, id))
-			s->anomalies[KMT_ANOM_UNKNOWN_ID]++;
+			kmt_session_anomaly(s, KMT_ANOM_UNKNOWN_ID, KMT_AT_BYTE,
+					    rec->offset,
+					    "an event of unknown id %d", id);
 		else
-			s->anomalies[KMT_ANOM_BAD_RECORD]++;
+			kmt_session_anomaly(s, KMT_ANOM_BAD_RECORD, KMT_AT_BYTE,
+					    rec->offset,
+					    "a kmem event that does not decode");
 		return 0;
 	}
 	ev.ts = rec->ts;
