@@ -323,6 +323,20 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 	m->other_events = s->nr_other;
 	m->lost_events = s->nr_lost;
 	m->lost_records = s->nr_lost_records;
+	m->unreadable = kmt_session_unreadable(s);
+	for (i = 0; i < (int)s->nr_notes && i < KMT_META_NOTES; i++) {
+		const struct kmt_anomaly_note *n = &s->notes[i];
+
+		if (n->kind == KMT_ANOM_OUT_OF_ORDER)
+			continue;
+		m->notes[m->nr_notes].unit = n->unit == KMT_AT_LINE ? "line" :
+					     n->unit == KMT_AT_BYTE ? "byte" :
+					     NULL;
+		m->notes[m->nr_notes].where = n->where;
+		m->notes[m->nr_notes].why = n->why;
+		m->nr_notes++;
+	}
+	m->out_of_order = s->anomalies[KMT_ANOM_OUT_OF_ORDER];
 	m->has_stacks = s->has_stacks;
 }
 

@@ -146,6 +146,17 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 	kmt_json_u64(j, "other_events", m->other_events);
 	kmt_json_u64(j, "lost_events", m->lost_events);
 	kmt_json_u64(j, "lost_records", m->lost_records);
+	kmt_json_u64(j, "unreadable_records", m->unreadable);
+	kmt_json_arr_open(j, "unreadable");
+	for (i = 0; i < m->nr_notes; i++) {
+		kmt_json_obj_open(j, NULL);
+		if (m->notes[i].unit)
+			kmt_json_u64(j, m->notes[i].unit, m->notes[i].where);
+		kmt_json_str(j, "why", m->notes[i].why);
+		kmt_json_obj_close(j);
+	}
+	kmt_json_arr_close(j);
+	kmt_json_u64(j, "out_of_order_events", m->out_of_order);
 	kmt_json_bool(j, "has_stacks", m->has_stacks);
 }
 

@@ -766,6 +766,29 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 	if (m->lost_records)
 		fprintf(out, " (%" PRIu64 " loss reports)", m->lost_records);
 	fputc('\n', out);
+	fprintf(out, "# unreadable: %" PRIu64 " record%s", m->unreadable,
+		m->unreadable == 1 ? "" : "s");
+	if (m->unreadable) {
+		fprintf(out, ", left out of this report");
+		for (i = 0; i < m->nr_notes; i++) {
+			const struct kmt_meta_note *n = &m->notes[i];
+
+			fprintf(out, "%s", i ? "; " : " (");
+			if (n->unit)
+				fprintf(out, "%s %" PRIu64 ": ", n->unit,
+					n->where);
+			fprintf(out, "%s", n->why);
+		}
+		if (m->unreadable > m->nr_notes)
+			fprintf(out, "%s%" PRIu64 " more", m->nr_notes ? "; " : " (",
+				m->unreadable - m->nr_notes);
+		fputc(')', out);
+	}
+	fputc('\n', out);
+	if (m->out_of_order)
+		fprintf(out, "# order:  %" PRIu64
+			" event%s earlier than their CPU's last: times are not trusted\n",
+			m->out_of_order, m->out_of_order == 1 ? "" : "s");
 }
 
 void kmt_render_text_layout_free(struct kmt_layout *lay)

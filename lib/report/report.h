@@ -137,6 +137,15 @@ struct kmt_meta_count {
 	uint64_t count;
 };
 
+/* a record of the input that could not be read: where and why */
+struct kmt_meta_note {
+	const char *unit;	/* "line", "byte", or NULL when not known */
+	uint64_t where;
+	const char *why;
+};
+
+#define KMT_META_NOTES 5
+
 /* what every report says about its input */
 struct kmt_report_meta {
 	const char *input;
@@ -150,6 +159,15 @@ struct kmt_report_meta {
 	uint64_t other_events;
 	uint64_t lost_events;
 	uint64_t lost_records;
+	/*
+	 * Records that could not be read (the report leaves them out),
+	 * the first of them with where and why, and events that came
+	 * earlier than their CPU's last one.
+	 */
+	uint64_t unreadable;
+	struct kmt_meta_note notes[KMT_META_NOTES];
+	size_t nr_notes;
+	uint64_t out_of_order;
 	int has_stacks;
 };
 
