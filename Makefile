@@ -1,7 +1,9 @@
 # kmemtrace: trace and analyse Linux kernel memory allocation
 #
-#   make            build build/kmemtrace (installs missing -dev packages first)
+#   make            build build/kmemtrace and its manual pages (installs
+#                   missing packages first)
 #   make V=1        the same, printing every command
+#   make doc        the manual pages alone: build/doc/*.1
 #   make check      every test: unit, end-to-end, and again under ASan+UBSan
 #   make bench      the benchmarks (see bench/README.md)
 
@@ -9,6 +11,7 @@ CC	?= cc
 PKGS	:= libtraceevent libtracefs libtracecmd
 O	?= build
 SAN	?=
+VERSION	:= $(shell sed -n 's/.*KMT_VERSION "\(.*\)"/\1/p' src/builtin.h)
 
 # -Werror where a diagnostic depends on the source alone: compiling each
 # file, plainly and under the sanitizers.  What gcc finds while it links
@@ -68,11 +71,13 @@ LIB_OBJS  := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 CMD_OBJS  := $(patsubst %.c,$(O)/%.o,$(CMD_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(O)/tests/%,$(HELPER_SRCS))
+DOC_SRCS  := $(sort $(wildcard doc/*.adoc))
+MAN_PAGES := $(patsubst doc/%.adoc,$(O)/doc/%.1,$(DOC_SRCS))
 
-.PHONY: all deps check bench clean tests-build demo FORCE
+.PHONY: all deps doc man-pages check bench clean tests-build demo FORCE
 # a sub-make, so that pkg-config is asked after deps installed the libraries
 all: deps
-	@$(MAKE) $(O)/kmemtrace
+	@$(MAKE) $(O)/kmemtrace man-pages
 
 # checks the libraries and tools the build needs; installs them when it can
 deps:
@@ -129,7 +134,33 @@ $(O)/tests/%: $(O)/tests/%.o $(O)/libkmemtrace.a
 	$(say) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDWARN) -o $@ $< $(O)/libkmemtrace.a $(LIBS)
 
-tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS)
+# Manual pages, section 1, from doc/*.adoc.  The date in a page is the
+# last commit to doc/ (or the packager's SOURCE_DATE_EPOCH), or none
+# outside git: never the build's, so every build writes the same bytes.
+# Any asciidoctor warning fails the page.
+doc: deps
+	@$(MAKE) man-pages
+
+man-pages: $(MAN_PAGES)
+	@:
+
+DOC_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct -- doc 2>/dev/null))
+ASCIIDOC = $(if $(DOC_EPOCH),SOURCE_DATE_EPOCH=$(DOC_EPOCH) )asciidoctor -b manpage \
+	   --failure-level=WARN -a mansource='kmemtrace $(VERSION)' \
+	   $(if $(DOC_EPOCH),,-a reproducible)
+
+# pages are remade when that command (the date in it) changes
+$(O)/doc/.asciidoc: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' "$(ASCIIDOC)" | cmp -s - $@ || printf '%s\n' "$(ASCIIDOC)" >$@
+
+$(O)/doc/%.1: doc/%.adoc $(O)/doc/.asciidoc
+	@command -v asciidoctor >/dev/null || \
+		{ echo "asciidoctor not found: scripts/deps.sh installs it" >&2; exit 1; }
+	$(say) MAN $@
+	$(Q)$(ASCIIDOC) -o $@.tmp $< && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS) $(MAN_PAGES)
 # kept, so that a second make relinks nothing
 .SECONDARY: $(patsubst %,%.o,$(UNIT_BINS) $(HELPER_BINS))
 
