@@ -4,6 +4,9 @@
 #                   missing packages first)
 #   make V=1        the same, printing every command
 #   make doc        the manual pages alone: build/doc/*.1
+#   make install    the binary, the pages (and the bash completion) under
+#                   PREFIX (/usr/local); DESTDIR for packagers
+#   make uninstall  removes what install put
 #   make check      every test: unit, end-to-end, and again under ASan+UBSan
 #   make bench      the benchmarks (see bench/README.md)
 
@@ -12,6 +15,18 @@ PKGS	:= libtraceevent libtracefs libtracecmd
 O	?= build
 SAN	?=
 VERSION	:= $(shell sed -n 's/.*KMT_VERSION "\(.*\)"/\1/p' src/builtin.h)
+
+# where install puts things, as the GNU conventions name them: make
+# install PREFIX=/usr DESTDIR=/tmp/pkg (prefix=/usr works too)
+PREFIX	= /usr/local
+prefix	= $(PREFIX)
+exec_prefix = $(prefix)
+bindir	= $(exec_prefix)/bin
+datarootdir = $(prefix)/share
+mandir	= $(datarootdir)/man
+man1dir	= $(mandir)/man1
+bashcompdir = $(datarootdir)/bash-completion/completions
+INSTALL	= install
 
 # -Werror where a diagnostic depends on the source alone: compiling each
 # file, plainly and under the sanitizers.  What gcc finds while it links
@@ -73,8 +88,9 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(O)/tests/%,$(HELPER_SRCS))
 DOC_SRCS  := $(sort $(wildcard doc/*.adoc))
 MAN_PAGES := $(patsubst doc/%.adoc,$(O)/doc/%.1,$(DOC_SRCS))
+COMPLETION := contrib/completion/kmemtrace.bash
 
-.PHONY: all deps doc man-pages check bench clean tests-build demo FORCE
+.PHONY: all deps doc man-pages check bench clean tests-build demo install uninstall FORCE
 # a sub-make, so that pkg-config is asked after deps installed the libraries
 all: deps
 	@$(MAKE) $(O)/kmemtrace man-pages
@@ -159,6 +175,28 @@ $(O)/doc/%.1: doc/%.adoc $(O)/doc/.asciidoc
 		{ echo "asciidoctor not found: scripts/deps.sh installs it" >&2; exit 1; }
 	$(say) MAN $@
 	$(Q)$(ASCIIDOC) -o $@.tmp $< && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+# Installs what make built, with the flags it was built with; needs no
+# network and writes nothing outside $(DESTDIR)$(prefix).  The bash
+# completion is installed when its file is in the tree.
+install: $(O)/kmemtrace $(MAN_PAGES)
+	$(say) INSTALL '$(DESTDIR)$(bindir)/kmemtrace'
+	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
+	$(Q)$(INSTALL) -m 0755 $(O)/kmemtrace '$(DESTDIR)$(bindir)/kmemtrace'
+	$(say) INSTALL '$(DESTDIR)$(man1dir)/kmemtrace*.1'
+	$(Q)$(INSTALL) -m 0644 $(MAN_PAGES) '$(DESTDIR)$(man1dir)'
+ifneq ($(wildcard $(COMPLETION)),)
+	$(say) INSTALL '$(DESTDIR)$(bashcompdir)/kmemtrace'
+	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(bashcompdir)'
+	$(Q)$(INSTALL) -m 0644 $(COMPLETION) '$(DESTDIR)$(bashcompdir)/kmemtrace'
+endif
+
+# every file install may put, and no directory: they may hold others'
+uninstall:
+	$(say) RM "kmemtrace's files under $(DESTDIR)$(prefix)"
+	$(Q)rm -f '$(DESTDIR)$(bindir)/kmemtrace' \
+		$(patsubst %,'$(DESTDIR)$(man1dir)/%',$(notdir $(MAN_PAGES))) \
+		'$(DESTDIR)$(bashcompdir)/kmemtrace'
 
 tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS) $(MAN_PAGES)
 # kept, so that a second make relinks nothing
