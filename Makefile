@@ -1,7 +1,12 @@
 # kmemtrace: trace and analyse Linux kernel memory allocation
 #
-#   make            build build/kmemtrace (installs missing -dev packages first)
+#   make            build build/kmemtrace and its manual pages (installs
+#                   missing packages first)
 #   make V=1        the same, printing every command
+#   make doc        the manual pages alone: build/doc/*.1
+#   make install    the binary, the pages (and the bash completion) under
+#                   PREFIX (/usr/local); DESTDIR for packagers
+#   make uninstall  removes what install put
 #   make check      every test: unit, end-to-end, and again under ASan+UBSan
 #   make bench      the benchmarks (see bench/README.md)
 
@@ -9,6 +14,19 @@ CC	?= cc
 PKGS	:= libtraceevent libtracefs libtracecmd
 O	?= build
 SAN	?=
+VERSION	:= $(shell sed -n 's/.*KMT_VERSION "\(.*\)"/\1/p' src/builtin.h)
+
+# where install puts things, as the GNU conventions name them: make
+# install PREFIX=/usr DESTDIR=/tmp/pkg (prefix=/usr works too)
+PREFIX	= /usr/local
+prefix	= $(PREFIX)
+exec_prefix = $(prefix)
+bindir	= $(exec_prefix)/bin
+datarootdir = $(prefix)/share
+mandir	= $(datarootdir)/man
+man1dir	= $(mandir)/man1
+bashcompdir = $(datarootdir)/bash-completion/completions
+INSTALL	= install
 
 # -Werror where a diagnostic depends on the source alone: compiling each
 # file, plainly and under the sanitizers.  What gcc finds while it links
@@ -69,11 +87,14 @@ LIB_OBJS  := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 CMD_OBJS  := $(patsubst %.c,$(O)/%.o,$(CMD_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(O)/tests/%,$(HELPER_SRCS))
+DOC_SRCS  := $(sort $(wildcard doc/*.adoc))
+MAN_PAGES := $(patsubst doc/%.adoc,$(O)/doc/%.1,$(DOC_SRCS))
+COMPLETION := contrib/completion/kmemtrace.bash
 
-.PHONY: all deps check bench clean tests-build demo FORCE
+.PHONY: all deps doc man-pages check bench clean tests-build demo install uninstall FORCE
 # a sub-make, so that pkg-config is asked after deps installed the libraries
 all: deps
-	@$(MAKE) $(O)/kmemtrace
+	@$(MAKE) $(O)/kmemtrace man-pages
 
 # checks the libraries and tools the build needs; installs them when it can
 deps:
@@ -130,7 +151,55 @@ $(O)/tests/%: $(O)/tests/%.o $(O)/libkmemtrace.a
 	$(say) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(LINK_FLAGS) -o $@ $< $(O)/libkmemtrace.a $(LIBS)
 
-tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS)
+# Manual pages, section 1, from doc/*.adoc.  The date in a page is the
+# last commit to doc/ (or the packager's SOURCE_DATE_EPOCH), or none
+# outside git: never the build's, so every build writes the same bytes.
+# Any asciidoctor warning fails the page.
+doc: deps
+	@$(MAKE) man-pages
+
+man-pages: $(MAN_PAGES)
+	@:
+
+DOC_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct -- doc 2>/dev/null))
+ASCIIDOC = $(if $(DOC_EPOCH),SOURCE_DATE_EPOCH=$(DOC_EPOCH) )asciidoctor -b manpage \
+	   --failure-level=WARN -a mansource='kmemtrace $(VERSION)' \
+	   $(if $(DOC_EPOCH),,-a reproducible)
+
+# pages are remade when that command (the date in it) changes
+$(O)/doc/.asciidoc: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' "$(ASCIIDOC)" | cmp -s - $@ || printf '%s\n' "$(ASCIIDOC)" >$@
+
+$(O)/doc/%.1: doc/%.adoc $(O)/doc/.asciidoc
+	@command -v asciidoctor >/dev/null || \
+		{ echo "asciidoctor not found: scripts/deps.sh installs it" >&2; exit 1; }
+	$(say) MAN $@
+	$(Q)$(ASCIIDOC) -o $@.tmp $< && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+# Installs what make built, with the flags it was built with; needs no
+# network and writes nothing outside $(DESTDIR)$(prefix).  The bash
+# completion is installed when its file is in the tree.
+install: $(O)/kmemtrace $(MAN_PAGES)
+	$(say) INSTALL '$(DESTDIR)$(bindir)/kmemtrace'
+	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
+	$(Q)$(INSTALL) -m 0755 $(O)/kmemtrace '$(DESTDIR)$(bindir)/kmemtrace'
+	$(say) INSTALL '$(DESTDIR)$(man1dir)/kmemtrace*.1'
+	$(Q)$(INSTALL) -m 0644 $(MAN_PAGES) '$(DESTDIR)$(man1dir)'
+ifneq ($(wildcard $(COMPLETION)),)
+	$(say) INSTALL '$(DESTDIR)$(bashcompdir)/kmemtrace'
+	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(bashcompdir)'
+	$(Q)$(INSTALL) -m 0644 $(COMPLETION) '$(DESTDIR)$(bashcompdir)/kmemtrace'
+endif
+
+# every file install may put, and no directory: they may hold others'
+uninstall:
+	$(say) RM "kmemtrace's files under $(DESTDIR)$(prefix)"
+	$(Q)rm -f '$(DESTDIR)$(bindir)/kmemtrace' \
+		$(patsubst %,'$(DESTDIR)$(man1dir)/%',$(notdir $(MAN_PAGES))) \
+		'$(DESTDIR)$(bashcompdir)/kmemtrace'
+
+tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS) $(MAN_PAGES)
 # kept, so that a second make relinks nothing
 .SECONDARY: $(patsubst %,%.o,$(UNIT_BINS) $(HELPER_BINS))
 

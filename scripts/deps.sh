@@ -1,6 +1,7 @@
 #!/bin/sh
 # Makes sure the build can find what it needs on Debian 12: the tracing
-# libraries and the tools the tests drive.  Installs what is missing when
+# libraries, asciidoctor for the manual pages, and the tools the tests
+# drive (man shows the pages).  Installs what is missing when
 # run as root with apt-get; otherwise says the exact command to run.
 set -e
 
@@ -11,6 +12,8 @@ done
 command -v trace-cmd >/dev/null 2>&1 || pkgs="$pkgs trace-cmd"
 command -v pkg-config >/dev/null 2>&1 || pkgs="pkg-config $pkgs"
 command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
+command -v asciidoctor >/dev/null 2>&1 || pkgs="$pkgs asciidoctor"
+command -v man >/dev/null 2>&1 || pkgs="$pkgs man-db"
 
 [ -z "$pkgs" ] && exit 0
 

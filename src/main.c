@@ -29,6 +29,30 @@ static void usage(FILE *out)
 		fprintf(out, "   %-10s  %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\n'kmemtrace <command> -h' shows a command's options.\n");
+	fprintf(out, "'kmemtrace help <command>' shows its manual page.\n");
+}
+
+/* kmemtrace help [<command>]: the manual page (src/help.c) */
+static int help(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2)
+		return show_man_page(NULL);
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: kmemtrace help [<command>]\n");
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "usage: kmemtrace help [<command>]\n");
+		return 129;
+	}
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return show_man_page(argv[1]);
+	}
+	fprintf(stderr, "kmemtrace: '%s' is not a kmemtrace command\n", argv[1]);
+	return 129;
 }
 
 int main(int argc, char **argv)
@@ -39,11 +63,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 129;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version")) {
 		printf("kmemtrace %s\n", KMT_VERSION);
 		return 0;
