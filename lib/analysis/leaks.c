@@ -244,7 +244,7 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 	if (!t)
 		return -ENOMEM;
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
-	kmt_hash_clear(&rows->index);	/* the sort moved the rows */
+	kmt_hash_u32_clear(&rows->index);	/* the sort moved the rows */
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
 	for (i = 0; i < n; i++) {

@@ -335,7 +335,7 @@ void kmt_filter_free(struct kmt_filter *f)
 static int comm_passes(struct kmt_filter *f, const struct kmt_session *s,
 		       int32_t pid)
 {
-	const uint32_t *id = kmt_hash_get(&s->comms, (uint32_t)pid);
+	const uint32_t *id = kmt_hash_u32_get(&s->comms, (uint32_t)pid);
 	uint64_t *memo, comm = id ? *id : 0;
 	const char *name;
 	size_t i;

@@ -1000,7 +1000,7 @@ static int page_seal(void *ctx)
 		return 0;
 	if (c->opts.alloc && c->opts.live && live_rows(c))
 		return -ENOMEM;
-	kmt_hash_free(&c->callers.index);
+	kmt_hash_u32_free(&c->callers.index);
 	kmt_hash_free(&c->live);
 	kmt_hash_free(&c->pfns);
 	link_arows(c);

@@ -160,7 +160,7 @@ static uint64_t key_of(struct procs_ctx *c, int32_t pid)
 	if (kmt_hash_count(&c->comms))
 		comm = kmt_hash_get(&c->comms, (uint32_t)pid);
 	else
-		comm = kmt_hash_get(&c->s->comms, (uint32_t)pid);
+		comm = kmt_hash_u32_get(&c->s->comms, (uint32_t)pid);
 	return comm ? *comm : 0;
 }
 
@@ -417,7 +417,7 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 	for (i = 0; i < n; i++)
 		add_up(&sum, kmt_rows_at(rows, i));
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
-	kmt_hash_clear(&rows->index);
+	kmt_hash_u32_clear(&rows->index);
 	memset(c->recent, 0, sizeof(c->recent));
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;

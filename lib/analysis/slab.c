@@ -633,7 +633,7 @@ static int slab_seal(void *ctx)
 	if (c->sealed)
 		return 0;
 	kmt_hash_free(&c->live);
-	kmt_hash_free(&c->sites.index);
+	kmt_hash_u32_free(&c->sites.index);
 	c->last_site = UINT32_MAX;
 	if (c->opts.alloc) {
 		/* the pointer table becomes an array of sort rows */
