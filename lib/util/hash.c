@@ -27,7 +27,6 @@ static inline size_t home_slot(const struct kmt_hash *h, uint64_t key)
 void kmt__hash_init(struct kmt_hash *h, size_t value_size)
 {
 	memset(h, 0, sizeof(*h));
-	h->value_size = value_size;
 	/* keep every key 8-byte aligned */
 	h->slot_size = sizeof(uint64_t) + ((value_size + 7) & ~(size_t)7);
 }

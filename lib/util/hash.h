@@ -33,7 +33,6 @@ struct kmt_hash {
 	int has_zero;
 	size_t nr_slots;	/* a power of two, or 0 */
 	size_t nr_used;		/* keys present, key 0 included */
-	size_t value_size;	/* for kmt_hash_del, while it lasts */
 	size_t slot_size;
 };
 
@@ -216,67 +215,6 @@ static inline int kmt_hash_set_next(const struct kmt_hash_set *s,
 				    size_t *it, uint64_t *key)
 {
 	return kmt__hash_next(&s->raw, it, key, NULL);
-}
-
-/*
- * The untyped calls, while the tables are made typed one by one: they go
- * once every table is.
- */
-static inline void kmt_hash_init(struct kmt_hash *h, size_t value_size)
-{
-	kmt__hash_init(h, value_size);
-}
-
-static inline void kmt_hash_free(struct kmt_hash *h)
-{
-	kmt__hash_free(h);
-}
-
-static inline void kmt_hash_clear(struct kmt_hash *h)
-{
-	kmt__hash_clear(h);
-}
-
-static inline size_t kmt_hash_count(const struct kmt_hash *h)
-{
-	return h->nr_used;
-}
-
-static inline void *kmt_hash_get(const struct kmt_hash *h, uint64_t key)
-{
-	return kmt__hash_get(h, key);
-}
-
-static inline void *kmt_hash_put(struct kmt_hash *h, uint64_t key,
-				 int *is_new)
-{
-	return kmt__hash_put(h, key, is_new);
-}
-
-static inline int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
-{
-	return kmt__hash_del(h, key, out, h->value_size);
-}
-
-static inline int kmt_hash_next(const struct kmt_hash *h, size_t *iter,
-				uint64_t *key, void **value)
-{
-	return kmt__hash_next(h, iter, key, value);
-}
-
-static inline void kmt_hash_prefetch(const struct kmt_hash *h, uint64_t key)
-{
-	kmt__hash_prefetch(h, key);
-}
-
-static inline int kmt_hash_slot_used(const struct kmt_hash *h, size_t i)
-{
-	return *(const uint64_t *)(h->slots + i * h->slot_size) != 0;
-}
-
-static inline void *kmt_hash_compact(struct kmt_hash *h, size_t *nr)
-{
-	return kmt__hash_compact(h, nr);
 }
 
 uint64_t kmt_hash_bytes(const void *data, size_t len);
