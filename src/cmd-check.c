@@ -25,7 +25,7 @@ static const char *const check_usage[] = {
 };
 
 struct order_check {
-	struct kmt_hash last_ts;	/* cpu -> uint64_t last timestamp */
+	struct kmt_hash_u64 last_ts;	/* cpu -> last timestamp */
 	uint64_t out_of_order;
 	int oom;
 };
@@ -36,7 +36,7 @@ static int check_event(void *ctx, const struct kmt_event *ev)
 	int is_new = 0;
 	uint64_t *last;
 
-	last = kmt_hash_put(&oc->last_ts, (uint32_t)ev->cpu, &is_new);
+	last = kmt_hash_u64_put(&oc->last_ts, (uint32_t)ev->cpu, &is_new);
 	if (!last) {
 		oc->oom = 1;
 		return -ENOMEM;
@@ -142,7 +142,7 @@ int cmd_check(int argc, char **argv)
 		return 1;
 	}
 	memset(&oc, 0, sizeof(oc));
-	kmt_hash_init(&oc.last_ts, sizeof(uint64_t));
+	kmt_hash_u64_init(&oc.last_ts);
 	s.consumer = check_event;
 	s.consumer_ctx = &oc;
 
@@ -152,7 +152,7 @@ int cmd_check(int argc, char **argv)
 	if (ret && !s.format) {
 		/* not a recording at all: there is nothing to list */
 		fprintf(stderr, "kmemtrace check: %s\n", s.errmsg);
-		kmt_hash_free(&oc.last_ts);
+		kmt_hash_u64_free(&oc.last_ts);
 		kmt_session_free(&s);
 		return 1;
 	}
@@ -168,13 +168,13 @@ int cmd_check(int argc, char **argv)
 		    v.bad_records;
 
 	if (json)
-		print_json(&s, argv[0], &v, kmt_hash_count(&oc.last_ts),
+		print_json(&s, argv[0], &v, kmt_hash_u64_count(&oc.last_ts),
 			   ret ? s.errmsg : NULL);
 	else
-		print_text(&s, argv[0], &v, kmt_hash_count(&oc.last_ts));
+		print_text(&s, argv[0], &v, kmt_hash_u64_count(&oc.last_ts));
 	if (ret)
 		fprintf(stderr, "kmemtrace check: %s\n", s.errmsg);
-	kmt_hash_free(&oc.last_ts);
+	kmt_hash_u64_free(&oc.last_ts);
 	kmt_session_free(&s);
 	return v.damaged ? 1 : 0;
 }

@@ -292,34 +292,51 @@ static int cmp_named(const void *p, const void *q)
 	return x->offline - y->offline;
 }
 
-/* a name-keyed table as an array sorted by pages, largest first */
+/*
+ * A table keyed by name id as an array sorted by pages, largest first;
+ * NULL, *nr 0, when out of memory.
+ */
 static struct named_count *named_counts(const struct kmt_po_analysis *a,
-					const struct kmt_hash *h, int memcg,
+					const struct kmt_po_counts *h,
 					size_t *nr)
 {
-	struct named_count *v = calloc(kmt_hash_count(h) + 1, sizeof(*v));
+	struct named_count *v = calloc(kmt_po_counts_count(h) + 1, sizeof(*v));
+	struct kmt_po_count *k;
 	size_t it = 0, n = 0;
 	uint64_t key;
-	void *val;
 
+	*nr = 0;
 	if (!v)
 		return NULL;
-	while (kmt_hash_next(h, &it, &key, &val)) {
-		if (memcg) {
-			const struct kmt_po_memcg *m = val;
+	while (kmt_po_counts_next(h, &it, &key, &k)) {
+		v[n].name = kmt_po_text(&a->strs, (uint32_t)key);
+		v[n].records = k->records;
+		v[n].pages = k->pages;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), cmp_named);
+	*nr = n;
+	return v;
+}
 
-			v[n].name = kmt_po_text(&a->strs, m->name);
-			v[n].offline = m->offline;
-			v[n].records = m->records;
-			v[n].pages = m->pages;
-			v[n].kmem_pages = m->kmem_pages;
-		} else {
-			const struct kmt_po_count *k = val;
+/* the memcgs the same way: their key is not their name id */
+static struct named_count *named_memcgs(const struct kmt_po_analysis *a,
+					size_t *nr)
+{
+	const struct kmt_po_memcgs *h = &a->by_memcg;
+	struct named_count *v = calloc(kmt_po_memcgs_count(h) + 1, sizeof(*v));
+	struct kmt_po_memcg *m;
+	size_t it = 0, n = 0;
 
-			v[n].name = kmt_po_text(&a->strs, (uint32_t)key);
-			v[n].records = k->records;
-			v[n].pages = k->pages;
-		}
+	*nr = 0;
+	if (!v)
+		return NULL;
+	while (kmt_po_memcgs_next(h, &it, NULL, &m)) {
+		v[n].name = kmt_po_text(&a->strs, m->name);
+		v[n].offline = m->offline;
+		v[n].records = m->records;
+		v[n].pages = m->pages;
+		v[n].kmem_pages = m->kmem_pages;
 		n++;
 	}
 	qsort(v, n, sizeof(*v), cmp_named);
@@ -336,15 +353,15 @@ static void print_share(FILE *out, uint64_t part, uint64_t total)
 }
 
 static void print_named(FILE *out, const struct kmt_po_analysis *a,
-			const struct kmt_hash *h, const char *title)
+			const struct kmt_po_counts *h, const char *title)
 {
 	struct named_count *v;
 	char n1[32], n2[32];
 	size_t i, n;
 
-	if (!kmt_hash_count(h))
+	if (!kmt_po_counts_count(h))
 		return;
-	v = named_counts(a, h, 0, &n);
+	v = named_counts(a, h, &n);
 	if (!v)
 		return;
 	fprintf(out, "\n%-24s %14s %14s %7s\n", title, "records", "pages",
@@ -403,8 +420,8 @@ static void print_summary(struct po_cmd *c)
 			print_share(out, a->by_order[i].pages, a->nr_pages);
 		}
 	}
-	if (kmt_hash_count(&a->by_memcg)) {
-		v = named_counts(a, &a->by_memcg, 1, &n);
+	if (kmt_po_memcgs_count(&a->by_memcg)) {
+		v = named_memcgs(a, &n);
 		if (v) {
 			fprintf(out, "\n%-32s %14s %14s %14s\n", "memcg",
 				"records", "pages", "kmem pages");
@@ -455,14 +472,12 @@ static void json_lines(struct kmt_json *j, const char *key, const char *text,
 	kmt_json_arr_close(j);
 }
 
-static void json_counts(struct kmt_json *j, const struct kmt_po_analysis *a,
-			const struct kmt_hash *h, const char *key,
-			const char *field, int memcg)
+/* v: n rows from named_counts, or with memcg from named_memcgs; freed */
+static void json_named(struct kmt_json *j, const char *key, const char *field,
+		       struct named_count *v, size_t n, int memcg)
 {
-	struct named_count *v;
-	size_t i, n = 0;
+	size_t i;
 
-	v = named_counts(a, h, memcg, &n);
 	kmt_json_arr_open(j, key);
 	for (i = 0; v && i < n; i++) {
 		kmt_json_obj_open(j, NULL);
@@ -477,6 +492,26 @@ static void json_counts(struct kmt_json *j, const struct kmt_po_analysis *a,
 	}
 	kmt_json_arr_close(j);
 	free(v);
+}
+
+static void json_counts(struct kmt_json *j, const struct kmt_po_analysis *a,
+			const struct kmt_po_counts *h, const char *key,
+			const char *field)
+{
+	struct named_count *v;
+	size_t n;
+
+	v = named_counts(a, h, &n);
+	json_named(j, key, field, v, n, 0);
+}
+
+static void json_memcgs(struct kmt_json *j, const struct kmt_po_analysis *a)
+{
+	struct named_count *v;
+	size_t n;
+
+	v = named_memcgs(a, &n);
+	json_named(j, "memcgs", "memcg", v, n, 1);
 }
 
 static void print_json(struct po_cmd *c, const uint32_t *order, size_t nr)
@@ -540,11 +575,11 @@ static void print_json(struct po_cmd *c, const uint32_t *order, size_t nr)
 		kmt_json_obj_close(&j);
 	}
 	kmt_json_arr_close(&j);
-	json_counts(&j, a, &a->by_mt, "migratetypes", "migratetype", 0);
+	json_counts(&j, a, &a->by_mt, "migratetypes", "migratetype");
 	json_counts(&j, a, &a->by_block_mt, "pageblock_migratetypes",
-		    "migratetype", 0);
-	json_counts(&j, a, &a->by_memcg, "memcgs", "memcg", 1);
-	json_counts(&j, a, &a->by_reason, "migrate_reasons", "reason", 0);
+		    "migratetype");
+	json_memcgs(&j, a);
+	json_counts(&j, a, &a->by_reason, "migrate_reasons", "reason");
 
 	kmt_json_arr_open(&j, "groups");
 	for (i = 0; i < nr; i++) {

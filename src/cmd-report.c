@@ -111,8 +111,8 @@ static void prepare_event(struct report_run *run, struct kmt_event *ev)
 	struct kmt_session *s = run->s;
 
 	if (run->need_comm) {
-		const uint32_t *comm = kmt_hash_get(&s->comms,
-						    (uint32_t)ev->pid);
+		const uint32_t *comm = kmt_hash_u32_get(&s->comms,
+							(uint32_t)ev->pid);
 
 		ev->comm = comm ? *comm : 0;
 		ev->flags |= KMT_EVF_COMM;

@@ -30,7 +30,7 @@ const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
 	const char **memo;
 	int is_new;
 
-	memo = kmt_hash_put(&r->sym_memo[!!raw_ip], addr, &is_new);
+	memo = kmt_report_texts_put(&r->sym_memo[!!raw_ip], addr, &is_new);
 	if (!memo)
 		return make_sym(s, r, addr, raw_ip);
 	if (is_new)
@@ -41,7 +41,8 @@ const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
 const char *kmt_analysis_sym_made(const struct kmt_report *r, uint64_t addr,
 				  int raw_ip)
 {
-	const char *const *memo = kmt_hash_get(&r->sym_memo[!!raw_ip], addr);
+	const char *const *memo = kmt_report_texts_get(&r->sym_memo[!!raw_ip],
+							addr);
 
 	return memo ? *memo : NULL;
 }

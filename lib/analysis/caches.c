@@ -278,7 +278,7 @@ static int caches_finish(void *ctx, struct kmt_report *r)
 		sum.live_bytes += row->live_bytes;
 	}
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
-	kmt_hash_clear(&rows->index);
+	kmt_hash_u32_clear(&rows->index);
 	c->last = SIZE_MAX;
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;

@@ -194,8 +194,8 @@ static int extfrag_on_event(void *ctx, const struct kmt_event *ev)
 	if (c->opts.by_comm && (ev->flags & KMT_EVF_COMM)) {
 		pkey = ev->comm;
 	} else if (c->opts.by_comm) {
-		const uint32_t *comm = kmt_hash_get(&c->s->comms,
-						    (uint32_t)ev->pid);
+		const uint32_t *comm = kmt_hash_u32_get(&c->s->comms,
+							(uint32_t)ev->pid);
 
 		pkey = comm ? *comm : 0;
 	} else {
@@ -305,7 +305,7 @@ static int fallback_table(struct extfrag_ctx *c, struct kmt_report *r)
 	if (!t)
 		return -ENOMEM;
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
-	kmt_hash_clear(&rows->index);
+	kmt_hash_u32_clear(&rows->index);
 	n = limit(c, rows->nr);
 	for (i = 0; i < n; i++) {
 		const struct fb_row *row = kmt_rows_at(rows, i);
@@ -343,7 +343,7 @@ static int one_table(struct extfrag_ctx *c, struct kmt_report *r,
 	if (!t)
 		return -ENOMEM;
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
-	kmt_hash_clear(&rows->index);
+	kmt_hash_u32_clear(&rows->index);
 	n = limit(c, rows->nr);
 	for (i = 0; i < n; i++) {
 		const struct one_row *row = kmt_rows_at(rows, i);

@@ -171,15 +171,14 @@ static int add_to(struct kmt_rows *rows, const struct leak_key *k,
 	return 0;
 }
 
-static int collect(struct leaks_ctx *c, struct kmt_hash *h, uint64_t end)
+static int collect(struct leaks_ctx *c, const struct kmt_live_objs *h,
+		   uint64_t end)
 {
 	struct kmt_live *l = c->live.l;
+	struct kmt_live_obj *o;
 	size_t it = 0;
-	uint64_t key;
-	void *val;
 
-	while (kmt_hash_next(h, &it, &key, &val)) {
-		const struct kmt_live_obj *o = val;
+	while (kmt_live_objs_next(h, &it, NULL, &o)) {
 		uint64_t bytes = kmt_live_obj_bytes(l, o);
 		uint64_t age = end > o->ts ? end - o->ts : 0;
 		int page = o->type == KMT_EV_PAGE_ALLOC;
@@ -244,7 +243,7 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 	if (!t)
 		return -ENOMEM;
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
-	kmt_hash_clear(&rows->index);	/* the sort moved the rows */
+	kmt_hash_u32_clear(&rows->index);	/* the sort moved the rows */
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
 	for (i = 0; i < n; i++) {

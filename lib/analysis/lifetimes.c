@@ -247,7 +247,7 @@ static int site_table(struct lifetimes_ctx *c, struct kmt_report *r)
 	if (!t)
 		return -ENOMEM;
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
-	kmt_hash_clear(&rows->index);
+	kmt_hash_u32_clear(&rows->index);
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;
 	for (i = 0; i < n; i++) {

@@ -19,15 +19,15 @@ void kmt_live_init(struct kmt_live *l, struct kmt_session *s)
 {
 	memset(l, 0, sizeof(*l));
 	l->s = s;
-	kmt_hash_init(&l->slab, sizeof(struct kmt_live_obj));
-	kmt_hash_init(&l->page, sizeof(struct kmt_live_obj));
+	kmt_live_objs_init(&l->slab);
+	kmt_live_objs_init(&l->page);
 	kmt_callsite_cache_init(&l->callsites);
 }
 
 void kmt_live_free(struct kmt_live *l)
 {
-	kmt_hash_free(&l->slab);
-	kmt_hash_free(&l->page);
+	kmt_live_objs_free(&l->slab);
+	kmt_live_objs_free(&l->page);
 	kmt_callsite_cache_free(&l->callsites);
 }
 
@@ -59,7 +59,7 @@ static void obj_from(struct kmt_live_obj *o, const struct kmt_event *ev,
 		o->flags |= KMT_LIVE_ACCOUNTED;
 }
 
-static int on_alloc(struct kmt_live *l, struct kmt_hash *h,
+static int on_alloc(struct kmt_live *l, struct kmt_live_objs *h,
 		    const struct kmt_event *ev, uint64_t bytes)
 {
 	struct kmt_live_step *st = &l->step;
@@ -72,7 +72,7 @@ static int on_alloc(struct kmt_live *l, struct kmt_hash *h,
 		st->what = KMT_LIVE_ALLOC_FAILED;
 		return 0;
 	}
-	o = kmt_hash_put(h, ev->ptr, &is_new);
+	o = kmt_live_objs_put(h, ev->ptr, &is_new);
 	if (!o)
 		return -ENOMEM;
 	if (is_new) {
@@ -93,8 +93,9 @@ static int keep_rest(struct kmt_live *l, uint64_t pfn,
 	uint64_t step = 1ULL << order, n = 1ULL << (o->order - order), i;
 
 	for (i = 1; i < n; i++) {
-		struct kmt_live_obj *part = kmt_hash_put(&l->page,
-							 pfn + i * step, NULL);
+		struct kmt_live_obj *part = kmt_live_objs_put(&l->page,
+							      pfn + i * step,
+							      NULL);
 
 		if (!part)
 			return -ENOMEM;
@@ -105,7 +106,7 @@ static int keep_rest(struct kmt_live *l, uint64_t pfn,
 	return 0;
 }
 
-static int on_free(struct kmt_live *l, struct kmt_hash *h,
+static int on_free(struct kmt_live *l, struct kmt_live_objs *h,
 		   const struct kmt_event *ev)
 {
 	struct kmt_live_step *st = &l->step;
@@ -115,7 +116,7 @@ static int on_free(struct kmt_live *l, struct kmt_hash *h,
 		st->pass = passes(l, ev);
 		return 0;
 	}
-	if (!kmt_hash_del(h, ev->ptr, &st->prev)) {
+	if (!kmt_live_objs_del(h, ev->ptr, &st->prev)) {
 		st->what = KMT_LIVE_FREE_UNKNOWN;
 		st->pass = passes(l, ev);
 		return 0;
@@ -305,7 +306,7 @@ int kmt_filter_init(struct kmt_filter *f, const char *pids, const char *comms,
 	int ret = 0;
 
 	memset(f, 0, sizeof(*f));
-	kmt_hash_init(&f->comm_pass, sizeof(uint64_t));
+	kmt_hash_u64_init(&f->comm_pass);
 	if (pids && *pids)
 		ret = parse_pids(f, pids, err, errlen);
 	if (!ret && comms && *comms)
@@ -327,7 +328,7 @@ void kmt_filter_free(struct kmt_filter *f)
 	free(f->comms);
 	free(f->pids);
 	free(f->cpus);
-	kmt_hash_free(&f->comm_pass);
+	kmt_hash_u64_free(&f->comm_pass);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -335,19 +336,19 @@ void kmt_filter_free(struct kmt_filter *f)
 static int comm_passes(struct kmt_filter *f, const struct kmt_session *s,
 		       int32_t pid)
 {
-	const uint32_t *id = kmt_hash_get(&s->comms, (uint32_t)pid);
+	const uint32_t *id = kmt_hash_u32_get(&s->comms, (uint32_t)pid);
 	uint64_t *memo, comm = id ? *id : 0;
 	const char *name;
 	size_t i;
 	int pass = 0;
 
-	memo = kmt_hash_get(&f->comm_pass, (uint32_t)pid);
+	memo = kmt_hash_u64_get(&f->comm_pass, (uint32_t)pid);
 	if (memo && *memo >> 1 == comm)
 		return *memo & 1;
 	name = comm ? kmt_strtab_get(&s->strs, (uint32_t)comm) : "";
 	for (i = 0; i < f->nr_comms && !pass; i++)
 		pass = !fnmatch(f->comms[i], name ? name : "", 0);
-	memo = kmt_hash_put(&f->comm_pass, (uint32_t)pid, NULL);
+	memo = kmt_hash_u64_put(&f->comm_pass, (uint32_t)pid, NULL);
 	if (memo)
 		*memo = comm << 1 | (uint64_t)pass;
 	return pass;

@@ -46,6 +46,8 @@ struct kmt_live_obj {
 	int8_t migratetype;	/* page only */
 };
 
+KMT_HASH_TYPE(kmt_live_objs, struct kmt_live_obj)
+
 /* what the event just fed did */
 enum kmt_live_what {
 	KMT_LIVE_OTHER,		/* not an allocation or free */
@@ -78,14 +80,14 @@ struct kmt_filter {
 	char **comms;		/* fnmatch(3) patterns */
 	size_t nr_comms, alloc_comms;
 	uint64_t *cpus;		/* bitmap of KMT_MAX_CPUS bits */
-	struct kmt_hash comm_pass; /* pid -> {comm id, pass}: a cache */
+	struct kmt_hash_u64 comm_pass; /* pid -> comm id << 1 | pass: a cache */
 	int active;
 };
 
 struct kmt_live {
 	struct kmt_session *s;
-	struct kmt_hash slab;		/* ptr -> struct kmt_live_obj */
-	struct kmt_hash page;		/* pfn -> struct kmt_live_obj */
+	struct kmt_live_objs slab;	/* by ptr */
+	struct kmt_live_objs page;	/* by pfn */
 	struct kmt_callsite_cache callsites;
 	uint32_t last_stack;		/* the stack of the last page event */
 	uint64_t last_callsite;		/* ... and its callsite */

@@ -36,6 +36,8 @@ struct page_obj {
 	uint8_t split_part;	/* the rest of a block freed at a smaller order */
 };
 
+KMT_HASH_TYPE(page_objs, struct page_obj)
+
 /* what makes a callsite row: the callsite and the class of allocation */
 struct page_key {
 	uint64_t callsite;
@@ -98,6 +100,8 @@ struct page_pfn {
 	uint8_t flags;		/* PFN_* */
 };
 
+KMT_HASH_TYPE(page_pfns, struct page_pfn)
+
 enum {
 	PFN_LIVE	= 1 << 0,
 	PFN_SPLIT_PART	= 1 << 1,	/* rest of a block freed in part */
@@ -117,10 +121,10 @@ struct page_ctx {
 	struct kmt_sort_chain sort;	/* of callers */
 	struct kmt_sort_chain asort;	/* of arows */
 	struct kmt_callsite_cache callsites;
-	struct kmt_hash live;		/* pfn -> struct page_obj */
+	struct page_objs live;		/* by pfn */
 	struct kmt_rows callers;	/* struct page_row by callsite/order/mt/gfp */
 	/* --alloc (without --live, which makes its rows from live) */
-	struct kmt_hash pfns;		/* pfn -> struct page_pfn */
+	struct page_pfns pfns;		/* by pfn */
 	struct page_arow *arows;
 	size_t nr_arows, arows_alloc;
 	struct kmt_page_totals t;
@@ -130,7 +134,7 @@ struct page_ctx {
 	struct page_table tables[2];	/* callsites, pages */
 	int sealed;
 	/* GFP texts made for the tables, by gfp value */
-	struct kmt_hash gfp_texts;
+	struct kmt_report_texts gfp_texts;
 	const char *mt_names[256];	/* by migratetype as a byte */
 };
 
@@ -391,11 +395,11 @@ static void *page_create(struct kmt_session *s,
 	c->s = s;
 	c->opts = *opts;
 	kmt_callsite_cache_init(&c->callsites);
-	kmt_hash_init(&c->live, sizeof(struct page_obj));
-	kmt_hash_init(&c->gfp_texts, sizeof(const char *));
+	page_objs_init(&c->live);
+	kmt_report_texts_init(&c->gfp_texts);
 	kmt_rows_init(&c->callers, sizeof(struct page_row),
 		      sizeof(struct page_key));
-	kmt_hash_init(&c->pfns, sizeof(struct page_pfn));
+	page_pfns_init(&c->pfns);
 	parse_sort(&c->sort, opts->sort, page_sort_keys);
 	c->sort.tiebreak = cmp_identity;
 	c->sort.tiebreak_enc = enc_identity;
@@ -413,11 +417,11 @@ static void page_destroy(void *ctx)
 	if (!c)
 		return;
 	kmt_callsite_cache_free(&c->callsites);
-	kmt_hash_free(&c->live);
+	page_objs_free(&c->live);
 	kmt_rows_free(&c->callers);
-	kmt_hash_free(&c->pfns);
+	page_pfns_free(&c->pfns);
 	free(c->arows);
-	kmt_hash_free(&c->gfp_texts);
+	kmt_report_texts_free(&c->gfp_texts);
 	free(c->tables[0].rows.order);
 	free(c->tables[1].rows.order);
 	free(c);
@@ -477,7 +481,7 @@ static int alloc_row(struct page_ctx *c, const struct kmt_event *ev,
 	uint32_t i, prev = ROW_NONE;
 	int is_new;
 
-	p = kmt_hash_put(&c->pfns, ev->ptr, &is_new);
+	p = page_pfns_put(&c->pfns, ev->ptr, &is_new);
 	if (!p)
 		return -ENOMEM;
 	if (is_new) {
@@ -525,7 +529,7 @@ static int alloc_live(struct page_ctx *c, const struct kmt_event *ev,
 	struct page_obj *obj;
 	int is_new;
 
-	obj = kmt_hash_put(&c->live, ev->ptr, &is_new);
+	obj = page_objs_put(&c->live, ev->ptr, &is_new);
 	if (!obj)
 		return -ENOMEM;
 	if (!is_new) {
@@ -608,8 +612,8 @@ static int keep_split_rest(struct page_ctx *c, uint64_t pfn, uint32_t caller,
 		int is_new;
 
 		if (alloc_rows(c)) {
-			struct page_pfn *p = kmt_hash_put(&c->pfns, part,
-							  &is_new);
+			struct page_pfn *p = page_pfns_put(&c->pfns, part,
+							   &is_new);
 
 			if (!p)
 				return -ENOMEM;
@@ -618,7 +622,7 @@ static int keep_split_rest(struct page_ctx *c, uint64_t pfn, uint32_t caller,
 			p->order = clamp8(order);
 			p->flags = PFN_LIVE | PFN_SPLIT_PART;
 		} else {
-			struct page_obj *o = kmt_hash_put(&c->live, part, NULL);
+			struct page_obj *o = page_objs_put(&c->live, part, NULL);
 
 			if (!o)
 				return -ENOMEM;
@@ -640,8 +644,8 @@ static int take_live(struct page_ctx *c, uint64_t pfn, struct page_obj *o,
 	struct page_pfn *p;
 
 	if (!alloc_rows(c))
-		return kmt_hash_del(&c->live, pfn, o);
-	p = kmt_hash_get(&c->pfns, pfn);
+		return page_objs_del(&c->live, pfn, o);
+	p = page_pfns_get(&c->pfns, pfn);
 	if (!p || !(p->flags & PFN_LIVE))
 		return 0;
 	o->order = p->order;
@@ -804,7 +808,7 @@ static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
 		return kmt_strtab_get(&c->s->strs, k->gfp_str);
 	if (!k->has_gfp)
 		return "?";
-	memo = kmt_hash_put(&c->gfp_texts, k->gfp, &is_new);
+	memo = kmt_report_texts_put(&c->gfp_texts, k->gfp, &is_new);
 	if (!memo)
 		return NULL;
 	if (!is_new && *memo)
@@ -910,12 +914,11 @@ static int fill_rows(struct page_ctx *c, struct kmt_table *t,
 /* --live --alloc: the live table itself, one row per block */
 static int live_rows(struct page_ctx *c)
 {
+	struct page_obj *o;
 	size_t it = 0;
 	uint64_t pfn;
-	void *val;
 
-	while (kmt_hash_next(&c->live, &it, &pfn, &val)) {
-		const struct page_obj *o = val;
+	while (page_objs_next(&c->live, &it, &pfn, &o)) {
 		struct page_arow *a;
 
 		if (KMT_ARRAY_GROW(c->arows, c->nr_arows + 1, c->arows_alloc))
@@ -1000,9 +1003,9 @@ static int page_seal(void *ctx)
 		return 0;
 	if (c->opts.alloc && c->opts.live && live_rows(c))
 		return -ENOMEM;
-	kmt_hash_free(&c->callers.index);
-	kmt_hash_free(&c->live);
-	kmt_hash_free(&c->pfns);
+	kmt_hash_u32_free(&c->callers.index);
+	page_objs_free(&c->live);
+	page_pfns_free(&c->pfns);
 	link_arows(c);
 	c->sealed = 1;
 	return 0;

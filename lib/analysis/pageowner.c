@@ -406,11 +406,11 @@ int kmt_po_analysis_init(struct kmt_po_analysis *a,
 	a->hinfo[0].pid = a->hinfo[0].tgid = -1;
 	a->memo_headers = a->memo_stacks + KMT_PO_MEMO;
 	a->memo_strs = a->memo_headers + KMT_PO_MEMO;
-	kmt_hash_init(&a->group_index, sizeof(uint32_t));
-	kmt_hash_init(&a->by_mt, sizeof(struct kmt_po_count));
-	kmt_hash_init(&a->by_block_mt, sizeof(struct kmt_po_count));
-	kmt_hash_init(&a->by_reason, sizeof(struct kmt_po_count));
-	kmt_hash_init(&a->by_memcg, sizeof(struct kmt_po_memcg));
+	kmt_hash_u32_init(&a->group_index);
+	kmt_po_counts_init(&a->by_mt);
+	kmt_po_counts_init(&a->by_block_mt);
+	kmt_po_counts_init(&a->by_reason);
+	kmt_po_memcgs_init(&a->by_memcg);
 	return 0;
 }
 
@@ -424,11 +424,11 @@ void kmt_po_analysis_free(struct kmt_po_analysis *a)
 	free(a->hinfo);
 	free(a->memo_stacks);
 	free(a->groups);
-	kmt_hash_free(&a->group_index);
-	kmt_hash_free(&a->by_mt);
-	kmt_hash_free(&a->by_block_mt);
-	kmt_hash_free(&a->by_reason);
-	kmt_hash_free(&a->by_memcg);
+	kmt_hash_u32_free(&a->group_index);
+	kmt_po_counts_free(&a->by_mt);
+	kmt_po_counts_free(&a->by_block_mt);
+	kmt_po_counts_free(&a->by_reason);
+	kmt_po_memcgs_free(&a->by_memcg);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -603,9 +603,9 @@ static int header_id(struct kmt_po_analysis *a, const struct kmt_po_record *r,
 	return 0;
 }
 
-static int count_by(struct kmt_hash *h, uint64_t key, uint64_t pages)
+static int count_by(struct kmt_po_counts *h, uint64_t key, uint64_t pages)
 {
-	struct kmt_po_count *c = kmt_hash_put(h, key, NULL);
+	struct kmt_po_count *c = kmt_po_counts_put(h, key, NULL);
 
 	if (!c)
 		return -ENOMEM;
@@ -710,14 +710,14 @@ static int fold_hashed(struct kmt_po_analysis *a, const struct kmt_po_group *rec
 {
 	for (;; h++) {
 		int is_new;
-		uint32_t *idx = kmt_hash_put(&a->group_index, h, &is_new);
+		uint32_t *idx = kmt_hash_u32_put(&a->group_index, h, &is_new);
 		struct kmt_po_group *g;
 
 		if (!idx)
 			return -ENOMEM;
 		if (is_new) {
 			if (append_group(a, rec)) {
-				kmt_hash_del(&a->group_index, h, NULL);
+				kmt_hash_u32_del(&a->group_index, h, NULL);
 				return -ENOMEM;
 			}
 			*idx = (uint32_t)(a->nr_groups - 1);
@@ -759,10 +759,10 @@ static int flush_pending(struct kmt_po_analysis *a)
 	a->nr_pending = 0;
 	for (i = 0; i < n; i++) {
 		h[i] = group_hash(a, &a->pending[i]);
-		kmt_hash_prefetch(&a->group_index, h[i]);
+		kmt_hash_u32_prefetch(&a->group_index, h[i]);
 	}
 	for (i = 0; i < n; i++) {
-		const uint32_t *idx = kmt_hash_get(&a->group_index, h[i]);
+		const uint32_t *idx = kmt_hash_u32_get(&a->group_index, h[i]);
 
 		if (idx)
 			__builtin_prefetch(&a->groups[*idx]);
@@ -800,16 +800,15 @@ static uint32_t *map_ids(struct kmt_strtab *a, const struct kmt_strtab *b)
 	return map;
 }
 
-static int merge_counts(struct kmt_hash *a, const struct kmt_hash *b,
+static int merge_counts(struct kmt_po_counts *a, const struct kmt_po_counts *b,
 			const uint32_t *smap)
 {
+	struct kmt_po_count *from;
 	size_t it = 0;
 	uint64_t key;
-	void *val;
 
-	while (kmt_hash_next(b, &it, &key, &val)) {
-		const struct kmt_po_count *from = val;
-		struct kmt_po_count *c = kmt_hash_put(a, smap[key], NULL);
+	while (kmt_po_counts_next(b, &it, &key, &from)) {
+		struct kmt_po_count *c = kmt_po_counts_put(a, smap[key], NULL);
 
 		if (!c)
 			return -ENOMEM;
@@ -819,16 +818,15 @@ static int merge_counts(struct kmt_hash *a, const struct kmt_hash *b,
 	return 0;
 }
 
-static int merge_memcgs(struct kmt_hash *a, const struct kmt_hash *b,
+static int merge_memcgs(struct kmt_po_memcgs *a, const struct kmt_po_memcgs *b,
 			const uint32_t *smap)
 {
+	struct kmt_po_memcg *from;
 	size_t it = 0;
 	uint64_t key;
-	void *val;
 
-	while (kmt_hash_next(b, &it, &key, &val)) {
-		const struct kmt_po_memcg *from = val;
-		struct kmt_po_memcg *m = kmt_hash_put(a,
+	while (kmt_po_memcgs_next(b, &it, &key, &from)) {
+		struct kmt_po_memcg *m = kmt_po_memcgs_put(a,
 			(uint64_t)smap[from->name] << 1 | (uint64_t)from->offline,
 			NULL);
 
@@ -953,7 +951,7 @@ int kmt_po_analysis_merge(struct kmt_po_analysis *a,
 		a->hinfo[hmap[id]].comm = smap[b->hinfo[id].comm];
 	}
 
-	kmt_hash_free(&b->group_index);
+	kmt_hash_u32_free(&b->group_index);
 	if (b->unmerged) {
 		if (append_groups(a, b, hmap, kmap, smap))
 			goto out;
@@ -1209,9 +1207,9 @@ int kmt_po_add(void *ctx, const struct kmt_po_record *r)
 
 			if (!id)
 				return -ENOMEM;
-			m = kmt_hash_put(&a->by_memcg,
-					 (uint64_t)id << 1 | r->memcg_offline,
-					 NULL);
+			m = kmt_po_memcgs_put(&a->by_memcg,
+					      (uint64_t)id << 1 |
+					      r->memcg_offline, NULL);
 			if (!m)
 				return -ENOMEM;
 			m->name = id;

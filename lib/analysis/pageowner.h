@@ -144,6 +144,9 @@ struct kmt_po_memcg {
 	uint64_t records, pages, kmem_pages;
 };
 
+KMT_HASH_TYPE(kmt_po_counts, struct kmt_po_count)
+KMT_HASH_TYPE(kmt_po_memcgs, struct kmt_po_memcg)
+
 #define KMT_PO_MAX_ORDER 64
 #define KMT_PO_MEMO 16384	/* a power of two: 8192 sets of two */
 #define KMT_PO_KEEP_MALFORMED 16
@@ -173,7 +176,7 @@ struct kmt_po_analysis {
 	/* records not yet folded into their groups: see flush_pending() */
 	struct kmt_po_group pending[KMT_PO_BATCH];
 	unsigned int nr_pending;
-	struct kmt_hash group_index;	/* key hash -> uint32_t group index */
+	struct kmt_hash_u32 group_index; /* key hash -> group index */
 	int unmerged;			/* groups appended, to merge at the end */
 
 	/* totals of the selected records */
@@ -182,10 +185,10 @@ struct kmt_po_analysis {
 	uint64_t nr_filtered;		/* records the selection dropped */
 	struct kmt_po_count by_class[KMT_PO_CLASS_NR];
 	struct kmt_po_count by_order[KMT_PO_MAX_ORDER];
-	struct kmt_hash by_mt;		/* page migratetype id -> count */
-	struct kmt_hash by_block_mt;	/* pageblock migratetype id -> count */
-	struct kmt_hash by_reason;	/* migrate reason id -> count */
-	struct kmt_hash by_memcg;	/* (name id << 1 | offline) -> memcg */
+	struct kmt_po_counts by_mt;	/* page migratetype id -> count */
+	struct kmt_po_counts by_block_mt; /* pageblock migratetype id -> count */
+	struct kmt_po_counts by_reason;	/* migrate reason id -> count */
+	struct kmt_po_memcgs by_memcg;	/* (name id << 1 | offline) -> memcg */
 	struct kmt_po_count migrated, slab_cache, charged;
 	unsigned int formats;		/* KMT_PO_FMT_* seen */
 

@@ -40,7 +40,7 @@ struct pcpu_ctx {
 	struct kmt_live_use live;
 	struct kmt_pcpu_row *cpus;	/* by CPU number */
 	size_t nr_cpus, alloc_cpus;
-	struct kmt_hash refilled;	/* pfn -> int32_t refilling CPU */
+	struct kmt_hash_i32 refilled;	/* pfn -> refilling CPU */
 	uint64_t no_cpu;		/* events without a CPU */
 	uint64_t drained_unseen;	/* pages drained, refill not seen */
 };
@@ -55,7 +55,7 @@ static void *pcpu_create(struct kmt_session *s,
 	c->s = s;
 	c->opts = *opts;
 	kmt_live_use_init(&c->live, s, opts->tracker);
-	kmt_hash_init(&c->refilled, sizeof(int32_t));
+	kmt_hash_i32_init(&c->refilled);
 	return c;
 }
 
@@ -66,7 +66,7 @@ static void pcpu_destroy(void *ctx)
 	if (!c)
 		return;
 	kmt_live_use_free(&c->live);
-	kmt_hash_free(&c->refilled);
+	kmt_hash_i32_free(&c->refilled);
 	free(c->cpus);
 	free(c);
 }
@@ -132,7 +132,7 @@ static int pcpu_on_event(void *ctx, const struct kmt_event *ev)
 		row->refill_pages += pages;
 		if (ev->ptr == KMT_PFN_NONE)
 			break;
-		from = kmt_hash_put(&c->refilled, ev->ptr, NULL);
+		from = kmt_hash_i32_put(&c->refilled, ev->ptr, NULL);
 		if (!from)
 			return -ENOMEM;
 		*from = ev->cpu;
@@ -144,7 +144,7 @@ static int pcpu_on_event(void *ctx, const struct kmt_event *ev)
 		if (row->last != RUN_DRAIN)
 			row->drain_runs++;
 		row->drain_pages += pages;
-		if (!kmt_hash_del(&c->refilled, ev->ptr, &refill_cpu))
+		if (!kmt_hash_i32_del(&c->refilled, ev->ptr, &refill_cpu))
 			c->drained_unseen += pages;
 		else if (refill_cpu != ev->cpu)
 			row->drained_foreign += pages;

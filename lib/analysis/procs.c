@@ -41,7 +41,7 @@ struct procs_ctx {
 	 * it last had in an event, for the frees of its objects, since the
 	 * session's own table is the reader's.
 	 */
-	struct kmt_hash comms;
+	struct kmt_hash_u32 comms;
 	/* recent keys -> row number + 1, in the slot of their low bits */
 	struct {
 		uint64_t key;
@@ -132,7 +132,7 @@ static void *procs_create(struct kmt_session *s,
 	c->opts = *opts;
 	kmt_live_use_init(&c->live, s, opts->tracker);
 	kmt_rows_init(&c->rows, sizeof(struct kmt_proc_row), sizeof(uint64_t));
-	kmt_hash_init(&c->comms, sizeof(uint32_t));
+	kmt_hash_u32_init(&c->comms);
 	kmt_view_sort(&c->sort, opts->sort, PROCS_DEFAULT_SORT,
 		      procs_sort_keys, KMT_NCOLS(procs_sort_keys), cmp_key);
 	return c;
@@ -146,7 +146,7 @@ static void procs_destroy(void *ctx)
 		return;
 	kmt_live_use_free(&c->live);
 	kmt_rows_free(&c->rows);
-	kmt_hash_free(&c->comms);
+	kmt_hash_u32_free(&c->comms);
 	free(c);
 }
 
@@ -157,10 +157,10 @@ static uint64_t key_of(struct procs_ctx *c, int32_t pid)
 
 	if (!c->opts.by_comm)
 		return (uint32_t)pid;
-	if (kmt_hash_count(&c->comms))
-		comm = kmt_hash_get(&c->comms, (uint32_t)pid);
+	if (kmt_hash_u32_count(&c->comms))
+		comm = kmt_hash_u32_get(&c->comms, (uint32_t)pid);
 	else
-		comm = kmt_hash_get(&c->s->comms, (uint32_t)pid);
+		comm = kmt_hash_u32_get(&c->s->comms, (uint32_t)pid);
 	return comm ? *comm : 0;
 }
 
@@ -171,7 +171,7 @@ static int note_comm(struct procs_ctx *c, const struct kmt_event *ev)
 
 	if (!c->opts.by_comm || !(ev->flags & KMT_EVF_COMM))
 		return 0;
-	slot = kmt_hash_put(&c->comms, (uint32_t)ev->pid, NULL);
+	slot = kmt_hash_u32_put(&c->comms, (uint32_t)ev->pid, NULL);
 	if (!slot)
 		return -ENOMEM;
 	*slot = ev->comm;
@@ -417,7 +417,7 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 	for (i = 0; i < n; i++)
 		add_up(&sum, kmt_rows_at(rows, i));
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &c->sort);
-	kmt_hash_clear(&rows->index);
+	kmt_hash_u32_clear(&rows->index);
 	memset(c->recent, 0, sizeof(c->recent));
 	if (c->opts.lines > 0 && n > (size_t)c->opts.lines)
 		n = c->opts.lines;

@@ -44,6 +44,8 @@ struct slab_live {
 	uint8_t type;
 };
 
+KMT_HASH_TYPE(slab_lives, struct slab_live)
+
 /*
  * Per-pointer figures (--alloc), the value of the pointer table.  The
  * table also holds the object's live state, so an event costs one lookup,
@@ -67,8 +69,9 @@ struct slab_ptr {
 	uint32_t site;			/* sites row of the last allocation */
 };
 
-_Static_assert(sizeof(uint64_t) + sizeof(struct slab_ptr) ==
-	       sizeof(struct slab_stat),
+KMT_HASH_TYPE(slab_ptrs, struct slab_ptr)
+
+_Static_assert(sizeof(struct slab_ptrs_entry) == sizeof(struct slab_stat),
 	       "a pointer table slot must hold a struct slab_stat");
 
 /* a row of the callsite table */
@@ -95,8 +98,8 @@ struct slab_ctx {
 	struct kmt_sort_chain caller_sort;
 	struct kmt_sort_chain alloc_sort;
 	/* live objects: in live, or with --alloc in ptrs' entries */
-	struct kmt_hash live;		/* ptr -> struct slab_live */
-	struct kmt_hash ptrs;		/* ptr -> struct slab_ptr (--alloc) */
+	struct slab_lives live;		/* by ptr */
+	struct slab_ptrs ptrs;		/* by ptr (--alloc) */
 	struct kmt_rows sites;		/* call_site -> struct slab_row */
 	uint64_t last_site_key;		/* a one-entry cache of sites */
 	uint32_t last_site;
@@ -228,8 +231,8 @@ static void *slab_create(struct kmt_session *s,
 		return NULL;
 	c->s = s;
 	c->opts = *opts;
-	kmt_hash_init(&c->live, sizeof(struct slab_live));
-	kmt_hash_init(&c->ptrs, sizeof(struct slab_ptr));
+	slab_lives_init(&c->live);
+	slab_ptrs_init(&c->ptrs);
 	kmt_rows_init(&c->sites, sizeof(struct slab_row), sizeof(uint64_t));
 	c->last_site = UINT32_MAX;
 	/* keys of other analyses in -s are theirs: skip them here */
@@ -252,8 +255,8 @@ static void slab_destroy(void *ctx)
 
 	if (!c)
 		return;
-	kmt_hash_free(&c->live);
-	kmt_hash_free(&c->ptrs);
+	slab_lives_free(&c->live);
+	slab_ptrs_free(&c->ptrs);
 	kmt_rows_free(&c->sites);
 	free(c->tables[0].rows.order);
 	free(c->tables[1].rows.order);
@@ -386,7 +389,7 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 	now.cpu = (int16_t)ev->cpu;
 	now.type = (uint8_t)ev->type;
 	if (c->opts.alloc) {
-		struct slab_ptr *p = kmt_hash_put(&c->ptrs, ev->ptr, NULL);
+		struct slab_ptr *p = slab_ptrs_put(&c->ptrs, ev->ptr, NULL);
 
 		if (!p)
 			return -ENOMEM;
@@ -402,8 +405,8 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 			   tracked_obj(c, &st->prev, &old);
 	} else {
 		int is_new;
-		struct slab_live *obj = kmt_hash_put(&c->live, ev->ptr,
-						     &is_new);
+		struct slab_live *obj = slab_lives_put(&c->live, ev->ptr,
+						       &is_new);
 
 		if (!obj)
 			return -ENOMEM;
@@ -442,7 +445,7 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 		return 0;
 	}
 	if (c->opts.alloc) {
-		p = kmt_hash_get(&c->ptrs, ev->ptr);
+		p = slab_ptrs_get(&c->ptrs, ev->ptr);
 		found = p && p->is_live;
 		if (found) {
 			obj = ptr_obj(p);
@@ -452,7 +455,7 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 		found = st->what == KMT_LIVE_FREE &&
 			tracked_obj(c, &st->prev, &obj);
 	} else {
-		found = kmt_hash_del(&c->live, ev->ptr, &obj);
+		found = slab_lives_del(&c->live, ev->ptr, &obj);
 	}
 	if (!found) {
 		/* allocated before the recording began, or its alloc was lost */
@@ -602,26 +605,24 @@ static int name_sites(struct slab_ctx *c, struct kmt_report *r)
 	return 0;
 }
 
-/* the compacted pointer table's slots, rewritten as struct slab_stat */
-static void ptrs_to_stats(struct slab_ctx *c, unsigned char *entries,
+/* the compacted pointer table's entries, rewritten as struct slab_stat */
+static void ptrs_to_stats(struct slab_ctx *c, struct slab_ptrs_entry *entries,
 			  size_t nr)
 {
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		unsigned char *slot = entries + i * c->ptrs.slot_size;
+		struct slab_ptr p = entries[i].value;
 		struct slab_stat st;
-		struct slab_ptr p;
 
-		memcpy(&st.key, slot, sizeof(st.key));
-		memcpy(&p, slot + sizeof(uint64_t), sizeof(p));
+		st.key = entries[i].key;
 		st.call_site = ((const struct slab_row *)
 				kmt_rows_at(&c->sites, p.site))->st.call_site;
 		st.bytes_alloc = p.bytes_alloc;
 		st.bytes_req = p.bytes_req;
 		st.hit = p.hit;
 		st.pingpong = p.pingpong;
-		memcpy(slot, &st, sizeof(st));
+		memcpy(&entries[i], &st, sizeof(st));
 	}
 }
 
@@ -632,13 +633,16 @@ static int slab_seal(void *ctx)
 
 	if (c->sealed)
 		return 0;
-	kmt_hash_free(&c->live);
-	kmt_hash_free(&c->sites.index);
+	slab_lives_free(&c->live);
+	kmt_hash_u32_free(&c->sites.index);
 	c->last_site = UINT32_MAX;
 	if (c->opts.alloc) {
 		/* the pointer table becomes an array of sort rows */
-		c->stats = kmt_hash_compact(&c->ptrs, &c->nr_stats);
-		ptrs_to_stats(c, c->stats, c->nr_stats);
+		struct slab_ptrs_entry *e = slab_ptrs_compact(&c->ptrs,
+							      &c->nr_stats);
+
+		ptrs_to_stats(c, e, c->nr_stats);
+		c->stats = (unsigned char *)e;
 	}
 	c->sealed = 1;
 	return 0;
@@ -669,7 +673,7 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 					   NCOLS(slab_cols_alloc),
 					   KMT_TABLE_PERF);
 		if (!tab || add_rows(c, r, tab, &c->tables[1], c->stats,
-				     c->nr_stats, c->ptrs.slot_size,
+				     c->nr_stats, sizeof(struct slab_stat),
 				     &c->alloc_sort, 1))
 			return -ENOMEM;
 	}

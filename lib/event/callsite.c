@@ -52,12 +52,12 @@ int kmt_callsite_is_page_allocator(const char *sym)
 
 void kmt_callsite_cache_init(struct kmt_callsite_cache *c)
 {
-	kmt_hash_init(&c->memo, sizeof(uint64_t));
+	kmt_hash_u64_init(&c->memo);
 }
 
 void kmt_callsite_cache_free(struct kmt_callsite_cache *c)
 {
-	kmt_hash_free(&c->memo);
+	kmt_hash_u64_free(&c->memo);
 }
 
 static uint64_t find_callsite(struct kmt_session *s, uint32_t stack_id)
@@ -86,7 +86,7 @@ uint64_t kmt_page_callsite(struct kmt_callsite_cache *c, struct kmt_session *s,
 
 	if (!stack_id)
 		return 0;
-	memo = kmt_hash_put(&c->memo, stack_id, &is_new);
+	memo = kmt_hash_u64_put(&c->memo, stack_id, &is_new);
 	if (!memo)
 		return find_callsite(s, stack_id);
 	if (is_new)

@@ -41,7 +41,7 @@ int kmt_callsite_is_page_allocator(const char *sym);
 
 /* per-analysis memo: stack id -> callsite address */
 struct kmt_callsite_cache {
-	struct kmt_hash memo;
+	struct kmt_hash_u64 memo;
 };
 
 void kmt_callsite_cache_init(struct kmt_callsite_cache *c);

@@ -19,8 +19,8 @@ int kmt_session_init(struct kmt_session *s)
 	kmt_symtab_init(&s->syms, &s->strs);
 	s->page_size = 4096;
 	kmt_gfp_init(&s->gfp);
-	kmt_hash_init(&s->comms, sizeof(uint32_t));
-	kmt_hash_init(&s->tgids, sizeof(int32_t));
+	kmt_hash_u32_init(&s->comms);
+	kmt_hash_i32_init(&s->tgids);
 	return 0;
 }
 
@@ -29,8 +29,8 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_symtab_free(&s->syms);
 	kmt_stacks_free(&s->stacks);
 	kmt_gfp_free(&s->gfp);
-	kmt_hash_free(&s->comms);
-	kmt_hash_free(&s->tgids);
+	kmt_hash_u32_free(&s->comms);
+	kmt_hash_i32_free(&s->tgids);
 	kmt_strtab_free(&s->strs);
 	free(s->cpu_node);
 	s->cpu_node = NULL;
@@ -103,7 +103,7 @@ int kmt_session_set_comm(struct kmt_session *s, int32_t pid, const char *comm,
 
 	if (!id)
 		return -ENOMEM;
-	slot = kmt_hash_put(&s->comms, (uint32_t)pid, NULL);
+	slot = kmt_hash_u32_put(&s->comms, (uint32_t)pid, NULL);
 	if (!slot)
 		return -ENOMEM;
 	*slot = id;
@@ -112,14 +112,14 @@ int kmt_session_set_comm(struct kmt_session *s, int32_t pid, const char *comm,
 
 const char *kmt_session_comm(const struct kmt_session *s, int32_t pid)
 {
-	const uint32_t *id = kmt_hash_get(&s->comms, (uint32_t)pid);
+	const uint32_t *id = kmt_hash_u32_get(&s->comms, (uint32_t)pid);
 
 	return id ? kmt_strtab_get(&s->strs, *id) : NULL;
 }
 
 int kmt_session_set_tgid(struct kmt_session *s, int32_t pid, int32_t tgid)
 {
-	int32_t *slot = kmt_hash_put(&s->tgids, (uint32_t)pid, NULL);
+	int32_t *slot = kmt_hash_i32_put(&s->tgids, (uint32_t)pid, NULL);
 
 	if (!slot)
 		return -ENOMEM;

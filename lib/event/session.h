@@ -64,8 +64,8 @@ struct kmt_session {
 	struct kmt_symtab syms;
 	struct kmt_stacks stacks;
 	struct kmt_gfp gfp;
-	struct kmt_hash comms;		/* pid -> uint32_t comm id */
-	struct kmt_hash tgids;		/* pid -> int32_t tgid */
+	struct kmt_hash_u32 comms;	/* pid -> comm id */
+	struct kmt_hash_i32 tgids;	/* pid -> tgid */
 
 	/* what was read */
 	const char *input;		/* file name as the user gave it */

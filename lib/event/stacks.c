@@ -10,7 +10,7 @@ int kmt_stacks_init(struct kmt_stacks *st)
 {
 	memset(st, 0, sizeof(*st));
 	kmt_arena_init(&st->arena);
-	kmt_hash_init(&st->index, sizeof(uint32_t));
+	kmt_hash_u32_init(&st->index);
 	if (KMT_ARRAY_GROW(st->stacks, 1, st->alloc))
 		return -ENOMEM;
 	st->stacks[0] = NULL;
@@ -21,7 +21,7 @@ int kmt_stacks_init(struct kmt_stacks *st)
 void kmt_stacks_free(struct kmt_stacks *st)
 {
 	kmt_arena_free(&st->arena);
-	kmt_hash_free(&st->index);
+	kmt_hash_u32_free(&st->index);
 	free(st->stacks);
 	memset(st, 0, sizeof(*st));
 }
@@ -37,7 +37,7 @@ uint32_t kmt_stacks_intern(struct kmt_stacks *st, const uint64_t *ips,
 		return 0;
 	key = kmt_hash_bytes(ips, nr * sizeof(*ips));
 	for (;;) {
-		uint32_t *found = kmt_hash_get(&st->index, key);
+		uint32_t *found = kmt_hash_u32_get(&st->index, key);
 
 		if (!found)
 			break;
@@ -53,7 +53,7 @@ uint32_t kmt_stacks_intern(struct kmt_stacks *st, const uint64_t *ips,
 		return 0;
 	s->nr = (uint32_t)nr;
 	memcpy(s->ips, ips, nr * sizeof(*ips));
-	slot = kmt_hash_put(&st->index, key, NULL);
+	slot = kmt_hash_u32_put(&st->index, key, NULL);
 	if (!slot)
 		return 0;
 	id = (uint32_t)st->nr++;

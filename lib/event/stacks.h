@@ -19,7 +19,7 @@ struct kmt_stack {
 
 struct kmt_stacks {
 	struct kmt_arena arena;
-	struct kmt_hash index;		/* content hash -> id */
+	struct kmt_hash_u32 index;	/* content hash -> id */
 	struct kmt_stack **stacks;	/* id -> stack; [0] NULL */
 	size_t nr;
 	size_t alloc;

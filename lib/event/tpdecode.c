@@ -38,10 +38,10 @@ static void set_field(struct kmt_tp_field *f,
 static int index_formats(struct kmt_tp_decoder *d)
 {
 	size_t it = 0, max = 0;
+	struct kmt_tp_format *val;
 	uint64_t id;
-	void *val;
 
-	while (kmt_hash_next(&d->by_id, &it, &id, &val))
+	while (kmt_tp_formats_next(&d->by_id, &it, &id, NULL))
 		if (id > max)
 			max = id;
 	if (max >= 65536)
@@ -51,7 +51,7 @@ static int index_formats(struct kmt_tp_decoder *d)
 		return -ENOMEM;
 	d->nr_index = max + 1;
 	it = 0;
-	while (kmt_hash_next(&d->by_id, &it, &id, &val))
+	while (kmt_tp_formats_next(&d->by_id, &it, &id, &val))
 		d->by_index[id] = val;
 	return 0;
 }
@@ -64,7 +64,7 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 
 	memset(d, 0, sizeof(*d));
 	d->tep = tep;
-	kmt_hash_init(&d->by_id, sizeof(struct kmt_tp_format));
+	kmt_tp_formats_init(&d->by_id);
 	d->common_type.offset = -1;
 	d->common_pid.offset = -1;
 	/*
@@ -87,7 +87,7 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 			set_field(&d->common_pid,
 				  tep_find_common_field(ev, "common_pid"));
 		}
-		fmt = kmt_hash_put(&d->by_id, (uint32_t)ev->id, NULL);
+		fmt = kmt_tp_formats_put(&d->by_id, (uint32_t)ev->id, NULL);
 		if (!fmt)
 			return -ENOMEM;
 		fmt->event = ev;
@@ -130,7 +130,7 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 
 void kmt_tp_decoder_free(struct kmt_tp_decoder *d)
 {
-	kmt_hash_free(&d->by_id);
+	kmt_tp_formats_free(&d->by_id);
 	free(d->by_index);
 	d->by_index = NULL;
 }
@@ -265,7 +265,7 @@ decode_as(struct kmt_tp_decoder *d, struct kmt_session *s, const void *data,
 	if (d->by_index)
 		fmt = (size_t)id < d->nr_index ? d->by_index[id] : NULL;
 	else
-		fmt = kmt_hash_get(&d->by_id, (uint32_t)id);
+		fmt = kmt_tp_formats_get(&d->by_id, (uint32_t)id);
 	if (!fmt)
 		return -1;
 	if (fits(&d->common_pid, size))

@@ -49,9 +49,11 @@ struct kmt_tp_format {
 	struct kmt_tp_field f[KMT_TPF_NR];
 };
 
+KMT_HASH_TYPE(kmt_tp_formats, struct kmt_tp_format)
+
 struct kmt_tp_decoder {
 	struct tep_handle *tep;
-	struct kmt_hash by_id;	/* event id -> struct kmt_tp_format */
+	struct kmt_tp_formats by_id;	/* event id -> format */
 	struct kmt_tp_field common_type;
 	struct kmt_tp_field common_pid;
 	int pageblock_order;	/* for "fragmenting" when the format hides it */

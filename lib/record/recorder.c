@@ -72,8 +72,10 @@ struct task_info {
 	int32_t tgid;
 };
 
+KMT_HASH_TYPE(task_map, struct task_info)
+
 struct tasks {
-	struct kmt_hash map;
+	struct task_map map;
 	struct kmt_strtab names;
 };
 
@@ -319,7 +321,7 @@ static void free_meta(struct kmt_rec_meta *m)
 	tracefs_list_free(m->kmem_names);
 	kmt_sb_release(&m->kallsyms);
 	if (m->have_tasks) {
-		kmt_hash_free(&m->tasks.map);
+		task_map_free(&m->tasks.map);
 		kmt_strtab_free(&m->tasks.names);
 	}
 	free(m);
@@ -465,7 +467,7 @@ int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
 	ret = load_meta(r, m);
 	if (ret)
 		return ret;
-	kmt_hash_init(&m->tasks.map, sizeof(struct task_info));
+	task_map_init(&m->tasks.map);
 	if (kmt_strtab_init(&m->tasks.names))
 		return rec_error(r, ENOMEM, "out of memory");
 	m->have_tasks = 1;
@@ -740,7 +742,7 @@ static void task_set(struct tasks *t, long pid, const char *comm, size_t len,
 
 	if (pid < 0 || pid > INT32_MAX)
 		return;
-	ti = kmt_hash_put(&t->map, (uint64_t)pid, NULL);
+	ti = task_map_put(&t->map, (uint64_t)pid, NULL);
 	if (!ti)
 		return;
 	if (comm && len)
@@ -818,14 +820,14 @@ static void tasks_from_text(struct tasks *t, const char *text, int tgids)
  * The names and thread groups of the tasks seen in the recording (and of
  * their thread-group leaders), not of every task the machine ran.
  */
-static int collect_tasks(struct kmt_rec *r, const struct kmt_hash *seen,
+static int collect_tasks(struct kmt_rec *r, const struct kmt_hash_set *seen,
 			 struct kmt_sb *cmdlines, struct kmt_sb *tgids)
 {
 	struct tasks *t = &r->meta->tasks;
-	struct kmt_hash keep;
+	struct kmt_hash_set keep;
+	struct task_info *ti;
 	uint64_t pid;
 	size_t it = 0;
-	void *v;
 	char *text;
 
 	kmt_sb_adds(tgids, KMT_TDW_TGIDS_MAGIC);
@@ -842,21 +844,18 @@ static int collect_tasks(struct kmt_rec *r, const struct kmt_hash *seen,
 	free(text);
 	tasks_from_proc(t);
 
-	kmt_hash_init(&keep, 0);
-	while (kmt_hash_next(seen, &it, &pid, &v)) {
-		const struct task_info *ti = kmt_hash_get(&t->map, pid);
-
-		if (!kmt_hash_put(&keep, pid, NULL) ||
-		    (ti && ti->tgid && !kmt_hash_put(&keep, (uint64_t)ti->tgid, NULL))) {
-			kmt_hash_free(&keep);
+	kmt_hash_set_init(&keep);
+	while (kmt_hash_set_next(seen, &it, &pid)) {
+		ti = task_map_get(&t->map, pid);
+		if (kmt_hash_set_add(&keep, pid) ||
+		    (ti && ti->tgid && kmt_hash_set_add(&keep, (uint64_t)ti->tgid))) {
+			kmt_hash_set_free(&keep);
 			return -ENOMEM;
 		}
 	}
 	it = 0;
-	while (kmt_hash_next(&t->map, &it, &pid, &v)) {
-		const struct task_info *ti = v;
-
-		if (!kmt_hash_get(&keep, pid))
+	while (task_map_next(&t->map, &it, &pid, &ti)) {
+		if (!kmt_hash_set_has(&keep, pid))
 			continue;
 		if (ti->comm)
 			kmt_sb_addf(cmdlines, "%d %s\n", (int)pid,
@@ -864,7 +863,7 @@ static int collect_tasks(struct kmt_rec *r, const struct kmt_hash *seen,
 		if (ti->tgid)
 			kmt_sb_addf(tgids, "%d %d\n", (int)pid, (int)ti->tgid);
 	}
-	kmt_hash_free(&keep);
+	kmt_hash_set_free(&keep);
 	return cmdlines->oom || tgids->oom ? -ENOMEM : 0;
 }
 
@@ -911,7 +910,7 @@ static int field_offset(const char *format, const char *field)
  * it holds events of.
  */
 static int count_pages(struct kmt_rec *r, int fd, uint64_t size,
-		       const int *ids, int pid_off, struct kmt_hash *pids,
+		       const int *ids, int pid_off, struct kmt_hash_set *pids,
 		       struct kmt_rec_result *res)
 {
 	struct kbuffer *kb;
@@ -951,7 +950,7 @@ static int count_pages(struct kmt_rec *r, int fd, uint64_t size,
 			memcpy(&pid, (char *)rec + pid_off, sizeof(pid));
 			/* out of memory, a task goes unnamed: no worse */
 			if (pid > 0)
-				kmt_hash_put(pids, (uint32_t)pid, NULL);
+				kmt_hash_set_add(pids, (uint32_t)pid);
 			for (i = 0; ids[i] >= 0 && ids[i] != type; i++)
 				;
 			if (ids[i] >= 0)
@@ -983,13 +982,13 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	uint64_t *sizes = NULL, off, data_off;
 	int ids[sizeof(r->enabled) / sizeof(r->enabled[0]) + 1];
 	int pid_off = m->nr_kmem ? field_offset(m->kmem[0].data, "common_pid") : 4;
-	struct kmt_hash pids;
+	struct kmt_hash_set pids;
 	struct stat st;
 	size_t nopt = 0;
 	int i, ret, full = 0;
 
 	memset(res, 0, sizeof(*res));
-	kmt_hash_init(&pids, 0);
+	kmt_hash_set_init(&pids);
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct kmt_rec_cpu *c = &r->cpus[i];
 
@@ -1142,7 +1141,7 @@ out:
 	free(opts);
 	kmt_sb_release(&cmdlines);
 	kmt_sb_release(&tgids);
-	kmt_hash_free(&pids);
+	kmt_hash_set_free(&pids);
 	return ret;
 }
 

@@ -11,8 +11,8 @@ void kmt_report_init(struct kmt_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	kmt_arena_init(&r->arena);
-	kmt_hash_init(&r->sym_memo[0], sizeof(const char *));
-	kmt_hash_init(&r->sym_memo[1], sizeof(const char *));
+	kmt_report_texts_init(&r->sym_memo[0]);
+	kmt_report_texts_init(&r->sym_memo[1]);
 }
 
 struct kmt_section *kmt_report_section(const struct kmt_report *r,
@@ -42,8 +42,8 @@ void kmt_report_free(struct kmt_report *r)
 			free(sec->summary.items);
 	}
 	free(r->sections);
-	kmt_hash_free(&r->sym_memo[0]);
-	kmt_hash_free(&r->sym_memo[1]);
+	kmt_report_texts_free(&r->sym_memo[0]);
+	kmt_report_texts_free(&r->sym_memo[1]);
 	kmt_arena_free(&r->arena);
 	memset(r, 0, sizeof(*r));
 }

@@ -171,13 +171,16 @@ struct kmt_report_meta {
 	int has_stacks;
 };
 
+/* a number -> a text made for a report (in its arena, or static) */
+KMT_HASH_TYPE(kmt_report_texts, const char *)
+
 struct kmt_report {
 	struct kmt_arena arena;	/* strings and tables of this report */
 	/*
 	 * Names already made for addresses ([1]: with --raw-ip), so a table
 	 * of a million objects holds a few thousand callsite strings.
 	 */
-	struct kmt_hash sym_memo[2];
+	struct kmt_report_texts sym_memo[2];
 	struct kmt_report_meta meta;
 	struct kmt_section **sections;
 	size_t nr;

@@ -127,7 +127,7 @@ struct pd {
 
 	struct pd_attr *attrs;
 	size_t nr_attrs, attrs_alloc;
-	struct kmt_hash ids;		/* sample id -> uint32_t attr index */
+	struct kmt_hash_u32 ids;	/* sample id -> attr index */
 	enum pd_layout layout;
 	unsigned int id_pos;
 
@@ -1180,8 +1180,8 @@ static int pd_add_attr(struct pd *pd, const unsigned char *attr,
 	    (a->sample_type & KMT_PERF_SAMPLE_CALLCHAIN))
 		pd->s->has_stacks = 1;
 	for (i = 0; i < nr_ids; i++) {
-		uint32_t *slot = kmt_hash_put(&pd->ids, get64(ids + 8 * i),
-					      NULL);
+		uint32_t *slot = kmt_hash_u32_put(&pd->ids,
+						  get64(ids + 8 * i), NULL);
 
 		if (!slot)
 			return pd_nomem(pd);
@@ -1441,7 +1441,7 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 		id = get64(body + 8 * pd->id_pos);
 		slot = &pd->id_cache[id % PD_ID_CACHE];
 		if (!slot->attr || slot->id != id) {
-			idx = kmt_hash_get(&pd->ids, id);
+			idx = kmt_hash_u32_get(&pd->ids, id);
 			if (!idx) {
 				kmt_session_anomaly(s, KMT_ANOM_UNKNOWN_ID,
 						    KMT_AT_BYTE, at,
@@ -1471,7 +1471,7 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 	if (ret < 0) {
 		int id = kmt_tp_event_id(&pd->dec, smp.raw, smp.raw_size);
 
-		if (id >= 0 && !kmt_hash_get(&pd->dec.by_id, (uint32_t)id))
+		if (id >= 0 && !kmt_tp_formats_get(&pd->dec.by_id, (uint32_t)id))
 			kmt_session_anomaly(s, KMT_ANOM_UNKNOWN_ID, KMT_AT_BYTE,
 					    at, "an event of unknown id %d", id);
 		else
@@ -1736,7 +1736,7 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 	pd.size = in->size >= 0 ? (uint64_t)in->size : 0;
 	if (in->size < 0 && fstat(in->fd, &st) == 0)
 		pd.size = st.st_size;
-	kmt_hash_init(&pd.ids, sizeof(uint32_t));
+	kmt_hash_u32_init(&pd.ids);
 	kmt_perfdata_queue_init(&pd.q);
 	s->format = "perf.data";
 
@@ -1784,7 +1784,7 @@ out:
 	if (pd.have_dec)
 		kmt_tp_decoder_free(&pd.dec);
 	kmt_perfdata_queue_free(&pd.q);
-	kmt_hash_free(&pd.ids);
+	kmt_hash_u32_free(&pd.ids);
 	free(pd.attrs);
 	free(pd.chain);
 	free(pd.stack_cache);

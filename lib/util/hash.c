@@ -24,15 +24,14 @@ static inline size_t home_slot(const struct kmt_hash *h, uint64_t key)
 	return kmt_hash_mix(key) & (h->nr_slots - 1);
 }
 
-void kmt_hash_init(struct kmt_hash *h, size_t value_size)
+void kmt__hash_init(struct kmt_hash *h, size_t value_size)
 {
 	memset(h, 0, sizeof(*h));
-	h->value_size = value_size;
 	/* keep every key 8-byte aligned */
 	h->slot_size = sizeof(uint64_t) + ((value_size + 7) & ~(size_t)7);
 }
 
-void kmt_hash_free(struct kmt_hash *h)
+void kmt__hash_free(struct kmt_hash *h)
 {
 	free(h->slots);
 	free(h->zero_slot);
@@ -43,7 +42,7 @@ void kmt_hash_free(struct kmt_hash *h)
 	h->nr_used = 0;
 }
 
-void kmt_hash_clear(struct kmt_hash *h)
+void kmt__hash_clear(struct kmt_hash *h)
 {
 	/* a compacted table's array was its entries: it goes */
 	if (h->slots && !h->nr_slots) {
@@ -56,7 +55,7 @@ void kmt_hash_clear(struct kmt_hash *h)
 	h->nr_used = 0;
 }
 
-void *kmt_hash_get(const struct kmt_hash *h, uint64_t key)
+void *kmt__hash_get(const struct kmt_hash *h, uint64_t key)
 {
 	size_t i, mask;
 
@@ -144,7 +143,7 @@ static void *put_zero(struct kmt_hash *h, int *is_new)
 	return h->zero_slot + sizeof(uint64_t);
 }
 
-void *kmt_hash_put(struct kmt_hash *h, uint64_t key, int *is_new)
+void *kmt__hash_put(struct kmt_hash *h, uint64_t key, int *is_new)
 {
 	size_t i, mask;
 
@@ -172,7 +171,12 @@ void *kmt_hash_put(struct kmt_hash *h, uint64_t key, int *is_new)
 	return slot_value(h, i);
 }
 
-int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
+/*
+ * out_size comes from the typed wrapper, sizeof its value type, and not
+ * from the table: a copy the compiler can see the size of, matching out.
+ */
+int kmt__hash_del(struct kmt_hash *h, uint64_t key, void *out,
+		  size_t out_size)
 {
 	size_t i, j, mask;
 
@@ -180,8 +184,7 @@ int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
 		if (!h->has_zero)
 			return 0;
 		if (out)
-			memcpy(out, h->zero_slot + sizeof(uint64_t),
-			       h->value_size);
+			memcpy(out, h->zero_slot + sizeof(uint64_t), out_size);
 		h->has_zero = 0;
 		h->nr_used--;
 		return 1;
@@ -198,7 +201,7 @@ int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
 			return 0;
 	}
 	if (out)
-		memcpy(out, slot_value(h, i), h->value_size);
+		memcpy(out, slot_value(h, i), out_size);
 
 	/* shift back later members of the cluster that may move into the hole */
 	j = i;
@@ -224,8 +227,8 @@ int kmt_hash_del(struct kmt_hash *h, uint64_t key, void *out)
 	return 1;
 }
 
-int kmt_hash_next(const struct kmt_hash *h, size_t *iter, uint64_t *key,
-		  void **value)
+int kmt__hash_next(const struct kmt_hash *h, size_t *iter, uint64_t *key,
+		   void **value)
 {
 	size_t i;
 
@@ -252,7 +255,7 @@ int kmt_hash_next(const struct kmt_hash *h, size_t *iter, uint64_t *key,
 	return 0;
 }
 
-void *kmt_hash_compact(struct kmt_hash *h, size_t *nr)
+void *kmt__hash_compact(struct kmt_hash *h, size_t *nr)
 {
 	unsigned char *shrunk;
 	size_t i, n = 0;

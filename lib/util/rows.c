@@ -8,14 +8,14 @@
 void kmt_rows_init(struct kmt_rows *r, size_t row_size, size_t key_size)
 {
 	memset(r, 0, sizeof(*r));
-	kmt_hash_init(&r->index, sizeof(uint32_t));
+	kmt_hash_u32_init(&r->index);
 	r->row_size = row_size;
 	r->key_size = key_size;
 }
 
 void kmt_rows_free(struct kmt_rows *r)
 {
-	kmt_hash_free(&r->index);
+	kmt_hash_u32_free(&r->index);
 	free(r->rows);
 	r->rows = NULL;
 	r->nr = r->alloc = 0;
@@ -61,7 +61,7 @@ void *kmt_rows_get(struct kmt_rows *r, const void *key, int create,
 	if (is_new)
 		*is_new = 0;
 	for (;;) {
-		uint32_t *idx = kmt_hash_get(&r->index, h);
+		uint32_t *idx = kmt_hash_u32_get(&r->index, h);
 
 		if (!idx)
 			break;
@@ -76,7 +76,7 @@ void *kmt_rows_get(struct kmt_rows *r, const void *key, int create,
 	    kmt_array_grow((void **)&r->rows, &r->alloc, r->nr + 1,
 			   r->row_size))
 		return NULL;
-	slot = kmt_hash_put(&r->index, h, NULL);
+	slot = kmt_hash_u32_put(&r->index, h, NULL);
 	if (!slot)
 		return NULL;
 	*slot = (uint32_t)r->nr;

@@ -15,7 +15,7 @@
  * Rows are kept in insertion order in one array, ready to sort.
  */
 struct kmt_rows {
-	struct kmt_hash index;	/* key hash -> uint32_t row number */
+	struct kmt_hash_u32 index;	/* key hash -> row number */
 	unsigned char *rows;
 	size_t nr;
 	size_t alloc;

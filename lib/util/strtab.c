@@ -10,7 +10,7 @@ int kmt_strtab_init(struct kmt_strtab *t)
 {
 	memset(t, 0, sizeof(*t));
 	kmt_arena_init(&t->arena);
-	kmt_hash_init(&t->index, sizeof(uint32_t));
+	kmt_hash_u32_init(&t->index);
 	if (KMT_ARRAY_GROW(t->strs, 1, t->alloc) ||
 	    KMT_ARRAY_GROW(t->lens, 1, t->alloc_lens))
 		return -ENOMEM;
@@ -23,7 +23,7 @@ int kmt_strtab_init(struct kmt_strtab *t)
 void kmt_strtab_free(struct kmt_strtab *t)
 {
 	kmt_arena_free(&t->arena);
-	kmt_hash_free(&t->index);
+	kmt_hash_u32_free(&t->index);
 	free(t->strs);
 	free(t->lens);
 	memset(t, 0, sizeof(*t));
@@ -39,7 +39,7 @@ static uint32_t lookup(const struct kmt_strtab *t, const char *s, size_t len,
 	uint64_t key = kmt_hash_bytes(s, len);
 
 	for (;;) {
-		uint32_t *id = kmt_hash_get(&t->index, key);
+		uint32_t *id = kmt_hash_u32_get(&t->index, key);
 
 		if (!id) {
 			*free_key = key;
@@ -74,7 +74,7 @@ uint32_t kmt_strtab_intern(struct kmt_strtab *t, const char *s, size_t len)
 	copy = kmt_arena_strndup(&t->arena, s, len);
 	if (!copy)
 		return 0;
-	slot = kmt_hash_put(&t->index, key, NULL);
+	slot = kmt_hash_u32_put(&t->index, key, NULL);
 	if (!slot)
 		return 0;
 	id = (uint32_t)t->nr++;

@@ -14,7 +14,7 @@
  */
 struct kmt_strtab {
 	struct kmt_arena arena;
-	struct kmt_hash index;	/* string hash -> id (probing on collision) */
+	struct kmt_hash_u32 index;	/* string hash -> id (probing on collision) */
 	const char **strs;	/* id -> text; strs[0] is NULL */
 	uint32_t *lens;
 	size_t nr;		/* ids in use, counting id 0 */

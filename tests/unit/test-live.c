@@ -55,7 +55,7 @@ static void test_outcomes(void)
 	CHECK_EQ_U64(st->what, KMT_LIVE_ALLOC_FAILED);
 	st = feed(&l, KMT_EV_PCPU_DRAIN, 170, 0, 1, 0x5, 0);
 	CHECK_EQ_U64(st->what, KMT_LIVE_OTHER);
-	CHECK_EQ_U64(kmt_hash_count(&l.slab), 0);
+	CHECK_EQ_U64(kmt_live_objs_count(&l.slab), 0);
 	CHECK_EQ_U64(l.first_ts, 100);
 	CHECK_EQ_U64(l.last_ts, 170);
 	kmt_live_free(&l);
@@ -78,7 +78,7 @@ static void test_split_free(void)
 	CHECK_EQ_U64(st->what, KMT_LIVE_FREE);
 	CHECK_EQ_U64(st->bytes, 4096);
 	CHECK_EQ_U64(st->prev.order, 2);
-	CHECK_EQ_U64(kmt_hash_count(&l.page), 3);
+	CHECK_EQ_U64(kmt_live_objs_count(&l.page), 3);
 	for (i = 1; i < 4; i++) {
 		st = feed(&l, KMT_EV_PAGE_FREE, 300 + i, 0, 1, 0x40 + i, 0);
 		CHECK_EQ_U64(st->what, KMT_LIVE_FREE);
@@ -86,7 +86,7 @@ static void test_split_free(void)
 		CHECK(st->prev.flags & KMT_LIVE_SPLIT);
 		CHECK_EQ_U64(st->prev.ts, 100);
 	}
-	CHECK_EQ_U64(kmt_hash_count(&l.page), 0);
+	CHECK_EQ_U64(kmt_live_objs_count(&l.page), 0);
 	kmt_live_free(&l);
 	kmt_session_free(&s);
 }
@@ -107,12 +107,12 @@ static void test_split_of_damaged_order(void)
 	st = feed(&l, KMT_EV_PAGE_FREE, 200, 0, 1, 0x500, 0);
 	CHECK_EQ_U64(st->what, KMT_LIVE_FREE);
 	CHECK_EQ_U64(st->bytes, 4096);
-	CHECK_EQ_U64(kmt_hash_count(&l.page), 0);
+	CHECK_EQ_U64(kmt_live_objs_count(&l.page), 0);
 	/* the largest split still tracked */
 	feed(&l, KMT_EV_PAGE_ALLOC, 300, 0, 1, 0x10000,
 	     KMT_SPLIT_MAX_ORDERS);
 	feed(&l, KMT_EV_PAGE_FREE, 400, 0, 1, 0x10000, 0);
-	CHECK_EQ_U64(kmt_hash_count(&l.page),
+	CHECK_EQ_U64(kmt_live_objs_count(&l.page),
 		     (1ULL << KMT_SPLIT_MAX_ORDERS) - 1);
 	kmt_live_free(&l);
 	kmt_session_free(&s);

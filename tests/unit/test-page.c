@@ -305,7 +305,8 @@ static void test_page_rows_read_only(void)
 	kmt_report_init(&r);
 	CHECK(!kmt_analysis_page.finish(f.ctx, &r));
 	arena = r.arena.total;
-	memo = kmt_hash_count(&r.sym_memo[0]) + kmt_hash_count(&r.sym_memo[1]);
+	memo = kmt_report_texts_count(&r.sym_memo[0]) +
+	       kmt_report_texts_count(&r.sym_memo[1]);
 	for (i = 0; i < r.nr; i++) {
 		const struct kmt_table *t = &r.sections[i]->table;
 
@@ -320,8 +321,8 @@ static void test_page_rows_read_only(void)
 	/* callsites, pages, and the order by migratetype counts */
 	CHECK_EQ_U64(tables, 3);
 	CHECK_EQ_U64(r.arena.total, arena);
-	CHECK_EQ_U64(kmt_hash_count(&r.sym_memo[0]) +
-		     kmt_hash_count(&r.sym_memo[1]), memo);
+	CHECK_EQ_U64(kmt_report_texts_count(&r.sym_memo[0]) +
+		     kmt_report_texts_count(&r.sym_memo[1]), memo);
 	CHECK(memo > 0);
 	kmt_report_free(&r);
 	teardown(&f);

@@ -608,8 +608,10 @@ static void check_same_analysis(const struct kmt_po_analysis *x,
 	CHECK_EQ_U64(x->formats, y->formats);
 	CHECK_EQ_U64(x->stacks.nr, y->stacks.nr);
 	CHECK_EQ_U64(x->charged.pages, y->charged.pages);
-	CHECK_EQ_U64(kmt_hash_count(&x->by_memcg), kmt_hash_count(&y->by_memcg));
-	CHECK_EQ_U64(kmt_hash_count(&x->by_mt), kmt_hash_count(&y->by_mt));
+	CHECK_EQ_U64(kmt_po_memcgs_count(&x->by_memcg),
+		     kmt_po_memcgs_count(&y->by_memcg));
+	CHECK_EQ_U64(kmt_po_counts_count(&x->by_mt),
+		     kmt_po_counts_count(&y->by_mt));
 	for (i = 0; i < KMT_PO_CLASS_NR; i++)
 		CHECK_EQ_U64(x->by_class[i].pages, y->by_class[i].pages);
 	for (i = 0; i < 4; i++)

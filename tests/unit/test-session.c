@@ -239,8 +239,8 @@ static void test_comms(void)
 	CHECK_EQ_U64(bad, 0);
 	CHECK_STR(kmt_session_comm(&s, 1), "systemd");
 	CHECK_EQ_U64(kmt_session_set_tgid(&s, 4322, 4321), 0);
-	CHECK(kmt_hash_get(&s.tgids, 4322) &&
-	      *(int32_t *)kmt_hash_get(&s.tgids, 4322) == 4321);
+	CHECK(kmt_hash_i32_get(&s.tgids, 4322) &&
+	      *kmt_hash_i32_get(&s.tgids, 4322) == 4321);
 	kmt_session_free(&s);
 }
 

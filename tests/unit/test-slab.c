@@ -315,7 +315,8 @@ static void test_slab_rows_read_only(void)
 	kmt_report_init(&r);
 	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
 	arena = r.arena.total;
-	memo = kmt_hash_count(&r.sym_memo[0]) + kmt_hash_count(&r.sym_memo[1]);
+	memo = kmt_report_texts_count(&r.sym_memo[0]) +
+	       kmt_report_texts_count(&r.sym_memo[1]);
 	for (i = 0; i < r.nr; i++) {
 		const struct kmt_table *t = &r.sections[i]->table;
 		/* the callsite's column: the first, or the last by pointer */
@@ -338,8 +339,8 @@ static void test_slab_rows_read_only(void)
 	}
 	CHECK_EQ_U64(tables, 2);
 	CHECK_EQ_U64(r.arena.total, arena);
-	CHECK_EQ_U64(kmt_hash_count(&r.sym_memo[0]) +
-		     kmt_hash_count(&r.sym_memo[1]), memo);
+	CHECK_EQ_U64(kmt_report_texts_count(&r.sym_memo[0]) +
+		     kmt_report_texts_count(&r.sym_memo[1]), memo);
 	CHECK_EQ_U64(memo, 3);
 	kmt_report_free(&r);
 	teardown(&f);

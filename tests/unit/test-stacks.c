@@ -109,7 +109,7 @@ static void test_hash_collision(void)
 	kmt_stacks_init(&s);
 	ida = kmt_stacks_intern(&s, a, 2);
 	/* plant b's hash in the index as if a owned it */
-	slot = kmt_hash_put(&s.index, kmt_hash_bytes(b, sizeof(b)), NULL);
+	slot = kmt_hash_u32_put(&s.index, kmt_hash_bytes(b, sizeof(b)), NULL);
 	CHECK(slot != NULL);
 	if (!slot)
 		return;

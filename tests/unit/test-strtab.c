@@ -117,7 +117,7 @@ static void test_hash_collision(void)
 
 	kmt_strtab_init(&t);
 	a = intern_s(&t, "a");
-	slot = kmt_hash_put(&t.index, kmt_hash_bytes("b", 1), NULL);
+	slot = kmt_hash_u32_put(&t.index, kmt_hash_bytes("b", 1), NULL);
 	CHECK(slot != NULL);
 	if (!slot)
 		return;
