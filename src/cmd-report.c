@@ -24,6 +24,7 @@
 #include "options.h"
 #include "render/render.h"
 #include "report/report.h"
+#include "report/sort.h"
 #include "source/source.h"
 #include "util/hash.h"
 #include "util/json.h"
@@ -358,7 +359,9 @@ static int check_sort_keys(const char *spec, const struct report_run *run,
 
 		for (i = 0; i < NR_ANALYSES; i++)
 			known |= run->on[i] &&
-				 analyses[i].ops->knows_sort_key(p, len);
+				 kmt_sort_has_key(analyses[i].ops->sort_keys,
+						  analyses[i].ops->nr_sort_keys,
+						  p, len);
 		if (!known) {
 			snprintf(bad, badlen, "%.*s", (int)len, p);
 			return -1;
