@@ -73,19 +73,17 @@ static int parse_pids(const char *list, pid_t **pids, size_t *nr,
 		errno = 0;
 		pid = strtol(p, &end, 10);
 		if (errno || end == p || pid <= 0 || pid > INT_MAX ||
-		    (*end && *end != ',')) {
-			fprintf(stderr, "kmemtrace record: '%s' is not a list of pids\n",
-				list);
-			return -EINVAL;
-		}
+		    (*end && *end != ','))
+			return kmt_usage_error("option '-p' needs a list of pids, not '%s'",
+					       list);
 		ret = kmt_workload_add_threads(pids, nr, &alloc, pid);
-		if (ret) {
-			fprintf(stderr, "kmemtrace record: no process %ld: %s\n",
-				pid, strerror(-ret));
-			return ret;
-		}
+		if (ret == -ENOMEM)
+			return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		if (ret)
+			return kmt_error(KMT_EXIT_INPUT, "no process %ld: %s",
+					 pid, strerror(-ret));
 		if (KMT_ARRAY_GROW(*main_pids, *nr_main + 1, alloc_main))
-			return -ENOMEM;
+			return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		(*main_pids)[(*nr_main)++] = (pid_t)pid;
 		p = *end ? end + 1 : end;
 	}
@@ -117,15 +115,15 @@ static void print_summary(const struct kmt_rec *l,
 		const struct kmt_rec_cpu *c = &l->cpus[i];
 
 		if (c->overrun || c->commit_overrun || c->dropped)
-			fprintf(stderr, "kmemtrace record: CPU %d lost %llu events (overrun %llu, commit overrun %llu, dropped %llu): a larger -b may help\n",
-				i, (unsigned long long)(c->overrun +
-							c->commit_overrun + c->dropped),
-				(unsigned long long)c->overrun,
-				(unsigned long long)c->commit_overrun,
-				(unsigned long long)c->dropped);
+			kmt_warning("CPU %d lost %llu events (overrun %llu, commit overrun %llu, dropped %llu): a larger -b may help",
+				    i, (unsigned long long)(c->overrun +
+							    c->commit_overrun + c->dropped),
+				    (unsigned long long)c->overrun,
+				    (unsigned long long)c->commit_overrun,
+				    (unsigned long long)c->dropped);
 		if (c->entries)
-			fprintf(stderr, "kmemtrace record: CPU %d: %llu events were left unread in the buffer\n",
-				i, (unsigned long long)c->entries);
+			kmt_warning("CPU %d: %llu events were left unread in the buffer",
+				    i, (unsigned long long)c->entries);
 	}
 }
 
@@ -146,11 +144,12 @@ int cmd_record(int argc, char **argv)
 		OPT_BOOL('g', "call-graph", &stacks, "record a kernel stack with each page allocation"),
 		OPT_GROUP("what to trace"),
 		OPT_BOOL('a', "all-cpus", &all, "the whole system until Ctrl-C or --duration"),
-		OPT_STRING('p', "pid", &pid_list, "pid,...", "only these processes (and their threads)"),
+		OPT_LIST('p', "pid", &pid_list, "pid,...", "only these processes (and their threads)"),
 		OPT_BOOL(0, "follow", &follow, "with a command: only its events and its children's"),
 		OPT_STRING(0, "duration", &duration_arg, "seconds", "stop after this many seconds"),
 		OPT_GROUP("output"),
-		OPT_INT('b', "buffer-size", &buffer_kb, "kb", "ring buffer per CPU in KB (default 16 MB, at most 1/64 of memory)"),
+		OPT_INT('b', "buffer-size", &buffer_kb, "kb", 0, 64 * 1024 * 1024,
+			"ring buffer per CPU in KB (0, the default: 16 MB, at most 1/64 of memory)"),
 		OPT_BOOL(0, "no-kallsyms", &no_kallsyms, "do not store /proc/kallsyms in the file"),
 		OPT_BOOL('q', "quiet", &quiet, "print only errors"),
 		OPT_END()
@@ -174,36 +173,28 @@ int cmd_record(int argc, char **argv)
 		char *end;
 
 		duration = strtod(duration_arg, &end);
-		if (*end || end == duration_arg || !(duration > 0)) {
-			fprintf(stderr, "kmemtrace record: '%s' is not a duration in seconds\n",
-				duration_arg);
-			return 129;
-		}
+		if (*end || end == duration_arg || !(duration > 0))
+			return kmt_usage_error("option '--duration' needs a number of seconds above 0, not '%s'",
+					       duration_arg);
 	}
-	if (buffer_kb < 0 || buffer_kb > 64 * 1024 * 1024) {
-		fprintf(stderr, "kmemtrace record: '%d' is not a buffer size in KB\n",
-			buffer_kb);
-		return 129;
-	}
-	if (pid_list && (all || have_cmd)) {
-		fprintf(stderr, "kmemtrace record: -p goes with neither -a nor a command\n");
-		return 129;
-	}
-	if (follow && !have_cmd) {
-		fprintf(stderr, "kmemtrace record: --follow needs a command after '--'\n");
-		return 129;
-	}
+	if (pid_list && (all || have_cmd))
+		return kmt_usage_error("-p goes with neither -a nor a command");
+	if (follow && !have_cmd)
+		return kmt_usage_error("--follow needs a command after '--'");
+	if (stacks && slab && !page)
+		return kmt_usage_error("-g records page allocation stacks: it needs the page events");
 
 	ret = kmt_rec_check_access(err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "kmemtrace record: %s\n", err);
-		return 1;
-	}
-	if (pid_list && parse_pids(pid_list, &pids, &nr_pids, &main_pids,
-				   &nr_main)) {
-		free(pids);
-		free(main_pids);
-		return 1;
+	if (ret)
+		return kmt_error(KMT_EXIT_RUNTIME, "%s", err);
+	if (pid_list) {
+		code = parse_pids(pid_list, &pids, &nr_pids, &main_pids,
+				  &nr_main);
+		if (code) {
+			free(pids);
+			free(main_pids);
+			return code;
+		}
 	}
 
 	install_signals();
@@ -223,18 +214,14 @@ int cmd_record(int argc, char **argv)
 	cfg.output = output;
 	cfg.version = "kmemtrace " KMT_VERSION;
 	cfg.no_kallsyms = no_kallsyms;
-	if (stacks && !(cfg.groups & KMT_REC_PAGE)) {
-		fprintf(stderr, "kmemtrace record: -g records page allocation stacks: it needs the page events\n");
-		return 129;
-	}
 
 	kmt_rec_init(&rec);
 	ret = kmt_rec_setup(&rec, &cfg);
 	if (ret)
 		goto fail;
 	for (i = 0; !quiet && i < rec.nr_missing; i++)
-		fprintf(stderr, "kmemtrace record: this kernel has no kmem:%s, skipped\n",
-			rec.missing[i]);
+		kmt_warning("this kernel has no kmem:%s, skipped",
+			    rec.missing[i]);
 	if (have_cmd) {
 		ret = kmt_workload_prepare(&wl, argv);
 		if (ret) {
@@ -262,7 +249,7 @@ int cmd_record(int argc, char **argv)
 		if (ret) {
 			snprintf(rec.errmsg, sizeof(rec.errmsg),
 				 "cannot run '%s': %s", argv[0], strerror(-ret));
-			code = ret == -ENOENT || ret == -EACCES ? 127 : 1;
+			code = KMT_EXIT_RUNTIME;
 			goto fail_code;
 		}
 	} else if (!quiet && !duration) {
@@ -292,10 +279,8 @@ int cmd_record(int argc, char **argv)
 		goto fail;
 	if (!quiet || ret)
 		print_summary(&rec, &res, output);
-	if (ret) {
-		fprintf(stderr, "kmemtrace record: %s\n", rec.errmsg);
-		code = 1;
-	}
+	if (ret)
+		code = kmt_error(KMT_EXIT_RUNTIME, "%s", rec.errmsg);
 	kmt_rec_free(&rec);
 	if (have_cmd) {
 		kmt_workload_wait(&wl);
@@ -311,9 +296,9 @@ interrupted:
 	code = 128 + stop_signal;
 	goto fail_code;
 fail:
-	code = 1;
+	code = KMT_EXIT_RUNTIME;
 fail_code:
-	fprintf(stderr, "kmemtrace record: %s\n", rec.errmsg);
+	kmt_error(code, "%s", rec.errmsg);
 	kmt_rec_free(&rec);
 	kmt_workload_abort(&wl);
 	free(pids);

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "kmemtrace: '%s' is not a kmemtrace command\n", argv[1]);
-	usage(stderr);
-	return 129;
+	fprintf(stderr, "kmemtrace: error: '%s' is not a kmemtrace command (see 'kmemtrace -h')\n",
+		argv[1]);
+	return KMT_EXIT_USAGE;
 }
