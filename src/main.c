@@ -48,6 +48,12 @@ int main(int argc, char **argv)
 		printf("kmemtrace %s\n", KMT_VERSION);
 		return 0;
 	}
+	/* for the completion script; 'kmemtrace <cmd> --list-opts' too */
+	if (!strcmp(argv[1], "--list-cmds")) {
+		for (i = 0; i < NR_COMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		return 0;
+	}
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);

@@ -75,6 +75,26 @@ void kmt_help_wrap(FILE *out, const char *head, int indent, const char *text)
 	fputc('\n', out);
 }
 
+/* every spelling of every option, for the completion script */
+static void list_options(const struct kmt_option *opts)
+{
+	const struct kmt_option *o;
+
+	for (o = opts; o->type != KMT_OPT_END; o++) {
+		const char *sep = o->argh ? " <" : "";
+		const char *argh = o->argh ? o->argh : "";
+		const char *end = o->argh ? ">" : "";
+
+		if (!shown(o))
+			continue;
+		if (o->short_name)
+			printf("-%c%s%s%s\n", o->short_name, sep, argh, end);
+		if (o->long_name)
+			printf("--%s%s%s%s\n", o->long_name, sep, argh, end);
+	}
+	printf("-h\n--help\n");
+}
+
 /* the option spelled name ("-s", "--sort"), or NULL */
 static const struct kmt_option *find_spelling(const struct kmt_option *opts,
 					      const char *name)
@@ -92,6 +112,14 @@ static const struct kmt_option *find_spelling(const struct kmt_option *opts,
 			return o;
 	}
 	return NULL;
+}
+
+static void list_values(const struct kmt_option *opts, const char *name)
+{
+	const struct kmt_option *o = find_spelling(opts, name);
+
+	if (o && o->values)
+		o->values(stdout, 0);
 }
 
 /*
@@ -244,6 +272,15 @@ int kmt_parse_options(int argc, char **argv, const struct kmt_option *opts,
 		}
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 			kmt_usage_with_options(usage, opts, stdout);
+			exit(KMT_EXIT_OK);
+		}
+		if (!strcmp(arg, "--list-opts")) {
+			list_options(opts);
+			exit(KMT_EXIT_OK);
+		}
+		if (!strcmp(arg, "--list-values")) {
+			if (i + 1 < argc)
+				list_values(opts, argv[i + 1]);
 			exit(KMT_EXIT_OK);
 		}
 		if (arg[1] == '-') {

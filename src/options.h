@@ -6,7 +6,9 @@
 
 /*
  * Options as data: each command declares a table, and `-h` is generated
- * from it, so the help is always what the parser accepts.
+ * from it, so the help is always what the parser accepts.  The same table
+ * answers the completion script (--list-opts, --list-values), so that
+ * cannot drift either.
  */
 enum kmt_opt_type {
 	KMT_OPT_END = 0,
@@ -34,7 +36,7 @@ struct kmt_option {
 	/*
 	 * Optional: the words the argument is made of (sort keys).  With
 	 * help, a block for the end of -h (a blank line, a heading, ...) or
-	 * nothing; without, one word a line.
+	 * nothing; without, one word a line, for completion.
 	 */
 	void (*values)(FILE *out, int help);
 };
@@ -81,6 +83,10 @@ struct kmt_option {
  * a bad or missing value, or a single-valued option given twice prints
  * one line (kmt_usage_error) and exits 129.  An alias shares its
  * option's value, so "-l 1 --line 2" is a repetition too.
+ *
+ * For the completion script, and not in -h: --list-opts prints each
+ * option's spellings, one a line, followed by " <argh>" when it takes a
+ * value; --list-values <option> prints the words the option takes.
  */
 int kmt_parse_options(int argc, char **argv, const struct kmt_option *opts,
 		      const char *const *usage, int flags);
