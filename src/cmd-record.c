@@ -110,7 +110,9 @@ static void print_summary(const struct kmt_rec *l,
 	if (res->other)
 		fprintf(stderr, " (and %llu stacks)", (unsigned long long)res->other);
 	fprintf(stderr, ", %llu lost, wrote %s (%.1f MB)\n",
-		(unsigned long long)res->lost, output, res->bytes / 1e6);
+		(unsigned long long)res->lost,
+		strcmp(output, "-") ? output : "the standard output",
+		res->bytes / 1e6);
 	for (i = 0; i < l->nr_cpus; i++) {
 		const struct kmt_rec_cpu *c = &l->cpus[i];
 
@@ -135,7 +137,8 @@ int cmd_record(int argc, char **argv)
 	int all = 0, follow = 0, no_kallsyms = 0, quiet = 0, buffer_kb = 0;
 	const struct kmt_option options[] = {
 		OPT_STRING('o', "output", &output, "file",
-			   "write the recording to <file> (default kmemtrace.dat)"),
+			   "write the recording to <file> (default kmemtrace.dat), "
+			   "'-' for stdout; a file there is kept as <file>.old"),
 		OPT_GROUP("events (default: --slab --page)"),
 		OPT_BOOL(0, "slab", &slab, "slab events: kmalloc, kmem_cache_alloc, kfree, kmem_cache_free"),
 		OPT_BOOL(0, "page", &page, "page events: mm_page_alloc, mm_page_free, mm_page_free_batched"),
@@ -183,6 +186,9 @@ int cmd_record(int argc, char **argv)
 		return kmt_usage_error("--follow needs a command after '--'");
 	if (stacks && slab && !page)
 		return kmt_usage_error("-g records page allocation stacks: it needs the page events");
+	if (!strcmp(output, "-") && isatty(STDOUT_FILENO))
+		return kmt_usage_error("-o -: the standard output is a terminal; "
+				       "send it to a pipe or a file");
 
 	ret = kmt_rec_check_access(err, sizeof(err));
 	if (ret)
@@ -212,6 +218,8 @@ int cmd_record(int argc, char **argv)
 	cfg.stacks = stacks;
 	cfg.buffer_kb = buffer_kb;
 	cfg.output = output;
+	/* where the pages of "-o -" or "-o /dev/null" wait until the end */
+	cfg.tmpdir = getenv("TMPDIR");
 	cfg.version = "kmemtrace " KMT_VERSION;
 	cfg.no_kallsyms = no_kallsyms;
 
@@ -223,7 +231,9 @@ int cmd_record(int argc, char **argv)
 		kmt_warning("this kernel has no kmem:%s, skipped",
 			    rec.missing[i]);
 	if (have_cmd) {
-		ret = kmt_workload_prepare(&wl, argv);
+		/* with the recording on stdout, the command's goes to stderr */
+		ret = kmt_workload_prepare(&wl, argv, !strcmp(output, "-") ?
+					   KMT_WORKLOAD_STDOUT_TO_STDERR : 0);
 		if (ret) {
 			snprintf(rec.errmsg, sizeof(rec.errmsg),
 				 "cannot start '%s': %s", argv[0], strerror(-ret));
@@ -274,6 +284,8 @@ int cmd_record(int argc, char **argv)
 		kill(wl.pid, stop_signal);
 
 	kmt_rec_stop(&rec);
+	/* a reader of -o - that is gone is an error to report, not a kill */
+	signal(SIGPIPE, SIG_IGN);
 	ret = kmt_rec_write(&rec, &res);
 	if (ret && !res.truncated)
 		goto fail;

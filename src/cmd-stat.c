@@ -215,7 +215,7 @@ int cmd_stat(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (have_cmd) {
-		ret = kmt_workload_prepare(&wl, argv);
+		ret = kmt_workload_prepare(&wl, argv, 0);
 		if (ret) {
 			code = kmt_error(KMT_EXIT_RUNTIME, "cannot start '%s': %s",
 					 argv[0], strerror(-ret));

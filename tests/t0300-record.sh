@@ -140,6 +140,44 @@ test_expect_success 'an existing output is kept as FILE.old' '
 	test "$(check_value status keep.dat)" = ok
 '
 
+test_expect_success '-o - writes the recording to stdout, in order, for report -i -' '
+	record -o - -- sh -c "echo from-the-command; $WORK" 2>err |
+		"$KMEMTRACE" report -i - >rep.txt &&
+	grep -x from-the-command err &&
+	n=$(sed -n "s/^kmemtrace record: \([0-9]*\) events, 0 lost, wrote the standard output .*/\1/p" err) &&
+	test "$n" -gt 100 &&
+	sed -n "s/^# events: //p" rep.txt | tr -c "0-9\n" " " |
+		awk "{ for (i = 1; i <= NF; i++) s += \$i } END { print s }" >got &&
+	echo "$n" >want &&
+	test_cmp want got &&
+	instance_gone && no_stale_instance
+'
+
+test_expect_success '-o - into a file: whole, trace-cmd reads it, nothing renamed' '
+	echo keep >out.dat &&
+	record -q -o - -- sh -c "$WORK" >out.dat 2>err &&
+	! test -s err &&
+	test "$(check_value status out.dat)" = ok &&
+	n=$(check_value events out.dat) &&
+	test "$n" -gt 100 &&
+	test "$(tc_count out.dat)" = "$n" &&
+	! test -e out.dat.old && ! test -e -.old && ! test -e -
+'
+
+test_expect_success '-o /dev/null records and discards; /dev/null stays' '
+	record -o /dev/null -- sh -c "$WORK" 2>err &&
+	grep "^kmemtrace record: [1-9][0-9]* events, 0 lost, wrote /dev/null" err &&
+	test -c /dev/null && ! test -e /dev/null.old &&
+	instance_gone && no_stale_instance
+'
+
+test_expect_success '-o - whose reader goes away: exit 2, one error, no instance left' '
+	{ record -o - -- sh -c "$WORK" 2>err; echo $? >rc; } | head -c 10 >/dev/null &&
+	test "$(cat rc)" = 2 &&
+	grep "^kmemtrace record: error: cannot write the standard output: Broken pipe" err &&
+	instance_gone && no_stale_instance
+'
+
 test_expect_success '-- false returns 1, and the file is still written' '
 	rm -f f.dat &&
 	{ record -q -o f.dat -- false; rc=$?; } &&
