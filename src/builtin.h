@@ -74,9 +74,10 @@ int kmt_choose_input(const char *opt, const char *pos, const char *dflt,
 FILE *kmt_open_output(const char *path);
 /*
  * Flushes out and closes it unless it is stdout or stderr; 0, or
- * KMT_EXIT_RUNTIME after saying that path (or "standard output") could
- * not be written.
+ * KMT_EXIT_RUNTIME after saying that path (or "the standard output")
+ * could not be written: why is err when a write already failed with it
+ * (the caller's errno, 0 if none), else what the flush found.
  */
-int kmt_close_output(FILE *out, const char *path);
+int kmt_close_output(FILE *out, const char *path, int err);
 
 #endif

@@ -192,7 +192,7 @@ int cmd_check(int argc, char **argv)
 	kmt_errors_as_json(0);
 	if (ret)
 		kmt_error(KMT_EXIT_INPUT, "%s", s.errmsg);
-	code = kmt_close_output(out, output);
+	code = kmt_close_output(out, output, 0);
 	if (!code && v.damaged)
 		code = KMT_EXIT_INPUT;
 out:

@@ -37,7 +37,7 @@ static const char *const pageowner_usage[] = {
 
 struct po_cmd {
 	const char *input, *display, *output;
-	int json, summary, debug, limit, threads, oom;
+	int json, summary, debug, limit, threads;
 	unsigned int cull;
 	int filter_pid, filter_tgid, filter_name;
 	struct kmt_po_sortkey keys[KMT_PO_MAX_SORTKEYS];
@@ -128,6 +128,7 @@ struct block_writer {
 	int full[2];		/* handed over, not written yet */
 	int fill;		/* the block being built */
 	int done, threaded, oom;
+	int err;		/* errno of the first write that failed */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	pthread_t thread;
@@ -147,8 +148,10 @@ static void *write_blocks(void *arg)
 		if (!w->full[i])
 			break;
 		pthread_mutex_unlock(&w->lock);
-		if (w->blocks[i].len)
-			fwrite(w->blocks[i].buf, 1, w->blocks[i].len, w->out);
+		if (w->blocks[i].len &&
+		    fwrite(w->blocks[i].buf, 1, w->blocks[i].len, w->out) !=
+		    w->blocks[i].len && !w->err)
+			w->err = errno ? errno : EIO;
 		pthread_mutex_lock(&w->lock);
 		w->full[i] = 0;
 		pthread_cond_broadcast(&w->cond);
@@ -180,8 +183,9 @@ static struct kmt_sb *writer_next(struct block_writer *w)
 		return sb;
 	}
 	if (!w->threaded) {
-		if (sb->len)
-			fwrite(sb->buf, 1, sb->len, w->out);
+		if (sb->len && fwrite(sb->buf, 1, sb->len, w->out) != sb->len &&
+		    !w->err)
+			w->err = errno ? errno : EIO;
 		kmt_sb_reset(sb);
 		return sb;
 	}
@@ -197,7 +201,10 @@ static struct kmt_sb *writer_next(struct block_writer *w)
 	return sb;
 }
 
-/* writes what is left; returns -ENOMEM when a block was lost */
+/*
+ * Writes what is left; returns -ENOMEM when a block was lost, or -errno
+ * when a write failed.
+ */
 static int writer_finish(struct block_writer *w)
 {
 	writer_next(w);
@@ -212,7 +219,7 @@ static int writer_finish(struct block_writer *w)
 	pthread_cond_destroy(&w->cond);
 	kmt_sb_release(&w->blocks[0]);
 	kmt_sb_release(&w->blocks[1]);
-	return w->oom ? -ENOMEM : 0;
+	return w->oom ? -ENOMEM : -w->err;
 }
 
 static int write_groups_text(const struct po_cmd *c, const uint32_t *order,
@@ -833,7 +840,7 @@ static void list_cull_keys(FILE *out, int help)
 int cmd_pageowner(int argc, char **argv)
 {
 	int sort_a = 0, sort_m = 0, sort_n = 0, sort_p = 0, sort_P = 0;
-	int sort_s = 0, sort_t = 0, stacks = 0, nr_flags, nargs, ret;
+	int sort_s = 0, sort_t = 0, stacks = 0, nr_flags, nargs, ret, werr = 0;
 	const char *pid_spec = NULL, *tgid_spec = NULL, *name_spec = NULL;
 	const char *cull_spec = NULL, *sort_spec = NULL, *input = NULL;
 	struct kmt_po_options opt;
@@ -1014,16 +1021,16 @@ int cmd_pageowner(int argc, char **argv)
 		if (c.cull) {
 			for (i = 0; i < nr_print; i++)
 				print_group_culled(&c, &c.a.groups[order[i]]);
-		} else if (write_groups_text(&c, order, nr_print)) {
-			c.oom = 1;
+		} else {
+			werr = write_groups_text(&c, order, nr_print);
 		}
 	}
-	if (c.oom) {
+	if (werr == -ENOMEM) {
 		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory writing the groups");
 		if (c.out != stdout)
 			fclose(c.out);
 	} else {
-		ret = kmt_close_output(c.out, c.output);
+		ret = kmt_close_output(c.out, c.output, werr);
 	}
 out:
 	free(order);

@@ -985,14 +985,7 @@ static int make_report(struct report_run *run, const struct report_want *want,
 		errno = 0;
 		err = renderer->render(&r, out) ? errno_or_eio() : 0;
 	}
-	if (err) {
-		if (out != stdout)
-			fclose(out);
-		kmt_error(KMT_EXIT_RUNTIME, "cannot write the report: %s",
-			  strerror(-err));
-		goto done;
-	}
-	ret = kmt_close_output(out, output);
+	ret = kmt_close_output(out, output, err);
 	goto done;
 oom:
 	fail(KMT_EXIT_RUNTIME, "out of memory");

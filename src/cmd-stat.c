@@ -166,7 +166,7 @@ int cmd_stat(int argc, char **argv)
 	if (ret) {
 		kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		if (output)
-			kmt_close_output(out.out, output);
+			kmt_close_output(out.out, output, 0);
 		return KMT_EXIT_RUNTIME;
 	}
 	if (pid_list) {
@@ -330,7 +330,7 @@ int cmd_stat(int argc, char **argv)
 		code = kmt_workload_exit_code(&wl);
 	}
 out:
-	if (output && kmt_close_output(out.out, output) && !code)
+	if (output && kmt_close_output(out.out, output, 0) && !code)
 		code = KMT_EXIT_RUNTIME;
 	if (code && have_cmd)
 		kmt_workload_abort(&wl);

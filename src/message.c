@@ -117,17 +117,20 @@ FILE *kmt_open_output(const char *path)
 	return fopen(path, "w");
 }
 
-int kmt_close_output(FILE *out, const char *path)
+int kmt_close_output(FILE *out, const char *path, int err)
 {
 	char name[512];
-	int failed;
 
-	errno = 0;
-	if (out == stdout || out == stderr)
-		failed = fflush(out) || ferror(out);
-	else
-		failed = fclose(out) != 0;
-	if (!failed)
+	if (fflush(out) && !err)
+		err = errno ? errno : EIO;
+	/* a write that failed before, its errno gone */
+	if (!err && ferror(out))
+		err = EIO;
+	if (err < 0)
+		err = -err;
+	if (out != stdout && out != stderr && fclose(out) && !err)
+		err = errno ? errno : EIO;
+	if (!err)
 		return 0;
 	if (out == stdout || out == stderr)
 		snprintf(name, sizeof(name), "the standard %s",
@@ -135,5 +138,5 @@ int kmt_close_output(FILE *out, const char *path)
 	else
 		snprintf(name, sizeof(name), "'%s'", path);
 	return kmt_error(KMT_EXIT_RUNTIME, "cannot write %s: %s", name,
-			 strerror(errno ? errno : EIO));
+			 strerror(err));
 }
