@@ -96,7 +96,10 @@ int kmt_choose_input(const char *opt, const char *pos, const char *dflt,
 	*input = opt ? opt : pos;
 	if (*input)
 		return 0;
-	/* perf's rule: a pipe on stdin is the input, a terminal or file not */
+	/*
+	 * perf's rule: a pipe on stdin is the input; a terminal, a file or
+	 * /dev/null is not (scripts and cron jobs run with those)
+	 */
 	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode)) {
 		*input = "-";
 		return 0;
