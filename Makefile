@@ -178,19 +178,16 @@ $(O)/doc/%.1: doc/%.adoc $(O)/doc/.asciidoc
 	$(Q)$(ASCIIDOC) -o $@.tmp $< && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 # Installs what make built, with the flags it was built with; needs no
-# network and writes nothing outside $(DESTDIR)$(prefix).  The bash
-# completion is installed when its file is in the tree.
+# network and writes nothing outside $(DESTDIR)$(prefix).
 install: $(O)/kmemtrace $(MAN_PAGES)
 	$(say) INSTALL '$(DESTDIR)$(bindir)/kmemtrace'
 	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
 	$(Q)$(INSTALL) -m 0755 $(O)/kmemtrace '$(DESTDIR)$(bindir)/kmemtrace'
 	$(say) INSTALL '$(DESTDIR)$(man1dir)/kmemtrace*.1'
 	$(Q)$(INSTALL) -m 0644 $(MAN_PAGES) '$(DESTDIR)$(man1dir)'
-ifneq ($(wildcard $(COMPLETION)),)
 	$(say) INSTALL '$(DESTDIR)$(bashcompdir)/kmemtrace'
 	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(bashcompdir)'
 	$(Q)$(INSTALL) -m 0644 $(COMPLETION) '$(DESTDIR)$(bashcompdir)/kmemtrace'
-endif
 
 # every file install may put, and no directory: they may hold others'
 uninstall:

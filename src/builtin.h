@@ -2,6 +2,9 @@
 #ifndef KMT_BUILTIN_H
 #define KMT_BUILTIN_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #define KMT_VERSION "0.1"
 
 /* every command: argv[0] is the command's name; returns the exit code */
@@ -19,5 +22,65 @@ int cmd_stat(int argc, char **argv);
 
 /* execs man for kmemtrace-<command>(1), kmemtrace(1) when NULL; 1 if it cannot */
 int show_man_page(const char *command);
+
+/*
+ * The exit codes, the same for the same kind of mistake in every command.
+ * record and stat with "-- CMD" exit with CMD's status instead when they
+ * ran it to its end.
+ */
+enum kmt_exit {
+	KMT_EXIT_OK = 0,
+	/* the input cannot be opened or read, is damaged or of no known format */
+	KMT_EXIT_INPUT = 1,
+	/* out of memory, cannot write the output, cannot trace, cannot start CMD */
+	KMT_EXIT_RUNTIME = 2,
+	/* unknown option, bad value, conflicting options, unknown sort key */
+	KMT_EXIT_USAGE = 129,
+};
+
+/*
+ * Messages, one line each on stderr, named after the command that
+ * kmt_parse_options was given:
+ *	kmemtrace report: error: <what>
+ *	kmemtrace report: error: <what> (see 'kmemtrace report -h')
+ *	kmemtrace report: warning: <what>
+ * With --json (kmt_parse_options sees it), an error is also printed as
+ * {"error": "<what>"} on stdout.  kmt_error and kmt_usage_error return
+ * the exit code, so that a command can `return kmt_error(...)`.
+ */
+void kmt_set_command(const char *name);
+const char *kmt_command_name(void);	/* "kmemtrace report" */
+void kmt_errors_as_json(int on);
+int kmt_error(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int kmt_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+void kmt_warning(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* the exit code of a failed read: out of memory is no fault of the input */
+int kmt_read_exit(int err);
+
+/*
+ * The input of a command that reads one (report, check, pageowner):
+ * given as -i FILE (opt) or as a positional argument (pos), not both;
+ * '-' is stdin.  When neither is given: stdin when it is a pipe
+ * (`kmemtrace record -o - | kmemtrace report`), else dflt, which must
+ * exist.  Returns 0; KMT_EXIT_USAGE after the message; or KMT_EXIT_INPUT
+ * with the message in msg ("no input: <dflt> does not exist (<hint>)"),
+ * for the command to print its way (JSON too).
+ */
+int kmt_choose_input(const char *opt, const char *pos, const char *dflt,
+		     const char *hint, const char **input, char *msg,
+		     size_t len);
+
+/* -o: the output opened for writing, '-' being stdout; NULL with errno */
+FILE *kmt_open_output(const char *path);
+/*
+ * Flushes out and closes it unless it is stdout or stderr; 0, or
+ * KMT_EXIT_RUNTIME after saying that path (or "the standard output")
+ * could not be written: why is err when a write already failed with it
+ * (the caller's errno, 0 if none), else what the flush found.
+ */
+int kmt_close_output(FILE *out, const char *path, int err);
 
 #endif

@@ -20,7 +20,7 @@
 #include "util/json.h"
 
 static const char *const check_usage[] = {
-	"kmemtrace check [--json] <file>",
+	"kmemtrace check [--json] [-o <file>] [-i] [<file>]",
 	NULL
 };
 
@@ -54,42 +54,45 @@ struct verdict {
 	int damaged;
 };
 
-static void print_text(const struct kmt_session *s, const char *path,
-		       const struct verdict *v, size_t cpus_seen)
+static void print_text(FILE *out, const struct kmt_session *s,
+		       const char *path, const struct verdict *v,
+		       size_t cpus_seen)
 {
 	unsigned int t;
 
-	printf("file: %s\n", path);
-	printf("format: %s\n", s->format ? s->format : "unknown");
+	fprintf(out, "file: %s\n", path);
+	fprintf(out, "format: %s\n", s->format ? s->format : "unknown");
 	if (s->kernel_release[0])
-		printf("kernel: %s\n", s->kernel_release);
-	printf("events: %llu\n",
-	       (unsigned long long)kmt_session_total_events(s));
+		fprintf(out, "kernel: %s\n", s->kernel_release);
+	fprintf(out, "events: %llu\n",
+		(unsigned long long)kmt_session_total_events(s));
 	for (t = 1; t < KMT_EV_NR; t++)
-		printf("%s: %llu\n", kmt_ev_type_name(t),
-		       (unsigned long long)s->nr_events[t]);
-	printf("other-events: %llu\n", (unsigned long long)s->nr_other);
-	printf("lost: %llu\n", (unsigned long long)s->nr_lost);
-	printf("lost-records: %llu\n", (unsigned long long)s->nr_lost_records);
-	printf("out-of-order: %llu\n", (unsigned long long)v->out_of_order);
-	printf("unknown-ids: %llu\n", (unsigned long long)v->unknown_ids);
-	printf("bad-records: %llu\n", (unsigned long long)v->bad_records);
-	printf("cpus: %d\n", s->nr_cpus ? s->nr_cpus : (int)cpus_seen);
-	printf("cpus-with-events: %zu\n", cpus_seen);
-	printf("stacks: %s\n", s->has_stacks ? "yes" : "no");
-	printf("first-ts: %llu\n", (unsigned long long)s->first_ts);
-	printf("last-ts: %llu\n", (unsigned long long)s->last_ts);
-	printf("status: %s\n", v->damaged ? "damaged" : "ok");
+		fprintf(out, "%s: %llu\n", kmt_ev_type_name(t),
+			(unsigned long long)s->nr_events[t]);
+	fprintf(out, "other-events: %llu\n", (unsigned long long)s->nr_other);
+	fprintf(out, "lost: %llu\n", (unsigned long long)s->nr_lost);
+	fprintf(out, "lost-records: %llu\n",
+		(unsigned long long)s->nr_lost_records);
+	fprintf(out, "out-of-order: %llu\n",
+		(unsigned long long)v->out_of_order);
+	fprintf(out, "unknown-ids: %llu\n", (unsigned long long)v->unknown_ids);
+	fprintf(out, "bad-records: %llu\n", (unsigned long long)v->bad_records);
+	fprintf(out, "cpus: %d\n", s->nr_cpus ? s->nr_cpus : (int)cpus_seen);
+	fprintf(out, "cpus-with-events: %zu\n", cpus_seen);
+	fprintf(out, "stacks: %s\n", s->has_stacks ? "yes" : "no");
+	fprintf(out, "first-ts: %llu\n", (unsigned long long)s->first_ts);
+	fprintf(out, "last-ts: %llu\n", (unsigned long long)s->last_ts);
+	fprintf(out, "status: %s\n", v->damaged ? "damaged" : "ok");
 }
 
-static void print_json(const struct kmt_session *s, const char *path,
-		       const struct verdict *v, size_t cpus_seen,
-		       const char *error)
+static void print_json(FILE *out, const struct kmt_session *s,
+		       const char *path, const struct verdict *v,
+		       size_t cpus_seen, const char *error)
 {
 	struct kmt_json j;
 	unsigned int t;
 
-	kmt_json_init(&j, stdout, 1);
+	kmt_json_init(&j, out, 1);
 	kmt_json_obj_open(&j, NULL);
 	kmt_json_str(&j, "file", path);
 	kmt_json_str(&j, "format", s->format ? s->format : "unknown");
@@ -120,41 +123,48 @@ static void print_json(const struct kmt_session *s, const char *path,
 
 int cmd_check(int argc, char **argv)
 {
+	const char *input = NULL, *output = NULL;
 	int json = 0;
 	const struct kmt_option options[] = {
+		OPT_STRING('i', "input", &input, "file",
+			   "the recording, '-' for stdin (default: kmemtrace.dat, "
+			   "or stdin when it is a pipe)"),
+		OPT_STRING('o', "output", &output, "file",
+			   "write the verdict to <file> ('-': stdout, the default)"),
 		OPT_BOOL(0, "json", &json, "print one JSON object"),
 		OPT_END()
 	};
 	struct order_check oc;
 	struct kmt_session s;
 	struct verdict v;
-	int nargs, ret;
+	int nargs, ret, code;
+	char msg[256];
+	FILE *out;
 
 	nargs = kmt_parse_options(argc, argv, options, check_usage, 0);
-	if (nargs != 1) {
-		fprintf(stderr, "error: %s\n", nargs ? "one file at a time" :
-			"which recording? give a file ('-' for stdin)");
-		kmt_usage_with_options(check_usage, options, 1);
-		return 129;
-	}
-	if (kmt_session_init(&s)) {
-		fprintf(stderr, "kmemtrace check: out of memory\n");
-		return 1;
-	}
+	if (nargs > 1)
+		return kmt_usage_error("one recording at a time, not '%s' and '%s'",
+				       argv[0], argv[1]);
+	code = kmt_choose_input(input, nargs ? argv[0] : NULL, "kmemtrace.dat",
+				"give -i FILE", &input, msg, sizeof(msg));
+	if (code == KMT_EXIT_INPUT)
+		return kmt_error(code, "%s", msg);
+	if (code)
+		return code;
+	if (kmt_session_init(&s))
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 	memset(&oc, 0, sizeof(oc));
 	kmt_hash_u64_init(&oc.last_ts);
 	s.consumer = check_event;
 	s.consumer_ctx = &oc;
 
-	ret = kmt_source_read_file(&s, argv[0]);
+	ret = kmt_source_read_file(&s, input);
 	if (ret && oc.oom)
-		kmt_session_error(&s, ENOMEM, "out of memory");
-	if (ret && !s.format) {
-		/* not a recording at all: there is nothing to list */
-		fprintf(stderr, "kmemtrace check: %s\n", s.errmsg);
-		kmt_hash_u64_free(&oc.last_ts);
-		kmt_session_free(&s);
-		return 1;
+		ret = kmt_session_error(&s, ENOMEM, "out of memory");
+	if (ret && (!s.format || ret == -ENOMEM)) {
+		/* not a recording at all, or no verdict: nothing to list */
+		code = kmt_error(kmt_read_exit(ret), "%s", s.errmsg);
+		goto out;
 	}
 
 	memset(&v, 0, sizeof(v));
@@ -167,14 +177,26 @@ int cmd_check(int argc, char **argv)
 	v.damaged = ret != 0 || v.out_of_order || v.unknown_ids ||
 		    v.bad_records;
 
+	out = kmt_open_output(output);
+	if (!out) {
+		code = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s",
+				 output, strerror(errno));
+		goto out;
+	}
 	if (json)
-		print_json(&s, argv[0], &v, kmt_hash_u64_count(&oc.last_ts),
+		print_json(out, &s, input, &v, kmt_hash_u64_count(&oc.last_ts),
 			   ret ? s.errmsg : NULL);
 	else
-		print_text(&s, argv[0], &v, kmt_hash_u64_count(&oc.last_ts));
+		print_text(out, &s, input, &v, kmt_hash_u64_count(&oc.last_ts));
+	/* the verdict carries the error in JSON: one object on stdout */
+	kmt_errors_as_json(0);
 	if (ret)
-		fprintf(stderr, "kmemtrace check: %s\n", s.errmsg);
+		kmt_error(KMT_EXIT_INPUT, "%s", s.errmsg);
+	code = kmt_close_output(out, output, 0);
+	if (!code && v.damaged)
+		code = KMT_EXIT_INPUT;
+out:
 	kmt_hash_u64_free(&oc.last_ts);
 	kmt_session_free(&s);
-	return v.damaged ? 1 : 0;
+	return code;
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
@@ -29,13 +30,14 @@
 #define WARN_MALFORMED 5
 
 static const char *const pageowner_usage[] = {
+	"kmemtrace pageowner [<options>] [-i <input>] [-o <output>]",
 	"kmemtrace pageowner [<options>] [<input> [<output>]]",
 	NULL
 };
 
 struct po_cmd {
 	const char *input, *display, *output;
-	int json, summary, debug, limit, threads, oom;
+	int json, summary, debug, limit, threads;
 	unsigned int cull;
 	int filter_pid, filter_tgid, filter_name;
 	struct kmt_po_sortkey keys[KMT_PO_MAX_SORTKEYS];
@@ -44,33 +46,13 @@ struct po_cmd {
 	FILE *out;
 };
 
-static int fail(const struct po_cmd *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* one line on stderr, or {"error": ...} on stdout in JSON mode */
-static int fail(const struct po_cmd *c, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (c && c->json) {
-		kmt_json_error(stdout, msg);
-	} else {
-		fprintf(stderr, "error: %s\n", msg);
-	}
-	return 1;
-}
-
 static void on_malformed(void *ctx, uint64_t line, const char *why)
 {
 	struct po_cmd *c = ctx;
 
 	if (c->debug)
-		fprintf(stderr, "warning: '%s' line %llu: %s; record skipped\n",
-			c->display, (unsigned long long)line, why);
+		kmt_warning("'%s' line %llu: %s; record skipped", c->display,
+			    (unsigned long long)line, why);
 	kmt_po_add_malformed(&c->a, line, why);
 }
 
@@ -146,6 +128,7 @@ struct block_writer {
 	int full[2];		/* handed over, not written yet */
 	int fill;		/* the block being built */
 	int done, threaded, oom;
+	int err;		/* errno of the first write that failed */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	pthread_t thread;
@@ -165,8 +148,10 @@ static void *write_blocks(void *arg)
 		if (!w->full[i])
 			break;
 		pthread_mutex_unlock(&w->lock);
-		if (w->blocks[i].len)
-			fwrite(w->blocks[i].buf, 1, w->blocks[i].len, w->out);
+		if (w->blocks[i].len &&
+		    fwrite(w->blocks[i].buf, 1, w->blocks[i].len, w->out) !=
+		    w->blocks[i].len && !w->err)
+			w->err = errno ? errno : EIO;
 		pthread_mutex_lock(&w->lock);
 		w->full[i] = 0;
 		pthread_cond_broadcast(&w->cond);
@@ -198,8 +183,9 @@ static struct kmt_sb *writer_next(struct block_writer *w)
 		return sb;
 	}
 	if (!w->threaded) {
-		if (sb->len)
-			fwrite(sb->buf, 1, sb->len, w->out);
+		if (sb->len && fwrite(sb->buf, 1, sb->len, w->out) != sb->len &&
+		    !w->err)
+			w->err = errno ? errno : EIO;
 		kmt_sb_reset(sb);
 		return sb;
 	}
@@ -215,7 +201,10 @@ static struct kmt_sb *writer_next(struct block_writer *w)
 	return sb;
 }
 
-/* writes what is left; returns -ENOMEM when a block was lost */
+/*
+ * Writes what is left; returns -ENOMEM when a block was lost, or -errno
+ * when a write failed.
+ */
 static int writer_finish(struct block_writer *w)
 {
 	writer_next(w);
@@ -230,7 +219,7 @@ static int writer_finish(struct block_writer *w)
 	pthread_cond_destroy(&w->cond);
 	kmt_sb_release(&w->blocks[0]);
 	kmt_sb_release(&w->blocks[1]);
-	return w->oom ? -ENOMEM : 0;
+	return w->oom ? -ENOMEM : -w->err;
 }
 
 static int write_groups_text(const struct po_cmd *c, const uint32_t *order,
@@ -776,17 +765,17 @@ static int read_input(struct po_cmd *c)
 
 			if (!strcmp(c->input, PAGE_OWNER_PATH) ||
 			    !strcmp(c->input, SHOW_STACKS_PATH))
-				return fail(c, "cannot open '%s': %s (mount debugfs and boot with page_owner=on, or give a dump file)",
-					    c->input, strerror(err));
-			return fail(c, "cannot open '%s': %s", c->input,
-				    strerror(err));
+				return kmt_error(KMT_EXIT_INPUT, "cannot open '%s': %s (mount debugfs and boot with page_owner=on, or give -i FILE)",
+						 c->input, strerror(err));
+			return kmt_error(KMT_EXIT_INPUT, "cannot open '%s': %s",
+					 c->input, strerror(err));
 		}
 		if (fstat(fd, &st))
 			memset(&st, 0, sizeof(st));
 		if (S_ISDIR(st.st_mode)) {
 			close(fd);
-			return fail(c, "cannot read '%s': %s", c->input,
-				    strerror(EISDIR));
+			return kmt_error(KMT_EXIT_INPUT, "cannot read '%s': %s",
+					 c->input, strerror(EISDIR));
 		}
 	}
 	kmt_po_reader_init(&r, on_record, on_malformed, c);
@@ -808,22 +797,25 @@ static int read_input(struct po_cmd *c)
 		if (ret == -ENOMEM && !r.errmsg[0])
 			snprintf(r.errmsg, sizeof(r.errmsg),
 				 "out of memory reading '%s'", c->display);
-		fail(c, "%s", r.errmsg[0] ? r.errmsg : strerror(-ret));
+		kmt_error(kmt_read_exit(ret), "%s",
+			  r.errmsg[0] ? r.errmsg : strerror(-ret));
 		kmt_po_reader_free(&r);
-		return 1;
+		return kmt_read_exit(ret);
 	}
 	if (!r.nr_bytes) {
 		kmt_po_reader_free(&r);
-		return fail(c, "'%s' is empty", c->display);
+		return kmt_error(KMT_EXIT_INPUT, "'%s' is empty", c->display);
 	}
 	if (!r.nr_records) {
 		kmt_po_reader_free(&r);
 		if (c->a.nr_kept_malformed)
-			return fail(c, "'%s' is not a page_owner dump: line %llu: %s",
-				    c->display,
-				    (unsigned long long)c->a.malformed[0].line,
-				    c->a.malformed[0].why);
-		return fail(c, "'%s' holds no page_owner record", c->display);
+			return kmt_error(KMT_EXIT_INPUT,
+					 "'%s' is not a page_owner dump: line %llu: %s",
+					 c->display,
+					 (unsigned long long)c->a.malformed[0].line,
+					 c->a.malformed[0].why);
+		return kmt_error(KMT_EXIT_INPUT, "'%s' holds no page_owner record",
+				 c->display);
 	}
 	kmt_po_reader_free(&r);
 	return 0;
@@ -837,28 +829,71 @@ static void warn_malformed(const struct po_cmd *c)
 	if (!a->nr_malformed || c->debug)
 		return;
 	for (i = 0; i < a->nr_kept_malformed && i < WARN_MALFORMED; i++)
-		fprintf(stderr, "warning: '%s' line %llu: %s; record skipped\n",
-			c->display, (unsigned long long)a->malformed[i].line,
-			a->malformed[i].why);
+		kmt_warning("'%s' line %llu: %s; record skipped", c->display,
+			    (unsigned long long)a->malformed[i].line,
+			    a->malformed[i].why);
 	if (a->nr_malformed > WARN_MALFORMED)
-		fprintf(stderr, "warning: '%s': %llu malformed records skipped in all (-d lists each)\n",
-			c->display, (unsigned long long)a->nr_malformed);
+		kmt_warning("'%s': %llu malformed records skipped in all (-d lists each)",
+			    c->display, (unsigned long long)a->nr_malformed);
+}
+
+/* the keys of --sort and --cull, for -h (help) and completion */
+static void list_keys(FILE *out, int help, int cull)
+{
+	const char *name, *abbrev;
+	struct kmt_sb line = KMT_SB_INIT;
+	size_t i;
+
+	if (help)
+		fprintf(out, cull ? "cull keys (--cull):\n" :
+			"\nsort keys (--sort), [+|-]key,... ('-': descending):\n");
+	for (i = 0; (name = cull ? kmt_po_cull_key_name(i, &abbrev) :
+			      kmt_po_sort_key_name(i, &abbrev)); i++) {
+		if (!help)
+			fprintf(out, "%s\n", name);
+		else if (abbrev)
+			kmt_sb_addf(&line, "%s%s (%s)", i ? ", " : "", name,
+				    abbrev);
+		else
+			kmt_sb_addf(&line, "%s%s", i ? ", " : "", name);
+	}
+	if (help)
+		kmt_help_wrap(out, "", 4, line.oom ? "" : kmt_sb_str(&line));
+	kmt_sb_release(&line);
+}
+
+static void list_sort_keys(FILE *out, int help)
+{
+	list_keys(out, help, 0);
+}
+
+static void list_cull_keys(FILE *out, int help)
+{
+	list_keys(out, help, 1);
 }
 
 int cmd_pageowner(int argc, char **argv)
 {
 	int sort_a = 0, sort_m = 0, sort_n = 0, sort_p = 0, sort_P = 0;
-	int sort_s = 0, sort_t = 0, stacks = 0, nr_flags, nargs, ret;
+	int sort_s = 0, sort_t = 0, stacks = 0, nr_flags, nargs, ret, werr = 0;
 	const char *pid_spec = NULL, *tgid_spec = NULL, *name_spec = NULL;
-	const char *cull_spec = NULL, *sort_spec = NULL;
+	const char *cull_spec = NULL, *sort_spec = NULL, *input = NULL;
 	struct kmt_po_options opt;
 	struct po_cmd c;
 	int32_t *pids = NULL, *tgids = NULL;
 	char **names = NULL;
 	size_t nr_pids = 0, nr_tgids = 0, nr_names = 0, nr_print, i;
 	uint32_t *order = NULL;
-	char err[256];
+	char err[512];
 	const struct kmt_option options[] = {
+		OPT_GROUP("input and output (or page_owner_sort's <input> <output>)"),
+		OPT_STRING('i', "input", &input, "file",
+			   "the dump, '-' for stdin (default: " PAGE_OWNER_PATH
+			   ", or stdin when it is a pipe)"),
+		OPT_STRING('o', "output", &c.output, "file",
+			   "write to <file> ('-': stdout, the default)"),
+		OPT_BOOL(0, "stacks", &stacks,
+			 "read " SHOW_STACKS_PATH " when no input is given"),
 		OPT_GROUP("sorting (page_owner_sort's switches; one of them)"),
 		OPT_BOOL('a', NULL, &sort_a, "by allocation time; timestamps join a record's identity"),
 		OPT_BOOL('m', NULL, &sort_m, "by total memory (pages), largest first"),
@@ -867,29 +902,29 @@ int cmd_pageowner(int argc, char **argv)
 		OPT_BOOL('P', NULL, &sort_P, "by tgid"),
 		OPT_BOOL('s', NULL, &sort_s, "by stack trace"),
 		OPT_BOOL('t', NULL, &sort_t, "by times seen, most first (the default)"),
-		OPT_STRING(0, "sort", &sort_spec, "keys",
-			   "[+|-]key[,...]: pid/p, tgid/tg, name/n, stacktrace/st, txt/T, alloc_ts/at, allocator/ator, times, pages"),
+		OPT_WORDS(0, "sort", &sort_spec, "keys", list_sort_keys,
+			  "sort by these keys (listed below)"),
 		OPT_GROUP("selecting and culling"),
 		OPT_LIST(0, "pid", &pid_spec, "pids", "only records of these pids"),
 		OPT_LIST(0, "tgid", &tgid_spec, "tgids", "only records of these tgids"),
 		OPT_LIST(0, "name", &name_spec, "names", "only records of these task names"),
-		OPT_LIST(0, "cull", &cull_spec, "keys",
-			 "group by pid/p, tgid/tg, name/n, stacktrace/st, allocator/ator"),
+		OPT_LIST_WORDS(0, "cull", &cull_spec, "keys", list_cull_keys,
+			       "group by these keys (listed below)"),
 		OPT_GROUP("output"),
-		OPT_INT('l', "limit", &c.limit, "n", "print the first n groups only (0: none)"),
+		OPT_INT('l', "limit", &c.limit, "n", 0, INT_MAX,
+			"print the first n groups only (0: all, the default)"),
+		OPT_ALIAS("line", &c.limit),
 		OPT_BOOL(0, "summary", &c.summary,
 			 "totals by allocator class, migratetype, order and memcg first"),
 		OPT_BOOL(0, "json", &c.json, "write JSON"),
 		OPT_BOOL('d', NULL, &c.debug, "report every malformed record as it is read"),
-		OPT_INT(0, "threads", &c.threads, "n",
-			"read a regular file in n parts at once (0, the default: one a CPU, up to 4, for files of 16 MiB and more)"),
-		OPT_BOOL(0, "stacks", &stacks,
-			 "read " SHOW_STACKS_PATH " when no input is given"),
+		OPT_INT(0, "threads", &c.threads, "n", 0, MAX_THREADS,
+			"threads to use: a regular file is read in n parts at once "
+			"(0, the default: one a CPU, up to 4, for files of 16 MiB and more)"),
 		OPT_END(),
 	};
 
 	memset(&c, 0, sizeof(c));
-	c.limit = -1;
 #ifdef M_MMAP_THRESHOLD
 	/*
 	 * The group arrays grow by doubling to tens of megabytes.  Kept in
@@ -900,27 +935,33 @@ int cmd_pageowner(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
 	nargs = kmt_parse_options(argc, argv, options, pageowner_usage, 0);
+	/* page_owner_sort's <input> <output>, or -i and -o: not both */
 	if (nargs > 2)
-		return fail(&c, "too many arguments: one input and one output at most (see -h)");
-	c.input = nargs >= 1 ? argv[0] :
-		  stacks ? SHOW_STACKS_PATH : PAGE_OWNER_PATH;
+		return kmt_usage_error("too many arguments: one input and one output at most");
+	if (nargs == 2 && c.output)
+		return kmt_usage_error("the output given twice, as -o '%s' and as '%s'",
+				       c.output, argv[1]);
+	if (nargs == 2)
+		c.output = argv[1];
+	ret = kmt_choose_input(input, nargs ? argv[0] : NULL,
+			       stacks ? SHOW_STACKS_PATH : PAGE_OWNER_PATH,
+			       "mount debugfs and boot with page_owner=on, or give -i FILE",
+			       &c.input, err, sizeof(err));
+	if (ret == KMT_EXIT_INPUT)
+		return kmt_error(ret, "%s", err);
+	if (ret)
+		return ret;
 	c.display = c.input;
-	c.output = nargs == 2 ? argv[1] : NULL;
-	if (c.limit < -1)
-		return fail(&c, "-l needs a number of groups, not %d", c.limit);
-	if (c.threads < 0 || c.threads > MAX_THREADS)
-		return fail(&c, "--threads needs a number from 0 (one a CPU) to %d, not %d",
-			    MAX_THREADS, c.threads);
 
 	nr_flags = sort_a + sort_m + sort_n + sort_p + sort_P + sort_s + sort_t;
 	if (nr_flags > 1)
-		return fail(&c, "only one of -a, -m, -n, -p, -P, -s and -t can be given");
+		return kmt_usage_error("only one of -a, -m, -n, -p, -P, -s and -t can be given");
 	if (nr_flags && sort_spec)
-		return fail(&c, "--sort and the sort switches (-a, -m, -n, -p, -P, -s, -t) exclude each other");
+		return kmt_usage_error("--sort and the sort switches (-a, -m, -n, -p, -P, -s, -t) exclude each other");
 	if (sort_spec) {
 		if (kmt_po_parse_sort(sort_spec, c.keys, &c.nr_keys, err,
 				      sizeof(err)))
-			return fail(&c, "%s", err);
+			return kmt_usage_error("%s", err);
 	} else {
 		c.nr_keys = 1;
 		c.keys[0].desc = 0;
@@ -941,17 +982,17 @@ int cmd_pageowner(int argc, char **argv)
 	}
 	if (cull_spec && kmt_po_parse_cull(cull_spec, &c.cull, err,
 					   sizeof(err)))
-		return fail(&c, "%s", err);
+		return kmt_usage_error("%s", err);
 	if (pid_spec && kmt_po_parse_ids(pid_spec, &pids, &nr_pids))
-		return fail(&c, "--pid needs a list of numbers, not '%s'",
-			    pid_spec);
+		return kmt_usage_error("option '--pid' needs a list of numbers, not '%s'",
+				       pid_spec);
 	if (tgid_spec && kmt_po_parse_ids(tgid_spec, &tgids, &nr_tgids)) {
 		free(pids);
-		return fail(&c, "--tgid needs a list of numbers, not '%s'",
-			    tgid_spec);
+		return kmt_usage_error("option '--tgid' needs a list of numbers, not '%s'",
+				       tgid_spec);
 	}
 	if (name_spec && split_names(name_spec, &names, &nr_names)) {
-		ret = fail(&c, "out of memory");
+		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
 	c.filter_pid = pid_spec != NULL;
@@ -968,7 +1009,7 @@ int cmd_pageowner(int argc, char **argv)
 	opt.names = (const char *const *)names;
 	opt.nr_names = nr_names;
 	if (kmt_po_analysis_init(&c.a, &opt)) {
-		ret = fail(&c, "out of memory");
+		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
 
@@ -978,39 +1019,35 @@ int cmd_pageowner(int argc, char **argv)
 	if (c.a.kind == KMT_PO_STACKS &&
 	    ((c.cull & (KMT_PO_CULL_PID | KMT_PO_CULL_TGID | KMT_PO_CULL_NAME)) ||
 	     pids || tgids || names)) {
-		ret = fail(&c, "'%s' holds page_owner_stacks records, which carry no pid, tgid or task name",
-			   c.display);
+		ret = kmt_error(KMT_EXIT_INPUT, "'%s' holds page_owner_stacks records, which carry no pid, tgid or task name",
+				c.display);
 		goto out;
 	}
 	warn_malformed(&c);
 	if (kmt_po_analysis_finish(&c.a)) {
-		ret = fail(&c, "out of memory");
+		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
 
 	nr_print = c.a.nr_groups;
-	if (c.limit >= 0 && (size_t)c.limit < nr_print)
+	if (c.limit && (size_t)c.limit < nr_print)
 		nr_print = (size_t)c.limit;
 	if (nr_print) {
 		order = kmt_po_sort(&c.a, c.keys, c.nr_keys);
 		if (!order) {
-			ret = fail(&c, "out of memory");
+			ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 			goto out;
 		}
 	}
 
-	c.out = stdout;
-	/* page_owner_sort's output is as big as its input: write in big blocks */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if (c.output && strcmp(c.output, "-")) {
-		c.out = fopen(c.output, "w");
-		if (!c.out) {
-			ret = fail(&c, "cannot create '%s': %s", c.output,
-				   strerror(errno));
-			goto out;
-		}
-		setvbuf(c.out, NULL, _IOFBF, 1 << 20);
+	c.out = kmt_open_output(c.output);
+	if (!c.out) {
+		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s",
+				c.output, strerror(errno));
+		goto out;
 	}
+	/* page_owner_sort's output is as big as its input: write in big blocks */
+	setvbuf(c.out, NULL, _IOFBF, 1 << 20);
 	if (c.json) {
 		print_json(&c, order, nr_print);
 	} else {
@@ -1019,20 +1056,17 @@ int cmd_pageowner(int argc, char **argv)
 		if (c.cull) {
 			for (i = 0; i < nr_print; i++)
 				print_group_culled(&c, &c.a.groups[order[i]]);
-		} else if (write_groups_text(&c, order, nr_print)) {
-			c.oom = 1;
+		} else {
+			werr = write_groups_text(&c, order, nr_print);
 		}
 	}
-	if (c.oom) {
-		ret = fail(&c, "out of memory writing the groups");
-	} else if (fflush(c.out) || ferror(c.out)) {
-		fprintf(stderr, "error: cannot write '%s': %s\n",
-			c.output && c.out != stdout ? c.output : "<stdout>",
-			strerror(errno));
-		ret = 1;
+	if (werr == -ENOMEM) {
+		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory writing the groups");
+		if (c.out != stdout)
+			fclose(c.out);
+	} else {
+		ret = kmt_close_output(c.out, c.output, werr);
 	}
-	if (c.out != stdout)
-		fclose(c.out);
 out:
 	free(order);
 	kmt_po_analysis_free(&c.a);

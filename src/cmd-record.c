@@ -73,19 +73,17 @@ static int parse_pids(const char *list, pid_t **pids, size_t *nr,
 		errno = 0;
 		pid = strtol(p, &end, 10);
 		if (errno || end == p || pid <= 0 || pid > INT_MAX ||
-		    (*end && *end != ',')) {
-			fprintf(stderr, "kmemtrace record: '%s' is not a list of pids\n",
-				list);
-			return -EINVAL;
-		}
+		    (*end && *end != ','))
+			return kmt_usage_error("option '-p' needs a list of pids, not '%s'",
+					       list);
 		ret = kmt_workload_add_threads(pids, nr, &alloc, pid);
-		if (ret) {
-			fprintf(stderr, "kmemtrace record: no process %ld: %s\n",
-				pid, strerror(-ret));
-			return ret;
-		}
+		if (ret == -ENOMEM)
+			return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		if (ret)
+			return kmt_error(KMT_EXIT_INPUT, "no process %ld: %s",
+					 pid, strerror(-ret));
 		if (KMT_ARRAY_GROW(*main_pids, *nr_main + 1, alloc_main))
-			return -ENOMEM;
+			return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		(*main_pids)[(*nr_main)++] = (pid_t)pid;
 		p = *end ? end + 1 : end;
 	}
@@ -112,20 +110,22 @@ static void print_summary(const struct kmt_rec *l,
 	if (res->other)
 		fprintf(stderr, " (and %llu stacks)", (unsigned long long)res->other);
 	fprintf(stderr, ", %llu lost, wrote %s (%.1f MB)\n",
-		(unsigned long long)res->lost, output, res->bytes / 1e6);
+		(unsigned long long)res->lost,
+		strcmp(output, "-") ? output : "the standard output",
+		res->bytes / 1e6);
 	for (i = 0; i < l->nr_cpus; i++) {
 		const struct kmt_rec_cpu *c = &l->cpus[i];
 
 		if (c->overrun || c->commit_overrun || c->dropped)
-			fprintf(stderr, "kmemtrace record: CPU %d lost %llu events (overrun %llu, commit overrun %llu, dropped %llu): a larger -b may help\n",
-				i, (unsigned long long)(c->overrun +
-							c->commit_overrun + c->dropped),
-				(unsigned long long)c->overrun,
-				(unsigned long long)c->commit_overrun,
-				(unsigned long long)c->dropped);
+			kmt_warning("CPU %d lost %llu events (overrun %llu, commit overrun %llu, dropped %llu): a larger -b may help",
+				    i, (unsigned long long)(c->overrun +
+							    c->commit_overrun + c->dropped),
+				    (unsigned long long)c->overrun,
+				    (unsigned long long)c->commit_overrun,
+				    (unsigned long long)c->dropped);
 		if (c->entries)
-			fprintf(stderr, "kmemtrace record: CPU %d: %llu events were left unread in the buffer\n",
-				i, (unsigned long long)c->entries);
+			kmt_warning("CPU %d: %llu events were left unread in the buffer",
+				    i, (unsigned long long)c->entries);
 	}
 }
 
@@ -137,7 +137,8 @@ int cmd_record(int argc, char **argv)
 	int all = 0, follow = 0, no_kallsyms = 0, quiet = 0, buffer_kb = 0;
 	const struct kmt_option options[] = {
 		OPT_STRING('o', "output", &output, "file",
-			   "write the recording to <file> (default kmemtrace.dat)"),
+			   "write the recording to <file> (default kmemtrace.dat), "
+			   "'-' for stdout; a file there is kept as <file>.old"),
 		OPT_GROUP("events (default: --slab --page)"),
 		OPT_BOOL(0, "slab", &slab, "slab events: kmalloc, kmem_cache_alloc, kfree, kmem_cache_free"),
 		OPT_BOOL(0, "page", &page, "page events: mm_page_alloc, mm_page_free, mm_page_free_batched"),
@@ -146,11 +147,12 @@ int cmd_record(int argc, char **argv)
 		OPT_BOOL('g', "call-graph", &stacks, "record a kernel stack with each page allocation"),
 		OPT_GROUP("what to trace"),
 		OPT_BOOL('a', "all-cpus", &all, "the whole system until Ctrl-C or --duration"),
-		OPT_STRING('p', "pid", &pid_list, "pid,...", "only these processes (and their threads)"),
+		OPT_LIST('p', "pid", &pid_list, "pid,...", "only these processes (and their threads)"),
 		OPT_BOOL(0, "follow", &follow, "with a command: only its events and its children's"),
 		OPT_STRING(0, "duration", &duration_arg, "seconds", "stop after this many seconds"),
 		OPT_GROUP("output"),
-		OPT_INT('b', "buffer-size", &buffer_kb, "kb", "ring buffer per CPU in KB (default 16 MB, at most 1/64 of memory)"),
+		OPT_INT('b', "buffer-size", &buffer_kb, "kb", 0, 64 * 1024 * 1024,
+			"ring buffer per CPU in KB (0, the default: 16 MB, at most 1/64 of memory)"),
 		OPT_BOOL(0, "no-kallsyms", &no_kallsyms, "do not store /proc/kallsyms in the file"),
 		OPT_BOOL('q', "quiet", &quiet, "print only errors"),
 		OPT_END()
@@ -174,36 +176,31 @@ int cmd_record(int argc, char **argv)
 		char *end;
 
 		duration = strtod(duration_arg, &end);
-		if (*end || end == duration_arg || !(duration > 0)) {
-			fprintf(stderr, "kmemtrace record: '%s' is not a duration in seconds\n",
-				duration_arg);
-			return 129;
-		}
+		if (*end || end == duration_arg || !(duration > 0))
+			return kmt_usage_error("option '--duration' needs a number of seconds above 0, not '%s'",
+					       duration_arg);
 	}
-	if (buffer_kb < 0 || buffer_kb > 64 * 1024 * 1024) {
-		fprintf(stderr, "kmemtrace record: '%d' is not a buffer size in KB\n",
-			buffer_kb);
-		return 129;
-	}
-	if (pid_list && (all || have_cmd)) {
-		fprintf(stderr, "kmemtrace record: -p goes with neither -a nor a command\n");
-		return 129;
-	}
-	if (follow && !have_cmd) {
-		fprintf(stderr, "kmemtrace record: --follow needs a command after '--'\n");
-		return 129;
-	}
+	if (pid_list && (all || have_cmd))
+		return kmt_usage_error("-p goes with neither -a nor a command");
+	if (follow && !have_cmd)
+		return kmt_usage_error("--follow needs a command after '--'");
+	if (stacks && slab && !page)
+		return kmt_usage_error("-g records page allocation stacks: it needs the page events");
+	if (!strcmp(output, "-") && isatty(STDOUT_FILENO))
+		return kmt_usage_error("-o -: the standard output is a terminal; "
+				       "send it to a pipe or a file");
 
 	ret = kmt_rec_check_access(err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "kmemtrace record: %s\n", err);
-		return 1;
-	}
-	if (pid_list && parse_pids(pid_list, &pids, &nr_pids, &main_pids,
-				   &nr_main)) {
-		free(pids);
-		free(main_pids);
-		return 1;
+	if (ret)
+		return kmt_error(KMT_EXIT_RUNTIME, "%s", err);
+	if (pid_list) {
+		code = parse_pids(pid_list, &pids, &nr_pids, &main_pids,
+				  &nr_main);
+		if (code) {
+			free(pids);
+			free(main_pids);
+			return code;
+		}
 	}
 
 	install_signals();
@@ -221,22 +218,22 @@ int cmd_record(int argc, char **argv)
 	cfg.stacks = stacks;
 	cfg.buffer_kb = buffer_kb;
 	cfg.output = output;
+	/* where the pages of "-o -" or "-o /dev/null" wait until the end */
+	cfg.tmpdir = getenv("TMPDIR");
 	cfg.version = "kmemtrace " KMT_VERSION;
 	cfg.no_kallsyms = no_kallsyms;
-	if (stacks && !(cfg.groups & KMT_REC_PAGE)) {
-		fprintf(stderr, "kmemtrace record: -g records page allocation stacks: it needs the page events\n");
-		return 129;
-	}
 
 	kmt_rec_init(&rec);
 	ret = kmt_rec_setup(&rec, &cfg);
 	if (ret)
 		goto fail;
 	for (i = 0; !quiet && i < rec.nr_missing; i++)
-		fprintf(stderr, "kmemtrace record: this kernel has no kmem:%s, skipped\n",
-			rec.missing[i]);
+		kmt_warning("this kernel has no kmem:%s, skipped",
+			    rec.missing[i]);
 	if (have_cmd) {
-		ret = kmt_workload_prepare(&wl, argv);
+		/* with the recording on stdout, the command's goes to stderr */
+		ret = kmt_workload_prepare(&wl, argv, !strcmp(output, "-") ?
+					   KMT_WORKLOAD_STDOUT_TO_STDERR : 0);
 		if (ret) {
 			snprintf(rec.errmsg, sizeof(rec.errmsg),
 				 "cannot start '%s': %s", argv[0], strerror(-ret));
@@ -262,7 +259,7 @@ int cmd_record(int argc, char **argv)
 		if (ret) {
 			snprintf(rec.errmsg, sizeof(rec.errmsg),
 				 "cannot run '%s': %s", argv[0], strerror(-ret));
-			code = ret == -ENOENT || ret == -EACCES ? 127 : 1;
+			code = KMT_EXIT_RUNTIME;
 			goto fail_code;
 		}
 	} else if (!quiet && !duration) {
@@ -287,15 +284,15 @@ int cmd_record(int argc, char **argv)
 		kill(wl.pid, stop_signal);
 
 	kmt_rec_stop(&rec);
+	/* a reader of -o - that is gone is an error to report, not a kill */
+	signal(SIGPIPE, SIG_IGN);
 	ret = kmt_rec_write(&rec, &res);
 	if (ret && !res.truncated)
 		goto fail;
 	if (!quiet || ret)
 		print_summary(&rec, &res, output);
-	if (ret) {
-		fprintf(stderr, "kmemtrace record: %s\n", rec.errmsg);
-		code = 1;
-	}
+	if (ret)
+		code = kmt_error(KMT_EXIT_RUNTIME, "%s", rec.errmsg);
 	kmt_rec_free(&rec);
 	if (have_cmd) {
 		kmt_workload_wait(&wl);
@@ -311,9 +308,9 @@ interrupted:
 	code = 128 + stop_signal;
 	goto fail_code;
 fail:
-	code = 1;
+	code = KMT_EXIT_RUNTIME;
 fail_code:
-	fprintf(stderr, "kmemtrace record: %s\n", rec.errmsg);
+	kmt_error(code, "%s", rec.errmsg);
 	kmt_rec_free(&rec);
 	kmt_workload_abort(&wl);
 	free(pids);

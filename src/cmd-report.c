@@ -24,17 +24,18 @@
 #include "options.h"
 #include "render/render.h"
 #include "report/report.h"
+#include "report/sort.h"
 #include "source/source.h"
 #include "util/hash.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
 static const char *const report_usage[] = {
-	"kmemtrace report [-i FILE] [--slab] [--page] [--caller] [--alloc] [-s KEYS] [-l N]",
-	"                 [--raw-ip] [--live] [--time A,B] [--json | --csv] [-o OUT] [--threads N]",
+	"kmemtrace report [--slab] [--page] [--caller] [--alloc] [-s KEYS] [-l N] [--raw-ip]",
+	"                 [--live] [--time A,B] [--json | --csv] [-o FILE] [--threads N] [[-i] FILE]",
 	"kmemtrace report [--leaks [--older-than D]] [--errors] [--procs [--by comm]] [--pcpu]",
 	"                 [--extfrag] [--caches] [--sizes] [--lifetimes] [--timeline [--step D]]",
-	"                 [--pid LIST] [--comm LIST] [--cpu LIST] [--time A,B] [-i FILE] ...",
+	"                 [--pid LIST] [--comm LIST] [--cpu LIST] [--time A,B] ... [[-i] FILE]",
 	NULL,
 };
 
@@ -291,15 +292,6 @@ static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
 	return 0;
 }
 
-static const char *default_input(void)
-{
-	if (!access("kmemtrace.dat", F_OK))
-		return "kmemtrace.dat";
-	if (!access("perf.data", F_OK))
-		return "perf.data";
-	return NULL;
-}
-
 static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 {
 	struct kmt_report_meta *m = &r->meta;
@@ -340,12 +332,10 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 	m->has_stacks = s->has_stacks;
 }
 
-static int fail(int json, const char *msg)
+/* the message, and {"error": ...} on stdout with --json; returns code */
+static int fail(int code, const char *msg)
 {
-	if (json)
-		kmt_json_error(stdout, msg);
-	fprintf(stderr, "kmemtrace report: %s\n", msg);
-	return 1;
+	return kmt_error(code, "%s", msg);
 }
 
 static int has_class(const struct kmt_session *s, enum analysis_kind kind)
@@ -359,25 +349,112 @@ static int has_class(const struct kmt_session *s, enum analysis_kind kind)
 	return 0;
 }
 
-/* every -s key must be known to some analysis that runs */
+/* the name of analysis i's tables: slab, page, --leaks, ... */
+static const char *table_name(size_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", analyses[i].kind == AN_VIEW ? "--" : "",
+		 analyses[i].ops->name);
+	return buf;
+}
+
+/* the keys of analysis i, "a, b, c", in buf */
+static void key_names(size_t i, char *buf, size_t len)
+{
+	const struct kmt_analysis_ops *ops = analyses[i].ops;
+	size_t k, o = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < ops->nr_sort_keys && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "",
+				      ops->sort_keys[k].name);
+}
+
+/* -s in -h (help) or one key a line (completion): each table's keys */
+static void list_sort_keys(FILE *out, int help)
+{
+	char names[512], table[32];
+	size_t i, j, k;
+
+	if (help)
+		fprintf(out, "\nsort keys (-s), each table by its own, larger first:\n");
+	for (i = 0; i < NR_ANALYSES; i++) {
+		const struct kmt_analysis_ops *ops = analyses[i].ops;
+
+		if (!ops->nr_sort_keys)
+			continue;
+		if (help) {
+			char head[48], line[700];
+
+			key_names(i, names, sizeof(names));
+			snprintf(head, sizeof(head), "    %s",
+				 table_name(i, table, sizeof(table)));
+			snprintf(line, sizeof(line), "%s (default %s)", names,
+				 ops->default_sort);
+			kmt_help_wrap(out, head, 14, line);
+			continue;
+		}
+		for (k = 0; k < ops->nr_sort_keys; k++) {
+			const char *name = ops->sort_keys[k].name;
+			int dup = 0;
+
+			for (j = 0; j < i && !dup; j++) {
+				const struct kmt_analysis_ops *o = analyses[j].ops;
+
+				dup = kmt_sort_has_key(o->sort_keys,
+						       o->nr_sort_keys, name,
+						       strlen(name));
+			}
+			if (!dup)
+				fprintf(out, "%s\n", name);
+		}
+	}
+}
+
+/* --by for completion */
+static void list_by(FILE *out, int help)
+{
+	if (!help)
+		fputs("pid\ncomm\n", out);
+}
+
+/*
+ * Every -s key must be known to some analysis that runs; else the
+ * message lists the keys of those that run.
+ */
 static int check_sort_keys(const char *spec, const struct report_run *run,
-			   char *bad, size_t badlen)
+			   char *msg, size_t len)
 {
 	const char *p = spec;
+	char names[512], table[32];
+	size_t i, o, nr;
 
 	while (p && *p) {
 		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p), i;
+		size_t n = end ? (size_t)(end - p) : strlen(p);
 		int known = 0;
 
 		for (i = 0; i < NR_ANALYSES; i++)
 			known |= run->on[i] &&
-				 analyses[i].ops->knows_sort_key(p, len);
-		if (!known) {
-			snprintf(bad, badlen, "%.*s", (int)len, p);
-			return -1;
+				 kmt_sort_has_key(analyses[i].ops->sort_keys,
+						  analyses[i].ops->nr_sort_keys,
+						  p, n);
+		if (known) {
+			p = end ? end + 1 : NULL;
+			continue;
 		}
-		p = end ? end + 1 : NULL;
+		o = (size_t)snprintf(msg, len, "unknown sort key '%.*s'", (int)n, p);
+		for (i = 0, nr = 0; i < NR_ANALYSES && o < len; i++) {
+			if (!run->on[i] || !analyses[i].ops->nr_sort_keys)
+				continue;
+			key_names(i, names, sizeof(names));
+			o += (size_t)snprintf(msg + o, len - o, "%s %s keys: %s",
+					      nr++ ? ";" : ":",
+					      table_name(i, table, sizeof(table)),
+					      names);
+		}
+		if (!nr && o < len)
+			snprintf(msg + o, len - o, ": the tables asked for take none");
+		return -1;
 	}
 	return 0;
 }
@@ -415,23 +492,20 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 		if (!arg)
 			continue;
 		if (parse_duration(arg, val) || (durations[i].positive && !*val)) {
-			snprintf(msg, len, "%s '%s': want a duration such as "
-				 "500ms, 2s or 1m%s", durations[i].name, arg,
-				 durations[i].positive ? ", above 0" : "");
+			snprintf(msg, len, "option '%s' needs a duration such as "
+				 "500ms, 2s or 1m%s, not '%s'", durations[i].name,
+				 durations[i].positive ? ", above 0" : "", arg);
 			return -1;
 		}
 	}
 	if (a->by && strcmp(a->by, "pid") && strcmp(a->by, "comm")) {
-		snprintf(msg, len, "--by '%s': want pid or comm", a->by);
+		snprintf(msg, len, "option '--by' needs pid or comm, not '%s'",
+			 a->by);
 		return -1;
 	}
 	opts->by_comm = a->by && !strcmp(a->by, "comm");
-	if (opts->top == INT_MIN) {
+	if (opts->top == INT_MIN)
 		opts->top = 0;		/* the view's default */
-	} else if (opts->top < 1) {
-		snprintf(msg, len, "--top takes a number of callsites, 1 or more");
-		return -1;
-	}
 	return 0;
 }
 
@@ -877,15 +951,14 @@ static void share_free(struct share *sh)
  */
 static int make_report(struct report_run *run, const struct report_want *want,
 		       const struct kmt_renderer *renderer, const char *output,
-		       int threads, int json)
+		       int threads)
 {
 	size_t i, second = NR_ANALYSES, nr = 0;
 	int drawn[NR_ANALYSES];
 	struct share share;
 	struct kmt_report r;
-	int split, ret = 1, err;
-	FILE *out = stdout;
-	char msg[700];
+	int split, ret = KMT_EXIT_RUNTIME, err;
+	FILE *out;
 
 	for (i = 0; i < NR_ANALYSES; i++) {
 		/* unasked analyses without events would print only zeros */
@@ -914,14 +987,11 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	/* nothing is written until every part is ready to be */
 	if (split && share_first(&share, &r))
 		goto oom;
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			snprintf(msg, sizeof(msg), "cannot write '%s': %s",
-				 output, strerror(errno));
-			fail(0, msg);
-			goto done;
-		}
+	out = kmt_open_output(output);
+	if (!out) {
+		kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
+			  strerror(errno));
+		goto done;
 	}
 	if (split) {
 		err = share_draw(&share, out);
@@ -929,16 +999,10 @@ static int make_report(struct report_run *run, const struct report_want *want,
 		errno = 0;
 		err = renderer->render(&r, out) ? errno_or_eio() : 0;
 	}
-	errno = 0;
-	if (out != stdout ? fclose(out) : fflush(stdout))
-		err = err ? err : errno_or_eio();
-	if (err)
-		fprintf(stderr, "kmemtrace report: cannot write the report: %s\n",
-			strerror(-err));
-	ret = err ? 1 : 0;
+	ret = kmt_close_output(out, output, err);
 	goto done;
 oom:
-	fail(json, "out of memory");
+	fail(KMT_EXIT_RUNTIME, "out of memory");
 done:
 	if (split)
 		share_free(&share);
@@ -957,7 +1021,7 @@ int cmd_report(int argc, char **argv)
 		OPT_GROUP("input"),
 		OPT_STRING('i', "input", &input, "file",
 			   "recording: perf.data, trace.dat or ftrace text, '-' for stdin "
-			   "(default: kmemtrace.dat, else perf.data)"),
+			   "(default: kmemtrace.dat, or stdin when it is a pipe)"),
 		OPT_STRING(0, "time", &time_arg, "start,end",
 			   "only events in this window, in seconds as the recording "
 			   "stamps them (either side may be empty)"),
@@ -984,8 +1048,8 @@ int cmd_report(int argc, char **argv)
 			   "(default 1s)"),
 		OPT_BOOL(0, "procs", &want.procs,
 			 "per process: Mel Gorman's page allocator columns, slab bytes"),
-		OPT_STRING(0, "by", &va.by, "pid|comm",
-			   "procs, extfrag: a row per process (default) or command name"),
+		OPT_WORDS(0, "by", &va.by, "pid|comm", list_by,
+			  "procs, extfrag: a row per process (default) or command name"),
 		OPT_BOOL(0, "pcpu", &want.pcpu,
 			 "per CPU: per-CPU list refills and drains, imbalance"),
 		OPT_BOOL(0, "extfrag", &want.extfrag,
@@ -1001,26 +1065,28 @@ int cmd_report(int argc, char **argv)
 			 "outstanding slab and page memory over time, top callsites"),
 		OPT_STRING(0, "step", &va.step, "duration",
 			   "timeline, extfrag: the step (default: the span / 50, rounded)"),
-		OPT_INT(0, "top", &opts.top, "n", "timeline: callsites drawn (default 10)"),
+		OPT_INT(0, "top", &opts.top, "n", 1, INT_MAX,
+			"timeline: callsites drawn (default 10)"),
 		OPT_GROUP("tables"),
 		OPT_BOOL(0, "caller", &opts.caller, "per-callsite table (slab, page, lifetimes)"),
 		OPT_BOOL(0, "alloc", &opts.alloc, "per-object (slab) and per-page table"),
-		OPT_STRING('s', "sort", &opts.sort, "keys",
-			   "sort keys, larger first: slab ptr,callsite,bytes,hit,pingpong,frag "
-			   "(default frag,hit,bytes); page page,callsite,bytes,hit,order,migtype,gfp "
-			   "(default bytes,hit); leaks bytes,count,age,callsite (default bytes); "
-			   "caches bytes,objects,waste,live (default bytes); procs: any column "
-			   "key (default page_allocs,slab_alloc_bytes)"),
-		OPT_INT('l', "line", &opts.lines, "n", "print at most n rows per table"),
+		OPT_WORDS('s', "sort", &opts.sort, "keys", list_sort_keys,
+			  "sort by these keys (key,key,...), each table by those "
+			  "it knows (listed below)"),
+		OPT_INT('l', "limit", &opts.lines, "n", 0, INT_MAX,
+			"print at most n rows per table (0: all, the default)"),
+		OPT_ALIAS("line", &opts.lines),	/* perf kmem's name */
 		OPT_BOOL(0, "raw-ip", &opts.raw_ip, "print addresses, not symbols"),
 		OPT_BOOL(0, "live", &opts.live, "page: only blocks still allocated at the end"),
 		OPT_GROUP("output"),
 		OPT_BOOL(0, "json", &json, "JSON: every table and summary"),
 		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each"),
-		OPT_STRING('o', "output", &output, "file", "write the report to file"),
+		OPT_STRING('o', "output", &output, "file",
+			   "write the report to <file> ('-': stdout, the default)"),
 		OPT_GROUP("running"),
-		OPT_INT(0, "threads", &threads, "n",
-			"0 (the default): 2 with 2+ CPUs; 2: analyse on a second thread; 1: one"),
+		OPT_INT(0, "threads", &threads, "n", 0, 2,
+			"threads to use (0, the default: 2 with 2 CPUs or more; "
+			"2: analyse on a second thread)"),
 		OPT_END(),
 	};
 	const struct kmt_renderer *renderer;
@@ -1028,63 +1094,28 @@ int cmd_report(int argc, char **argv)
 	struct report_run run;
 	struct kmt_live live;
 	struct kmt_session s;
-	char bad[64], msg[700];
-	int ret = 1, rd, nargs;
+	uint64_t time_start = 0, time_end = 0;
+	char msg[1024];
+	int ret = KMT_EXIT_RUNTIME, rd, nargs;
 	size_t i;
 
 	memset(&run, 0, sizeof(run));
 	kmt_callsite_cache_init(&run.callsites);
 	opts.top = INT_MIN;	/* not given */
 	nargs = kmt_parse_options(argc, argv, options, report_usage, 0);
-	if (nargs > 1 || (nargs == 1 && input)) {
-		fprintf(stderr, "error: one input only\n");
-		kmt_usage_with_options(report_usage, options, 1);
-		return 129;
-	}
-	if (nargs == 1)
-		input = argv[0];
-	if (json && csv) {
-		fprintf(stderr, "error: --json and --csv exclude each other\n");
-		return 129;
-	}
-	if (opts.lines < 0) {
-		fprintf(stderr, "error: -l takes a number of rows, 0 or more\n");
-		return 129;
-	}
-	/* 0 is "as many as help", as pageowner's --threads has it */
-	if (threads < 0 || threads > 2) {
-		fprintf(stderr, "error: --threads takes 0 (one a CPU, up to 2), 1 or 2\n");
-		return 129;
-	}
+	if (nargs > 1)
+		return kmt_usage_error("one input at a time, not '%s' and '%s'",
+				       argv[0], argv[1]);
+	if (json && csv)
+		return kmt_usage_error("--json and --csv exclude each other");
 	if (!threads)
 		threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
 	renderer = kmt_renderer_find(json ? "json" : csv ? "csv" : "text");
 	if (view_options(&va, &opts, msg, sizeof(msg)))
-		return fail(json, msg);
-	if (kmt_filter_init(&filter, va.pids, va.comms, va.cpus, msg,
-			    sizeof(msg))) {
-		kmt_filter_free(&filter);
-		return fail(json, msg);
-	}
-	if (!input)
-		input = default_input();
-	if (!input) {
-		kmt_filter_free(&filter);
-		return fail(json, "no input: give -i FILE (no kmemtrace.dat or perf.data here)");
-	}
-
-	if (kmt_session_init(&s)) {
-		kmt_filter_free(&filter);
-		return fail(json, "out of memory");
-	}
-	if (time_arg && parse_time(time_arg, &s.time_start, &s.time_end)) {
-		snprintf(msg, sizeof(msg),
-			 "--time '%s': want start,end in seconds, start <= end",
-			 time_arg);
-		kmt_session_free(&s);
-		kmt_filter_free(&filter);
-		return fail(json, msg);
-	}
+		return kmt_usage_error("%s", msg);
+	if (time_arg && parse_time(time_arg, &time_start, &time_end))
+		return kmt_usage_error("option '--time' needs start,end in seconds, "
+				       "start <= end, not '%s'", time_arg);
 	for (i = 0; i < NR_ANALYSES; i++)
 		any_view |= analyses[i].kind == AN_VIEW && wanted(&want, i);
 	for (i = 0; i < NR_ANALYSES; i++) {
@@ -1092,12 +1123,28 @@ int cmd_report(int argc, char **argv)
 			    (analyses[i].kind != AN_VIEW && !want.slab &&
 			     !want.page && !any_view);
 	}
-	if (opts.sort && check_sort_keys(opts.sort, &run, bad, sizeof(bad))) {
-		snprintf(msg, sizeof(msg), "unknown sort key '%s'", bad);
-		kmt_session_free(&s);
+	if (opts.sort && check_sort_keys(opts.sort, &run, msg, sizeof(msg)))
+		return kmt_usage_error("%s", msg);
+	rd = kmt_filter_init(&filter, va.pids, va.comms, va.cpus, msg,
+			     sizeof(msg));
+	if (rd) {
 		kmt_filter_free(&filter);
-		return fail(json, msg);
+		return rd == -ENOMEM ? fail(KMT_EXIT_RUNTIME, msg) :
+				       kmt_usage_error("%s", msg);
 	}
+	/* the command line is sound: now the input */
+	rd = kmt_choose_input(input, nargs ? argv[0] : NULL, "kmemtrace.dat",
+			      "give -i FILE", &input, msg, sizeof(msg));
+	if (rd) {
+		kmt_filter_free(&filter);
+		return rd == KMT_EXIT_INPUT ? fail(rd, msg) : rd;
+	}
+	if (kmt_session_init(&s)) {
+		kmt_filter_free(&filter);
+		return fail(KMT_EXIT_RUNTIME, "out of memory");
+	}
+	s.time_start = time_start;
+	s.time_end = time_end;
 	if (any_view || filter.active) {
 		kmt_live_init(&live, &s);
 		if (filter.active)
@@ -1110,7 +1157,7 @@ int cmd_report(int argc, char **argv)
 			continue;
 		run.ctx[i] = analyses[i].ops->create(&s, &opts);
 		if (!run.ctx[i]) {
-			fail(json, s.errmsg[0] ? s.errmsg : "out of memory");
+			fail(KMT_EXIT_RUNTIME, s.errmsg[0] ? s.errmsg : "out of memory");
 			goto out;
 		}
 		run.active[run.nr_active++] = i;
@@ -1152,11 +1199,12 @@ int cmd_report(int argc, char **argv)
 			rd = feed_error(&run, err < 0 ? err : -EINVAL);
 	}
 	if (rd) {
-		fail(json, s.errmsg[0] ? s.errmsg : "cannot read the input");
+		ret = fail(kmt_read_exit(rd),
+			   s.errmsg[0] ? s.errmsg : "cannot read the input");
 		goto out;
 	}
 
-	ret = make_report(&run, &want, renderer, output, threads, json);
+	ret = make_report(&run, &want, renderer, output, threads);
 out:
 	for (i = 0; i < NR_ANALYSES; i++) {
 		if (run.ctx[i])

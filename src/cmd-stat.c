@@ -116,11 +116,13 @@ int cmd_stat(int argc, char **argv)
 	int all = 0, json = 0, interval_ms = 0;
 	const struct kmt_option options[] = {
 		OPT_BOOL('a', "all-cpus", &all, "count on every CPU (the default without a command)"),
-		OPT_STRING('p', "pid", &pid_list, "pid,...", "count these processes (and their threads)"),
+		OPT_LIST('p', "pid", &pid_list, "pid,...", "count these processes (and their threads)"),
 		OPT_STRING(0, "duration", &duration_arg, "seconds", "stop after this many seconds"),
-		OPT_INT('I', "interval", &interval_ms, "ms", "print the counts of every interval"),
+		OPT_INT('I', "interval", &interval_ms, "ms", 10, INT_MAX,
+			"print the counts of every interval"),
 		OPT_BOOL(0, "json", &json, "JSON output (one object per interval with -I)"),
-		OPT_STRING('o', "output", &output, "file", "write the counts to <file> (default: stderr, as perf stat)"),
+		OPT_STRING('o', "output", &output, "file",
+			   "write the counts to <file> ('-': stdout; default: stderr, as perf stat)"),
 		OPT_END()
 	};
 	struct kmt_workload wl = KMT_WORKLOAD_INIT;
@@ -143,44 +145,29 @@ int cmd_stat(int argc, char **argv)
 		char *end;
 
 		duration = strtod(duration_arg, &end);
-		if (*end || end == duration_arg || !(duration > 0)) {
-			fprintf(stderr, "kmemtrace stat: '%s' is not a duration in seconds\n",
-				duration_arg);
-			return 129;
-		}
+		if (*end || end == duration_arg || !(duration > 0))
+			return kmt_usage_error("option '--duration' needs a number of seconds above 0, not '%s'",
+					       duration_arg);
 	}
-	if (interval_ms < 0 || (interval_ms > 0 && interval_ms < 10)) {
-		fprintf(stderr, "kmemtrace stat: the interval must be at least 10 ms\n");
-		return 129;
-	}
-	if (pid_list && (all || have_cmd)) {
-		fprintf(stderr, "kmemtrace stat: -p goes with neither -a nor a command\n");
-		return 129;
-	}
+	if (pid_list && (all || have_cmd))
+		return kmt_usage_error("-p goes with neither -a nor a command");
 
 	{
 		char err[512];
 
-		if (kmt_rec_check_access(err, sizeof(err))) {
-			fprintf(stderr, "kmemtrace stat: %s\n", err);
-			return 1;
-		}
+		if (kmt_rec_check_access(err, sizeof(err)))
+			return kmt_error(KMT_EXIT_RUNTIME, "%s", err);
 	}
-	out.out = stderr;
-	if (output) {
-		out.out = fopen(output, "w");
-		if (!out.out) {
-			fprintf(stderr, "kmemtrace stat: cannot write '%s': %s\n",
-				output, strerror(errno));
-			return 1;
-		}
-	}
+	out.out = output ? kmt_open_output(output) : stderr;
+	if (!out.out)
+		return kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s",
+				 output, strerror(errno));
 	ret = kmt_counters_init(&counters);
 	if (ret) {
-		fprintf(stderr, "kmemtrace stat: %s\n", counters.errmsg);
+		kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		if (output)
-			fclose(out.out);
-		return 1;
+			kmt_close_output(out.out, output, 0);
+		return KMT_EXIT_RUNTIME;
 	}
 	if (pid_list) {
 		const char *p = pid_list;
@@ -192,16 +179,16 @@ int cmd_stat(int argc, char **argv)
 
 			if (end == p || pid <= 0 || pid > INT_MAX ||
 			    (*end && *end != ',')) {
-				fprintf(stderr, "kmemtrace stat: '%s' is not a list of pids\n",
-					pid_list);
-				code = 129;
+				code = kmt_usage_error("option '-p' needs a list of pids, not '%s'",
+						       pid_list);
 				goto out;
 			}
 			ret = kmt_workload_add_threads(&tasks, &nr_tasks, &alloc_tasks, pid);
 			if (ret) {
-				fprintf(stderr, "kmemtrace stat: no process %ld: %s\n",
-					pid, strerror(-ret));
-				code = 1;
+				code = ret == -ENOMEM ?
+				       kmt_error(KMT_EXIT_RUNTIME, "out of memory") :
+				       kmt_error(KMT_EXIT_INPUT, "no process %ld: %s",
+						 pid, strerror(-ret));
 				goto out;
 			}
 			p = *end ? end + 1 : end;
@@ -228,17 +215,16 @@ int cmd_stat(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (have_cmd) {
-		ret = kmt_workload_prepare(&wl, argv);
+		ret = kmt_workload_prepare(&wl, argv, 0);
 		if (ret) {
-			fprintf(stderr, "kmemtrace stat: cannot start '%s': %s\n",
-				argv[0], strerror(-ret));
-			code = 1;
+			code = kmt_error(KMT_EXIT_RUNTIME, "cannot start '%s': %s",
+					 argv[0], strerror(-ret));
 			goto out;
 		}
 		if (target == KMT_COUNT_EXEC) {
 			tasks = malloc(sizeof(*tasks));
 			if (!tasks) {
-				code = 1;
+				code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 				goto out;
 			}
 			tasks[0] = wl.pid;
@@ -247,25 +233,22 @@ int cmd_stat(int argc, char **argv)
 	}
 	ret = kmt_counters_open(&counters, target, tasks, nr_tasks);
 	if (ret) {
-		fprintf(stderr, "kmemtrace stat: %s\n", counters.errmsg);
-		code = 1;
+		code = kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		goto out;
 	}
 	cur = calloc(counters.nr_events, sizeof(*cur));
 	prev = calloc(counters.nr_events, sizeof(*prev));
 	delta = calloc(counters.nr_events, sizeof(*delta));
 	if (!cur || !prev || !delta) {
-		fprintf(stderr, "kmemtrace stat: out of memory\n");
-		code = 1;
+		code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
 	start = last = now();
 	if (have_cmd) {
 		ret = kmt_workload_start(&wl);
 		if (ret) {
-			fprintf(stderr, "kmemtrace stat: cannot run '%s': %s\n",
-				argv[0], strerror(-ret));
-			code = ret == -ENOENT || ret == -EACCES ? 127 : 1;
+			code = kmt_error(KMT_EXIT_RUNTIME, "cannot run '%s': %s",
+					 argv[0], strerror(-ret));
 			goto out;
 		}
 	}
@@ -302,9 +285,8 @@ int cmd_stat(int argc, char **argv)
 		}
 		if (interval_ms && t >= next_tick) {
 			if (kmt_counters_read(&counters, cur)) {
-				fprintf(stderr, "kmemtrace stat: %s\n",
-					counters.errmsg);
-				code = 1;
+				code = kmt_error(KMT_EXIT_RUNTIME, "%s",
+						 counters.errmsg);
 				goto out;
 			}
 			for (e = 0; e < counters.nr_events; e++)
@@ -320,8 +302,7 @@ int cmd_stat(int argc, char **argv)
 		nanosleep(&tick, NULL);
 	}
 	if (kmt_counters_read(&counters, cur)) {
-		fprintf(stderr, "kmemtrace stat: %s\n", counters.errmsg);
-		code = 1;
+		code = kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		goto out;
 	}
 	if (interval_ms) {
@@ -349,11 +330,8 @@ int cmd_stat(int argc, char **argv)
 		code = kmt_workload_exit_code(&wl);
 	}
 out:
-	if (output && fclose(out.out) && !code) {
-		fprintf(stderr, "kmemtrace stat: cannot write '%s': %s\n",
-			output, strerror(errno));
-		code = 1;
-	}
+	if (output && kmt_close_output(out.out, output, 0) && !code)
+		code = KMT_EXIT_RUNTIME;
 	if (code && have_cmd)
 		kmt_workload_abort(&wl);
 	kmt_counters_free(&counters);

@@ -86,14 +86,14 @@ int show_man_page(const char *command)
 		if (found == 0)
 			execlp("man", "man", page, (char *)NULL);
 		else if (found != 127) {
-			fprintf(stderr, "kmemtrace: no manual page '%s' installed%s%s%s; see '%s'\n",
+			fprintf(stderr, "kmemtrace help: error: no manual page '%s' installed%s%s%s (see '%s')\n",
 				page, *path ? " nor at '" : "", path,
 				*path ? "'" : "", hint);
-			return 1;
+			return KMT_EXIT_RUNTIME;
 		}
 		errno = ENOENT;
 	}
-	fprintf(stderr, "kmemtrace: cannot run 'man' for '%s': %s; see '%s'\n",
+	fprintf(stderr, "kmemtrace help: error: cannot run 'man' for '%s': %s (see '%s')\n",
 		page, strerror(errno), hint);
-	return 1;
+	return KMT_EXIT_RUNTIME;
 }

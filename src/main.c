@@ -44,15 +44,16 @@ static int help(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 2) {
-		fprintf(stderr, "usage: kmemtrace help [<command>]\n");
-		return 129;
+		fprintf(stderr, "kmemtrace help: error: one command at a time (see 'kmemtrace help -h')\n");
+		return KMT_EXIT_USAGE;
 	}
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return show_man_page(argv[1]);
 	}
-	fprintf(stderr, "kmemtrace: '%s' is not a kmemtrace command\n", argv[1]);
-	return 129;
+	fprintf(stderr, "kmemtrace help: error: '%s' is not a kmemtrace command (see 'kmemtrace -h')\n",
+		argv[1]);
+	return KMT_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -73,11 +74,17 @@ int main(int argc, char **argv)
 		printf("kmemtrace %s\n", KMT_VERSION);
 		return 0;
 	}
+	/* for the completion script; 'kmemtrace <cmd> --list-opts' too */
+	if (!strcmp(argv[1], "--list-cmds")) {
+		for (i = 0; i < NR_COMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		return 0;
+	}
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "kmemtrace: '%s' is not a kmemtrace command\n", argv[1]);
-	usage(stderr);
-	return 129;
+	fprintf(stderr, "kmemtrace: error: '%s' is not a kmemtrace command (see 'kmemtrace -h')\n",
+		argv[1]);
+	return KMT_EXIT_USAGE;
 }

@@ -62,6 +62,19 @@ test_must_fail () {
 	return 0
 }
 
+# fails unless the command is refused as a mistake in its command line:
+# exit 129 and one line on stderr (left in err)
+test_usage_error () {
+	"$@" >usage.out 2>err
+	rc=$?
+	if [ $rc -ne 129 ] || [ "$(wc -l <err)" -ne 1 ]; then
+		echo "expected exit 129 and one line, got $rc: $*" >&2
+		cat err >&2
+		return 1
+	fi
+	return 0
+}
+
 have_root_tracefs () {
 	[ "$(id -u)" = 0 ] || return 1
 	[ -d /sys/kernel/tracing/events/kmem ] && return 0

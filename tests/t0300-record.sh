@@ -9,12 +9,15 @@ KMEM='kmalloc|kmem_cache_alloc|kfree|kmem_cache_free|mm_page_alloc|mm_page_free|
 
 test_expect_success 'usage errors: 129 and one line, before anything else' '
 	"$KMEMTRACE" record -p 1 -- true 2>err; test $? = 129 &&
-	grep "^kmemtrace record: -p goes with neither" err &&
+	grep "^kmemtrace record: error: -p goes with neither" err &&
 	"$KMEMTRACE" record --follow 2>err; test $? = 129 &&
-	grep "^kmemtrace record: --follow needs a command" err &&
+	grep "^kmemtrace record: error: --follow needs a command" err &&
 	"$KMEMTRACE" record --duration soon 2>err; test $? = 129 &&
-	grep "is not a duration" err &&
-	"$KMEMTRACE" record --bogus 2>err; test $? = 129
+	grep "option .--duration. needs a number of seconds above 0, not .soon." err &&
+	"$KMEMTRACE" record --bogus 2>err; test $? = 129 &&
+	"$KMEMTRACE" record --slab -g 2>err; test $? = 129 &&
+	grep "^kmemtrace record: error: -g records page allocation stacks" err &&
+	test $(wc -l <err) = 1
 '
 
 if ! have_root_tracefs; then
@@ -137,6 +140,44 @@ test_expect_success 'an existing output is kept as FILE.old' '
 	test "$(check_value status keep.dat)" = ok
 '
 
+test_expect_success '-o - writes the recording to stdout, in order, for report -i -' '
+	record -o - -- sh -c "echo from-the-command; $WORK" 2>err |
+		"$KMEMTRACE" report -i - >rep.txt &&
+	grep -x from-the-command err &&
+	n=$(sed -n "s/^kmemtrace record: \([0-9]*\) events, 0 lost, wrote the standard output .*/\1/p" err) &&
+	test "$n" -gt 100 &&
+	sed -n "s/^# events: //p" rep.txt | tr -c "0-9\n" " " |
+		awk "{ for (i = 1; i <= NF; i++) s += \$i } END { print s }" >got &&
+	echo "$n" >want &&
+	test_cmp want got &&
+	instance_gone && no_stale_instance
+'
+
+test_expect_success '-o - into a file: whole, trace-cmd reads it, nothing renamed' '
+	echo keep >out.dat &&
+	record -q -o - -- sh -c "$WORK" >out.dat 2>err &&
+	! test -s err &&
+	test "$(check_value status out.dat)" = ok &&
+	n=$(check_value events out.dat) &&
+	test "$n" -gt 100 &&
+	test "$(tc_count out.dat)" = "$n" &&
+	! test -e out.dat.old && ! test -e -.old && ! test -e -
+'
+
+test_expect_success '-o /dev/null records and discards; /dev/null stays' '
+	record -o /dev/null -- sh -c "$WORK" 2>err &&
+	grep "^kmemtrace record: [1-9][0-9]* events, 0 lost, wrote /dev/null" err &&
+	test -c /dev/null && ! test -e /dev/null.old &&
+	instance_gone && no_stale_instance
+'
+
+test_expect_success '-o - whose reader goes away: exit 2, one error, no instance left' '
+	{ record -o - -- sh -c "$WORK" 2>err; echo $? >rc; } | head -c 10 >/dev/null &&
+	test "$(cat rc)" = 2 &&
+	grep "^kmemtrace record: error: cannot write the standard output: Broken pipe" err &&
+	instance_gone && no_stale_instance
+'
+
 test_expect_success '-- false returns 1, and the file is still written' '
 	rm -f f.dat &&
 	{ record -q -o f.dat -- false; rc=$?; } &&
@@ -150,9 +191,9 @@ test_expect_success 'the exit status of the command is passed on' '
 	test $rc = 3
 '
 
-test_expect_success 'a command that cannot start fails cleanly' '
+test_expect_success 'a command that cannot start fails cleanly, exit 2' '
 	{ record -o nocmd.dat -- /nonexistent/cmd 2>err; rc=$?; } &&
-	test $rc = 127 &&
+	test $rc = 2 &&
 	grep "cannot run '\''/nonexistent/cmd'\''" err &&
 	test $(wc -l <err) = 1 &&
 	! test -e nocmd.dat &&
@@ -162,7 +203,7 @@ test_expect_success 'a command that cannot start fails cleanly' '
 test_expect_success 'a missing output directory fails cleanly' '
 	ls -A | grep -v "^files\." >files.before &&
 	{ record -o nodir/x.dat -- true 2>err; rc=$?; } &&
-	test $rc = 1 &&
+	test $rc = 2 &&
 	grep "nodir" err &&
 	test $(wc -l <err) = 1 &&
 	ls -A | grep -v "^files\." >files.after &&
@@ -261,7 +302,7 @@ if command -v setpriv >/dev/null 2>&1 &&
 	test_expect_success 'not root: a one-line error' '
 		{ setpriv --reuid=65534 --regid=65534 --clear-groups \
 			"$KMEMTRACE" record -o /tmp/never.dat -- true 2>err; rc=$?; } &&
-		test $rc = 1 &&
+		test $rc = 2 &&
 		grep "needs root" err &&
 		test $(wc -l <err) = 1 &&
 		! test -e /tmp/never.dat
@@ -273,7 +314,7 @@ fi
 if mkdir small && mount -t tmpfs -o size=16m tmpfs small 2>/dev/null; then
 	test_expect_success 'a full disk stops, keeps a valid file and says so' '
 		{ record -o small/full.dat -- "$TOP/bench/workload.sh" 2 2>err; rc=$?; } &&
-		test $rc = 1 &&
+		test $rc = 2 &&
 		grep "the disk filled" err &&
 		test "$(check_value status small/full.dat)" = ok &&
 		n=$(check_value events small/full.dat) &&

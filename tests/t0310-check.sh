@@ -135,9 +135,10 @@ test_expect_success 'not a recording: one line, exit 1' '
 	grep "cannot open '\''nosuch.dat'\''" err
 '
 
-test_expect_success 'no file: usage, exit 129' '
-	"$KMEMTRACE" check 2>err; test $? = 129 &&
-	grep "usage: kmemtrace check" err
+test_expect_success 'no file and no kmemtrace.dat here: one line, exit 1' '
+	"$KMEMTRACE" check </dev/null >out 2>err; test $? = 1 &&
+	echo "kmemtrace check: error: no input: kmemtrace.dat does not exist (give -i FILE)" >expect &&
+	test_cmp expect err && ! test -s out
 '
 
 test_done

@@ -256,7 +256,7 @@ test_expect_success '--threads: 0 is the default, other numbers a one-line error
 		test $rc = 129 &&
 		test ! -s out &&
 		test $(wc -l <err) = 1 &&
-		grep -q "takes 0 (one a CPU, up to 2), 1 or 2" err || return 1
+		grep -q "^kmemtrace report: error: option .--threads. needs a number from 0 to 2, not .$n. (see .kmemtrace report -h.)$" err || return 1
 	done
 '
 test_done

@@ -9,6 +9,7 @@ struct kmt_event;
 struct kmt_live;
 struct kmt_report;
 struct kmt_session;
+struct kmt_sort_key;
 
 /* what the user asked of `report`; shared by every analysis */
 struct kmt_report_opts {
@@ -54,8 +55,10 @@ struct kmt_analysis_ops {
 	int (*seal)(void *ctx);
 	int (*finish)(void *ctx, struct kmt_report *r);
 	void (*destroy)(void *ctx);
-	/* sort keys this analysis knows, for checking -s */
-	int (*knows_sort_key)(const char *name, size_t len);
+	/* the keys its tables sort by (-s), and its default; none: NULL */
+	const struct kmt_sort_key *sort_keys;
+	size_t nr_sort_keys;
+	const char *default_sort;
 };
 
 extern const struct kmt_analysis_ops kmt_analysis_slab;

@@ -83,12 +83,6 @@ static const struct kmt_sort_key caches_sort_keys[] = {
 	{ "live", cmp_live, NULL },
 };
 
-static int caches_knows_sort_key(const char *name, size_t len)
-{
-	return kmt_sort_has_key(caches_sort_keys, KMT_NCOLS(caches_sort_keys),
-				name, len);
-}
-
 static void *caches_create(struct kmt_session *s,
 			   const struct kmt_report_opts *opts)
 {
@@ -348,5 +342,7 @@ const struct kmt_analysis_ops kmt_analysis_caches = {
 	.on_event = caches_on_event,
 	.finish = caches_finish,
 	.destroy = caches_destroy,
-	.knows_sort_key = caches_knows_sort_key,
+	.sort_keys = caches_sort_keys,
+	.nr_sort_keys = KMT_NCOLS(caches_sort_keys),
+	.default_sort = CACHES_DEFAULT_SORT,
 };

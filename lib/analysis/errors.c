@@ -319,13 +319,6 @@ static int cmp_rows(const void *a, const void *b)
 	return memcmp(&x->k, &y->k, sizeof(x->k));
 }
 
-static int errors_knows_sort_key(const char *name, size_t len)
-{
-	(void)name;
-	(void)len;
-	return 0;
-}
-
 static const struct kmt_col err_cols[] = {
 	{ "kind", "Kind", KMT_V_STR, KMT_COL_LEFT },
 	{ "count", "Count", KMT_V_U64, 0 },
@@ -475,5 +468,4 @@ const struct kmt_analysis_ops kmt_analysis_errors = {
 	.on_event = errors_on_event,
 	.finish = errors_finish,
 	.destroy = errors_destroy,
-	.knows_sort_key = errors_knows_sort_key,
 };

@@ -233,13 +233,6 @@ static int cmp_one(const void *a, const void *b)
 	return KMT_CMP_ASC(x->key, y->key);
 }
 
-static int extfrag_knows_sort_key(const char *name, size_t len)
-{
-	(void)name;
-	(void)len;
-	return 0;
-}
-
 #define COUNT_COLS							\
 	{ "events", "Events", KMT_V_U64, 0 },				\
 	{ "fragmenting", "Fragmenting", KMT_V_U64, 0 },		\
@@ -461,5 +454,4 @@ const struct kmt_analysis_ops kmt_analysis_extfrag = {
 	.on_event = extfrag_on_event,
 	.finish = extfrag_finish,
 	.destroy = extfrag_destroy,
-	.knows_sort_key = extfrag_knows_sort_key,
 };

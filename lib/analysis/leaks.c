@@ -100,12 +100,6 @@ static const struct kmt_sort_key leaks_sort_keys[] = {
 	{ "callsite", cmp_callsite, NULL },
 };
 
-static int leaks_knows_sort_key(const char *name, size_t len)
-{
-	return kmt_sort_has_key(leaks_sort_keys, KMT_NCOLS(leaks_sort_keys),
-				name, len);
-}
-
 static void *leaks_create(struct kmt_session *s,
 			  const struct kmt_report_opts *opts)
 {
@@ -356,5 +350,7 @@ const struct kmt_analysis_ops kmt_analysis_leaks = {
 	.on_event = leaks_on_event,
 	.finish = leaks_finish,
 	.destroy = leaks_destroy,
-	.knows_sort_key = leaks_knows_sort_key,
+	.sort_keys = leaks_sort_keys,
+	.nr_sort_keys = KMT_NCOLS(leaks_sort_keys),
+	.default_sort = LEAKS_DEFAULT_SORT,
 };

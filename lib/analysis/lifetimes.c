@@ -122,13 +122,6 @@ static int lifetimes_on_event(void *ctx, const struct kmt_event *ev)
 	return 0;
 }
 
-static int lifetimes_knows_sort_key(const char *name, size_t len)
-{
-	(void)name;
-	(void)len;
-	return 0;
-}
-
 /* the upper edge of the bucket holding the q-th fraction, at most max */
 static uint64_t percentile(const struct kmt_life_hist *h, double q)
 {
@@ -328,5 +321,4 @@ const struct kmt_analysis_ops kmt_analysis_lifetimes = {
 	.on_event = lifetimes_on_event,
 	.finish = lifetimes_finish,
 	.destroy = lifetimes_destroy,
-	.knows_sort_key = lifetimes_knows_sort_key,
 };

@@ -367,11 +367,6 @@ static const struct kmt_sort_key page_alloc_sort_keys[] = {
 _Static_assert(sizeof(page_alloc_sort_keys) == sizeof(page_sort_keys),
 	       "the --alloc rows sort by the keys of the callsite rows");
 
-static int page_knows_sort_key(const char *name, size_t len)
-{
-	return kmt_sort_has_key(page_sort_keys, NR_SORT_KEYS, name, len);
-}
-
 /* keys of other analyses in -s are theirs: skipped here */
 static void parse_sort(struct kmt_sort_chain *chain, const char *spec,
 		       const struct kmt_sort_key *keys)
@@ -1114,5 +1109,7 @@ const struct kmt_analysis_ops kmt_analysis_page = {
 	.seal = page_seal,
 	.finish = page_finish,
 	.destroy = page_destroy,
-	.knows_sort_key = page_knows_sort_key,
+	.sort_keys = page_sort_keys,
+	.nr_sort_keys = NR_SORT_KEYS,
+	.default_sort = PAGE_DEFAULT_SORT,
 };

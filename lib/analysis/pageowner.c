@@ -280,6 +280,28 @@ static void key_list(const struct key_name *t, size_t n, char *buf,
 				      t[i].name);
 }
 
+static const char *key_name(const struct key_name *t, size_t n, size_t i,
+			    const char **abbrev)
+{
+	if (i >= n)
+		return NULL;
+	if (abbrev)
+		*abbrev = t[i].abbrev;
+	return t[i].name;
+}
+
+const char *kmt_po_sort_key_name(size_t i, const char **abbrev)
+{
+	return key_name(sort_keys, sizeof(sort_keys) / sizeof(sort_keys[0]),
+			i, abbrev);
+}
+
+const char *kmt_po_cull_key_name(size_t i, const char **abbrev)
+{
+	return key_name(cull_keys, sizeof(cull_keys) / sizeof(cull_keys[0]),
+			i, abbrev);
+}
+
 int kmt_po_parse_cull(const char *spec, unsigned int *mask, char *err,
 		      size_t errlen)
 {

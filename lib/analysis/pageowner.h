@@ -95,6 +95,12 @@ int kmt_po_parse_cull(const char *spec, unsigned int *mask, char *err,
 		      size_t errlen);
 int kmt_po_parse_sort(const char *spec, struct kmt_po_sortkey *keys,
 		      int *nr, char *err, size_t errlen);
+/*
+ * The i-th sort or cull key's name and its short form (NULL when it has
+ * none); NULL past the last: for the help and completion.
+ */
+const char *kmt_po_sort_key_name(size_t i, const char **abbrev);
+const char *kmt_po_cull_key_name(size_t i, const char **abbrev);
 /* "1,2,3" -> a malloc'ed array; -EINVAL on anything but numbers */
 int kmt_po_parse_ids(const char *spec, int32_t **ids, size_t *nr);
 

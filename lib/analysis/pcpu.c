@@ -157,13 +157,6 @@ static int pcpu_on_event(void *ctx, const struct kmt_event *ev)
 	return 0;
 }
 
-static int pcpu_knows_sort_key(const char *name, size_t len)
-{
-	(void)name;
-	(void)len;
-	return 0;
-}
-
 static const struct kmt_col pcpu_cols[] = {
 	{ "cpu", "CPU", KMT_V_U64, 0 },
 	{ "refills", "Refills", KMT_V_U64, 0 },
@@ -293,5 +286,4 @@ const struct kmt_analysis_ops kmt_analysis_pcpu = {
 	.on_event = pcpu_on_event,
 	.finish = pcpu_finish,
 	.destroy = pcpu_destroy,
-	.knows_sort_key = pcpu_knows_sort_key,
 };

@@ -115,12 +115,6 @@ static const struct kmt_sort_key procs_sort_keys[] = {
 	{ "page_outstanding_bytes", cmp_page_live, NULL },
 };
 
-static int procs_knows_sort_key(const char *name, size_t len)
-{
-	return kmt_sort_has_key(procs_sort_keys, KMT_NCOLS(procs_sort_keys),
-				name, len);
-}
-
 static void *procs_create(struct kmt_session *s,
 			  const struct kmt_report_opts *opts)
 {
@@ -512,5 +506,7 @@ const struct kmt_analysis_ops kmt_analysis_procs = {
 	.on_event = procs_on_event,
 	.finish = procs_finish,
 	.destroy = procs_destroy,
-	.knows_sort_key = procs_knows_sort_key,
+	.sort_keys = procs_sort_keys,
+	.nr_sort_keys = KMT_NCOLS(procs_sort_keys),
+	.default_sort = PROCS_DEFAULT_SORT,
 };

@@ -78,13 +78,6 @@ static int sizes_on_event(void *ctx, const struct kmt_event *ev)
 	return 0;
 }
 
-static int sizes_knows_sort_key(const char *name, size_t len)
-{
-	(void)name;
-	(void)len;
-	return 0;
-}
-
 static const struct kmt_col size_cols[] = {
 	{ "range", "Requested", KMT_V_STR, 0 },
 	{ "min_bytes", "", KMT_V_U64, KMT_COL_NO_TEXT },
@@ -178,5 +171,4 @@ const struct kmt_analysis_ops kmt_analysis_sizes = {
 	.on_event = sizes_on_event,
 	.finish = sizes_finish,
 	.destroy = sizes_destroy,
-	.knows_sort_key = sizes_knows_sort_key,
 };

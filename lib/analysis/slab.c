@@ -216,11 +216,6 @@ static const struct kmt_sort_key slab_sort_keys[] = {
 
 #define NR_SORT_KEYS (sizeof(slab_sort_keys) / sizeof(slab_sort_keys[0]))
 
-static int slab_knows_sort_key(const char *name, size_t len)
-{
-	return kmt_sort_has_key(slab_sort_keys, NR_SORT_KEYS, name, len);
-}
-
 static void *slab_create(struct kmt_session *s,
 			 const struct kmt_report_opts *opts)
 {
@@ -750,5 +745,7 @@ const struct kmt_analysis_ops kmt_analysis_slab = {
 	.seal = slab_seal,
 	.finish = slab_finish,
 	.destroy = slab_destroy,
-	.knows_sort_key = slab_knows_sort_key,
+	.sort_keys = slab_sort_keys,
+	.nr_sort_keys = NR_SORT_KEYS,
+	.default_sort = SLAB_DEFAULT_SORT,
 };

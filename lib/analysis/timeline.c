@@ -316,13 +316,6 @@ static int timeline_on_event(void *ctx, const struct kmt_event *ev)
 	}
 }
 
-static int timeline_knows_sort_key(const char *name, size_t len)
-{
-	(void)name;
-	(void)len;
-	return 0;
-}
-
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct site_row *x = *(const struct site_row *const *)a;
@@ -510,5 +503,4 @@ const struct kmt_analysis_ops kmt_analysis_timeline = {
 	.on_event = timeline_on_event,
 	.finish = timeline_finish,
 	.destroy = timeline_destroy,
-	.knows_sort_key = timeline_knows_sort_key,
 };

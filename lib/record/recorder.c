@@ -411,6 +411,77 @@ static uint64_t meta_estimate(const struct kmt_rec_meta *m)
 	return n;
 }
 
+/* "-", a pipe, a device: an output that can only be written in order */
+static int is_stream(const char *path)
+{
+	struct stat st;
+
+	return !strcmp(path, "-") ||
+	       (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+}
+
+/* the output in messages */
+static const char *output_name(const struct kmt_rec *r, char *buf, size_t len)
+{
+	if (!strcmp(r->output, "-"))
+		return "the standard output";
+	snprintf(buf, len, "'%s'", r->output);
+	return buf;
+}
+
+/* a stream's: opened now, so that a FIFO without a reader stops nothing late */
+static int setup_stream(struct kmt_rec *r, const char *tmpdir)
+{
+	struct stat st;
+
+	snprintf(r->outdir, sizeof(r->outdir), "%s",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (stat(r->outdir, &st) < 0)
+		return rec_error(r, errno, "cannot keep the recording in '%s' until it ends: %s",
+				  r->outdir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return rec_error(r, ENOTDIR, "cannot keep the recording in '%s' until it ends: %s",
+				  r->outdir, strerror(ENOTDIR));
+	if (!strcmp(r->output, "-"))
+		r->out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	else
+		r->out_fd = open(r->output, O_WRONLY | O_CLOEXEC);
+	if (r->out_fd < 0) {
+		char name[PATH_MAX + 2];
+
+		return rec_error(r, errno, "cannot write %s: %s",
+				  output_name(r, name, sizeof(name)),
+				  strerror(errno));
+	}
+	r->stream = 1;
+	return 0;
+}
+
+/* a file's: an unnamed file beside it, linked under its name at the end */
+static int setup_file(struct kmt_rec *r)
+{
+	struct stat st;
+	int ret;
+
+	dir_of(r->output, r->outdir, sizeof(r->outdir));
+	if (stat(r->outdir, &st) < 0)
+		return rec_error(r, errno, "cannot write '%s': directory '%s': %s",
+				  r->output, r->outdir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return rec_error(r, ENOTDIR, "cannot write '%s': '%s' is not a directory",
+				  r->output, r->outdir);
+	if (stat(r->output, &st) == 0 && S_ISDIR(st.st_mode))
+		return rec_error(r, EISDIR, "cannot write '%s': it is a directory",
+				  r->output);
+	ret = open_temp(r->outdir, 0, r->out_tmp, sizeof(r->out_tmp));
+	if (ret < 0)
+		return rec_error(r, ret, "cannot create a file in '%s': %s",
+				  r->outdir, strerror(-ret));
+	r->out_fd = ret;
+	r->out_named = r->out_tmp[0] != '\0';
+	return 0;
+}
+
 int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
 {
 	unsigned int groups = cfg->groups ? cfg->groups :
@@ -418,7 +489,6 @@ int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
 	unsigned int kb;
 	struct kmt_rec_meta *m;
 	char val[32];
-	struct stat st;
 	int ret;
 
 	r->stacks = cfg->stacks;
@@ -427,22 +497,10 @@ int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
 	r->output = cfg->output;
 
 	/* the output first: a missing directory must cost nothing */
-	dir_of(cfg->output, r->outdir, sizeof(r->outdir));
-	if (stat(r->outdir, &st) < 0)
-		return rec_error(r, errno, "cannot write '%s': directory '%s': %s",
-				  cfg->output, r->outdir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return rec_error(r, ENOTDIR, "cannot write '%s': '%s' is not a directory",
-				  cfg->output, r->outdir);
-	if (stat(cfg->output, &st) == 0 && S_ISDIR(st.st_mode))
-		return rec_error(r, EISDIR, "cannot write '%s': it is a directory",
-				  cfg->output);
-	ret = open_temp(r->outdir, 0, r->out_tmp, sizeof(r->out_tmp));
-	if (ret < 0)
-		return rec_error(r, ret, "cannot create a file in '%s': %s",
-				  r->outdir, strerror(-ret));
-	r->out_fd = ret;
-	r->out_named = r->out_tmp[0] != '\0';
+	ret = is_stream(cfg->output) ? setup_stream(r, cfg->tmpdir) :
+				       setup_file(r);
+	if (ret)
+		return ret;
 
 	remove_stale_instances();
 	snprintf(r->name, sizeof(r->name), "kmemtrace-%d", (int)getpid());
@@ -524,7 +582,7 @@ int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
 	 * the pages already written can still be made into a valid file.
 	 */
 	r->reserved = meta_estimate(m) + HEADER_SLACK;
-	if (fallocate(r->out_fd, 0, 0, (off_t)r->reserved) < 0 &&
+	if (!r->stream && fallocate(r->out_fd, 0, 0, (off_t)r->reserved) < 0 &&
 	    errno != EOPNOTSUPP && errno != ENOSYS)
 		return rec_error(r, errno, "cannot reserve %llu KB in '%s': %s",
 				  (unsigned long long)r->reserved >> 10,
@@ -971,6 +1029,38 @@ static int host_big_endian(void)
 	return *(const unsigned char *)&one == 0;
 }
 
+/*
+ * A stream: the header, then each CPU's pages in turn, each freed from
+ * its temporary file as it goes.  Nothing can be taken back once
+ * written, so a full disk on the way is an error like any other.
+ */
+static int write_stream(struct kmt_rec *r, const struct kmt_tdw_header *h,
+			const uint64_t *sizes, struct kmt_rec_result *res)
+{
+	uint64_t off = kmt_tdw_data_offset(h);
+	char name[PATH_MAX + 2];
+	int i, ret, err = 0;
+
+	ret = kmt_tdw_stream_header(r->out_fd, h, sizes, r->errmsg,
+				    sizeof(r->errmsg));
+	if (ret)
+		return rec_error(r, ret, "cannot write %s: %s",
+				  output_name(r, name, sizeof(name)),
+				  strerror(-ret));
+	for (i = 0; i < r->nr_cpus && !err; i++) {
+		off += kmt_tdw_copy(r->out_fd, off, r->cpus[i].fd, 0, sizes[i],
+				    KMT_TDW_COPY_PUNCH | KMT_TDW_COPY_STREAM,
+				    &err);
+		res->data_bytes += sizes[i];
+	}
+	res->bytes = off;
+	if (err)
+		return rec_error(r, err, "cannot write %s: %s",
+				  output_name(r, name, sizeof(name)),
+				  strerror(err));
+	return 0;
+}
+
 int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 {
 	struct kmt_tdw_option *opts = NULL;
@@ -1085,6 +1175,11 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 		h.nr_options = nopt;
 	}
 
+	if (r->stream) {
+		res->truncated = full;
+		ret = write_stream(r, &h, sizes, res);
+		goto out;
+	}
 	ret = kmt_tdw_write_header(r->out_fd, &h, sizes, r->errmsg,
 				   sizeof(r->errmsg));
 	if (ret)
@@ -1134,6 +1229,10 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 				 "the disk filled: '%s' keeps the first %.1f MB of events",
 				 r->output, res->data_bytes / 1e6);
 out:
+	if (r->stream && full && !ret)
+		ret = rec_error(r, ENOSPC,
+				 "the disk of '%s' filled: the recording keeps the first %.1f MB of events",
+				 r->outdir, res->data_bytes / 1e6);
 	for (i = 0; cpustat && i < r->nr_cpus; i++)
 		kmt_sb_release(&cpustat[i]);
 	free(cpustat);

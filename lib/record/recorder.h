@@ -13,6 +13,9 @@
  * One reader thread per CPU splices ring-buffer pages into an unlinked
  * temporary file beside the output; at the end the pages are moved into
  * a trace.dat (version 6) with the metadata a reader needs elsewhere.
+ * An output that is no regular file ("-" for stdout, a pipe, /dev/null)
+ * is a stream: the pages wait in the temporary directory instead, and
+ * the trace.dat is written to it front to back at the end.
  *
  *	kmt_rec_init -> kmt_rec_setup -> [kmt_rec_set_pids] ->
  *	kmt_rec_start -> ... -> kmt_rec_stop -> kmt_rec_write ->
@@ -47,7 +50,8 @@ struct kmt_rec_config {
 	unsigned int groups;		/* enum kmt_rec_group; 0: slab+page */
 	int stacks;			/* kernel stack with each page alloc */
 	unsigned int buffer_kb;		/* per CPU; 0: the default */
-	const char *output;		/* the trace.dat to write */
+	const char *output;		/* the trace.dat to write; "-": stdout */
+	const char *tmpdir;		/* a stream's pages wait here; NULL: /tmp */
 	const char *version;		/* of the recorder, stored in the file */
 	int no_kallsyms;
 };
@@ -107,7 +111,8 @@ struct kmt_rec {
 
 	/* the output: an unnamed file linked under its name at the end */
 	const char *output;
-	char outdir[4096];
+	int stream;			/* not a regular file: written in order */
+	char outdir[4096];		/* of the temporary files */
 	int out_fd;
 	int out_named;			/* fallback without O_TMPFILE */
 	char out_tmp[4096];
@@ -147,9 +152,9 @@ int kmt_rec_stop(struct kmt_rec *r);
 
 /*
  * Writes the trace.dat: metadata, the stats of each CPU, the pages.  An
- * existing output is renamed to <output>.old.  On a full disk the file
- * keeps the whole pages that fit, res->truncated is set and -ENOSPC is
- * returned with the message.
+ * existing output is renamed to <output>.old (a stream is not).  On a
+ * full disk the file keeps the whole pages that fit, res->truncated is
+ * set and -ENOSPC is returned with the message.
  */
 int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res);
 

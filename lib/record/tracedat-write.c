@@ -16,11 +16,15 @@
 
 #include "record/tracedat-write.h"
 
-/* a position in the output, or only a byte count when fd < 0 */
+/*
+ * A position in the output, or only a byte count when fd < 0; a stream
+ * (a pipe) is written where it stands, the offset only counted.
+ */
 struct sink {
 	int fd;
 	uint64_t off;
 	int err;
+	int stream;
 };
 
 static void put(struct sink *k, const void *data, size_t len)
@@ -34,7 +38,8 @@ static void put(struct sink *k, const void *data, size_t len)
 		return;
 	}
 	while (len) {
-		ssize_t n = pwrite(k->fd, p, len, (off_t)k->off);
+		ssize_t n = k->stream ? write(k->fd, p, len) :
+					pwrite(k->fd, p, len, (off_t)k->off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -152,7 +157,7 @@ static void put_header(struct sink *k, const struct kmt_tdw_header *h,
 
 uint64_t kmt_tdw_header_size(const struct kmt_tdw_header *h)
 {
-	struct sink k = { -1, 0, 0 };
+	struct sink k = { -1, 0, 0, 0 };
 
 	put_header(&k, h, NULL, 0);
 	return k.off;
@@ -166,12 +171,11 @@ uint64_t kmt_tdw_data_offset(const struct kmt_tdw_header *h)
 	return (size + page - 1) / page * page;
 }
 
-int kmt_tdw_write_header(int fd, const struct kmt_tdw_header *h,
-			 const uint64_t *cpu_size, char *err, size_t errlen)
+static int write_header(struct sink *k, const struct kmt_tdw_header *h,
+			const uint64_t *cpu_size, char *err, size_t errlen)
 {
 	static const char zeros[4096];
 	uint64_t data_off = kmt_tdw_data_offset(h);
-	struct sink k = { fd, 0, 0 };
 	size_t i;
 
 	if (h->page_size < 64 || (h->page_size & (h->page_size - 1))) {
@@ -190,18 +194,34 @@ int kmt_tdw_write_header(int fd, const struct kmt_tdw_header *h,
 			return -EINVAL;
 		}
 	}
-	put_header(&k, h, cpu_size, data_off);
-	while (!k.err && k.off < data_off) {
-		uint64_t n = data_off - k.off;
+	put_header(k, h, cpu_size, data_off);
+	while (!k->err && k->off < data_off) {
+		uint64_t n = data_off - k->off;
 
-		put(&k, zeros, n > sizeof(zeros) ? sizeof(zeros) : (size_t)n);
+		put(k, zeros, n > sizeof(zeros) ? sizeof(zeros) : (size_t)n);
 	}
-	if (k.err) {
+	if (k->err) {
 		snprintf(err, errlen, "cannot write the trace.dat header: %s",
-			 strerror(k.err));
-		return -k.err;
+			 strerror(k->err));
+		return -k->err;
 	}
 	return 0;
+}
+
+int kmt_tdw_write_header(int fd, const struct kmt_tdw_header *h,
+			 const uint64_t *cpu_size, char *err, size_t errlen)
+{
+	struct sink k = { fd, 0, 0, 0 };
+
+	return write_header(&k, h, cpu_size, err, errlen);
+}
+
+int kmt_tdw_stream_header(int fd, const struct kmt_tdw_header *h,
+			  const uint64_t *cpu_size, char *err, size_t errlen)
+{
+	struct sink k = { fd, 0, 0, 1 };
+
+	return write_header(&k, h, cpu_size, err, errlen);
 }
 
 /* well under the slack kept after the header (recorder.c), see there */
@@ -212,7 +232,7 @@ int kmt_tdw_write_header(int fd, const struct kmt_tdw_header *h,
  * Returns the bytes copied; *err is set when it stopped short.
  */
 static size_t copy_slow(int out, off_t out_off, int in, off_t in_off,
-			size_t len, int *err)
+			size_t len, int stream, int *err)
 {
 	char buf[65536];
 	size_t done = 0;
@@ -230,7 +250,8 @@ static size_t copy_slow(int out, off_t out_off, int in, off_t in_off,
 			return done;
 		}
 		while (w < n) {
-			ssize_t m = pwrite(out, buf + w, n - w,
+			ssize_t m = stream ? write(out, buf + w, n - w) :
+				    pwrite(out, buf + w, n - w,
 					   out_off + (off_t)(done + w));
 
 			if (m < 0 && errno == EINTR)
@@ -258,9 +279,14 @@ uint64_t kmt_tdw_copy(int out, uint64_t out_off, int in, uint64_t in_off,
 		loff_t ioff = in_off + done, ooff = out_off + done;
 		ssize_t n;
 
-		if (slow) {
+		if (slow || (flags & KMT_TDW_COPY_STREAM)) {
+			/*
+			 * Into a pipe, sendfile or splice would pass the page
+			 * cache's pages by reference, and punching the hole
+			 * below would take them from the reader: copied.
+			 */
 			n = copy_slow(out, out_off + done, in, in_off + done,
-				      want, errp);
+				      want, !!(flags & KMT_TDW_COPY_STREAM), errp);
 		} else {
 			n = copy_file_range(in, &ioff, out, &ooff, want, 0);
 			if (n < 0 && (errno == EXDEV || errno == ENOSYS ||

@@ -79,6 +79,13 @@ uint64_t kmt_tdw_data_offset(const struct kmt_tdw_header *h);
  */
 int kmt_tdw_write_header(int fd, const struct kmt_tdw_header *h,
 			 const uint64_t *cpu_size, char *err, size_t errlen);
+/*
+ * The same header written where fd stands, front to back, for a pipe or
+ * a device (record -o -): the caller then streams the CPUs' data with
+ * KMT_TDW_COPY_STREAM, in CPU order, right after.
+ */
+int kmt_tdw_stream_header(int fd, const struct kmt_tdw_header *h,
+			  const uint64_t *cpu_size, char *err, size_t errlen);
 
 enum kmt_tdw_copy_flags {
 	/*
@@ -87,6 +94,8 @@ enum kmt_tdw_copy_flags {
 	 * disk space than the recording itself.
 	 */
 	KMT_TDW_COPY_PUNCH = 1 << 0,
+	/* out is a stream (a pipe, a device): written where it stands */
+	KMT_TDW_COPY_STREAM = 1 << 1,
 };
 
 /*

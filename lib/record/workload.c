@@ -12,7 +12,8 @@
 #include "record/workload.h"
 #include "util/array.h"
 
-int kmt_workload_prepare(struct kmt_workload *w, char *const *argv)
+int kmt_workload_prepare(struct kmt_workload *w, char *const *argv,
+			 unsigned int flags)
 {
 	int go[2], err[2];
 
@@ -49,6 +50,9 @@ int kmt_workload_prepare(struct kmt_workload *w, char *const *argv)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* the parent went away without letting go: do not run */
 		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		if ((flags & KMT_WORKLOAD_STDOUT_TO_STDERR) &&
+		    dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		e = errno;

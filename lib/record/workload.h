@@ -22,8 +22,14 @@ struct kmt_workload {
 
 #define KMT_WORKLOAD_INIT { -1, -1, -1, 0, 0 }
 
+enum kmt_workload_flags {
+	/* the command's stdout is kmemtrace's stderr (stdout carries data) */
+	KMT_WORKLOAD_STDOUT_TO_STDERR = 1 << 0,
+};
+
 /* forks the child, which waits; returns 0 or -errno */
-int kmt_workload_prepare(struct kmt_workload *w, char *const *argv);
+int kmt_workload_prepare(struct kmt_workload *w, char *const *argv,
+			 unsigned int flags);
 
 /*
  * Lets the child exec.  Returns 0 once it runs, or -errno when exec

@@ -305,6 +305,49 @@ static void test_options_read_back(void)
 	close(fd);
 }
 
+/* -o -: the same bytes, written in order into a pipe */
+static void test_stream_into_a_pipe(void)
+{
+	static unsigned char want[1 << 16], got[1 << 16];
+	unsigned char page0[PAGE], page1[PAGE];
+	struct kmt_tdw_option opts[3];
+	struct kmt_tdw_system sys;
+	struct kmt_blob fmt;
+	struct kmt_tdw_header h = make_header(opts, &sys, &fmt);
+	uint64_t sizes[2] = { PAGE, PAGE }, done;
+	ssize_t nwant, ngot = 0, n;
+	char err[256], tmp[64];
+	int fd, src, p[2], e;
+
+	fd = open(path, O_RDONLY);
+	CHECK(fd >= 0);
+	nwant = read(fd, want, sizeof(want));
+	close(fd);
+	CHECK(nwant > 2 * PAGE && nwant < (ssize_t)sizeof(want));
+	snprintf(tmp, sizeof(tmp), "/tmp/kmt-tdw-%d.cpu", (int)getpid());
+	src = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	unlink(tmp);
+	CHECK(src >= 0 && pipe(p) == 0);
+	/* the whole file fits in the pipe: no reader needed meanwhile */
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 16);
+	make_page(page0, 1000000, cpu0_evs, 2);
+	make_page(page1, 1000000, cpu1_evs, 1);
+	CHECK(pwrite(src, page0, PAGE, 0) == PAGE &&
+	      pwrite(src, page1, PAGE, PAGE) == PAGE);
+	CHECK_EQ_U64(kmt_tdw_stream_header(p[1], &h, sizes, err, sizeof(err)), 0);
+	done = kmt_tdw_copy(p[1], kmt_tdw_data_offset(&h), src, 0, 2 * PAGE,
+			    KMT_TDW_COPY_PUNCH | KMT_TDW_COPY_STREAM, &e);
+	CHECK_EQ_U64(done, 2 * PAGE);
+	CHECK_EQ_U64(e, 0);
+	close(p[1]);
+	while ((n = read(p[0], got + ngot, sizeof(got) - ngot)) > 0)
+		ngot += n;
+	close(p[0]);
+	close(src);
+	CHECK_EQ_U64(ngot, nwant);
+	CHECK(!memcmp(got, want, nwant));
+}
+
 static void test_kmemtrace_reads_it(void)
 {
 	struct kmt_session s;
@@ -324,4 +367,5 @@ static void test_kmemtrace_reads_it(void)
 }
 
 KMT_TESTS(KMT_TEST(test_header_layout), KMT_TEST(test_libtracecmd_reads_it),
-	  KMT_TEST(test_options_read_back), KMT_TEST(test_kmemtrace_reads_it))
+	  KMT_TEST(test_options_read_back), KMT_TEST(test_stream_into_a_pipe),
+	  KMT_TEST(test_kmemtrace_reads_it))

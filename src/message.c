@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line's messages and the conventions every command shares:
+ * one line per message, named after the command; where the input comes
+ * from; where the output goes.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/json.h"
+
+/* set once, as a command starts: the name its messages carry */
+static char command_name[64] = "kmemtrace";
+/* --json given: errors are {"error": ...} on stdout too */
+static int json_errors;
+
+void kmt_set_command(const char *name)
+{
+	snprintf(command_name, sizeof(command_name), "kmemtrace %s", name);
+}
+
+const char *kmt_command_name(void)
+{
+	return command_name;
+}
+
+void kmt_errors_as_json(int on)
+{
+	json_errors = on;
+}
+
+static void say(const char *kind, const char *fmt, va_list ap,
+		const char *tail)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (json_errors && !strcmp(kind, "error")) {
+		kmt_json_error(stdout, msg);
+		fflush(stdout);
+	}
+	fprintf(stderr, "%s: %s: %s%s\n", command_name, kind, msg, tail);
+}
+
+int kmt_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("error", fmt, ap, "");
+	va_end(ap);
+	return code;
+}
+
+int kmt_usage_error(const char *fmt, ...)
+{
+	char tail[96];
+	va_list ap;
+
+	snprintf(tail, sizeof(tail), " (see '%s -h')", command_name);
+	va_start(ap, fmt);
+	say("error", fmt, ap, tail);
+	va_end(ap);
+	return KMT_EXIT_USAGE;
+}
+
+void kmt_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("warning", fmt, ap, "");
+	va_end(ap);
+}
+
+int kmt_read_exit(int err)
+{
+	return err == -ENOMEM || err == ENOMEM ? KMT_EXIT_RUNTIME :
+						 KMT_EXIT_INPUT;
+}
+
+int kmt_choose_input(const char *opt, const char *pos, const char *dflt,
+		     const char *hint, const char **input, char *msg,
+		     size_t len)
+{
+	struct stat st;
+
+	if (opt && pos)
+		return kmt_usage_error("the input given twice, as -i '%s' and as '%s'",
+				       opt, pos);
+	*input = opt ? opt : pos;
+	if (*input)
+		return 0;
+	/*
+	 * perf's rule: a pipe on stdin is the input; a terminal, a file or
+	 * /dev/null is not (scripts and cron jobs run with those)
+	 */
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode)) {
+		*input = "-";
+		return 0;
+	}
+	if (access(dflt, F_OK)) {
+		snprintf(msg, len, "no input: %s does not exist (%s)", dflt,
+			 hint);
+		return KMT_EXIT_INPUT;
+	}
+	*input = dflt;
+	return 0;
+}
+
+FILE *kmt_open_output(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	return fopen(path, "w");
+}
+
+int kmt_close_output(FILE *out, const char *path, int err)
+{
+	char name[512];
+
+	if (fflush(out) && !err)
+		err = errno ? errno : EIO;
+	/* a write that failed before, its errno gone */
+	if (!err && ferror(out))
+		err = EIO;
+	if (err < 0)
+		err = -err;
+	if (out != stdout && out != stderr && fclose(out) && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return 0;
+	if (out == stdout || out == stderr)
+		snprintf(name, sizeof(name), "the standard %s",
+			 out == stdout ? "output" : "error");
+	else
+		snprintf(name, sizeof(name), "'%s'", path);
+	return kmt_error(KMT_EXIT_RUNTIME, "cannot write %s: %s", name,
+			 strerror(err));
+}
