@@ -34,6 +34,11 @@ enum kmt_exit {
 	KMT_EXIT_INPUT = 1,
 	/* out of memory, cannot write the output, cannot trace, cannot start CMD */
 	KMT_EXIT_RUNTIME = 2,
+	/*
+	 * report: the report was made, but part of the input could not be
+	 * read; its header says how much, where and why
+	 */
+	KMT_EXIT_PARTIAL = 3,
 	/* unknown option, bad value, conflicting options, unknown sort key */
 	KMT_EXIT_USAGE = 129,
 };

@@ -46,6 +46,12 @@ struct report_want {
 	int timeline;
 };
 
+/* the option values that need parsing before the analyses start */
+struct view_args {
+	const char *older_than, *warmup, *step, *by;
+	const char *pids, *comms, *cpus;
+};
+
 enum analysis_kind { AN_SLAB, AN_PAGE, AN_VIEW };
 
 /* the analyses report can run, in the order their sections print */
@@ -99,6 +105,7 @@ struct report_run {
 	int need_comm;		/* --by comm: events carry their pid's name */
 	struct kmt_filter *filter;
 	struct kmt_callsite_cache callsites;
+	const char *empty;	/* what matched no event, for the report */
 };
 
 /*
@@ -276,18 +283,38 @@ static int parse_duration(const char *arg, uint64_t *ns)
 	return -1;
 }
 
-static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
+/*
+ * --time start,end: seconds as the recording stamps them, or relative to
+ * its first event when a side starts with '+' (relative sides in *rel,
+ * KMT_TIME_REL_*).  Either side may be empty.
+ */
+static int parse_time(const char *arg, uint64_t *start, uint64_t *end,
+		      unsigned int *rel)
 {
-	const char *comma = strchr(arg, ',');
+	const char *comma = strchr(arg, ','), *a = arg, *b;
 
 	*start = *end = 0;
+	*rel = 0;
 	if (!comma)
 		return -1;
-	if (comma > arg && parse_seconds(arg, comma - arg, start))
+	b = comma + 1;
+	if (*a == '+') {
+		*rel |= KMT_TIME_REL_START;
+		a++;
+	}
+	if (*b == '+') {
+		*rel |= KMT_TIME_REL_END;
+		b++;
+	}
+	if (comma > a && parse_seconds(a, comma - a, start))
 		return -1;
-	if (comma[1] && parse_seconds(comma + 1, strlen(comma + 1), end))
+	if (*b && parse_seconds(b, strlen(b), end))
 		return -1;
-	if (*end && *start > *end)
+	if ((*rel & KMT_TIME_REL_END) && !*end)
+		return -1;	/* "+0" would read as an open end */
+	/* a relative end after an absolute start cannot be checked yet */
+	if (*end && *start > *end &&
+	    (*rel & KMT_TIME_REL_START) == (*rel & KMT_TIME_REL_END) >> 1)
 		return -1;
 	return 0;
 }
@@ -333,6 +360,90 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 }
 
 /* the message, and {"error": ...} on stdout with --json; returns code */
+/* one line on stderr for a report made without part of its input */
+static void warn_unreadable(const struct kmt_session *s, const char *input)
+{
+	uint64_t n = kmt_session_unreadable(s);
+	char first[160] = "";
+	unsigned int i;
+
+	for (i = 0; i < s->nr_notes; i++) {
+		const struct kmt_anomaly_note *note = &s->notes[i];
+
+		if (note->kind == KMT_ANOM_OUT_OF_ORDER)
+			continue;
+		if (note->unit == KMT_AT_NOWHERE)
+			snprintf(first, sizeof(first), "; the first: %s",
+				 note->why);
+		else
+			snprintf(first, sizeof(first), "; the first at %s %llu: %s",
+				 note->unit == KMT_AT_LINE ? "line" : "byte",
+				 (unsigned long long)note->where, note->why);
+		break;
+	}
+	kmt_warning("'%s': %llu record%s could not be read, left out of the report%s",
+		    input, (unsigned long long)n, n == 1 ? "" : "s", first);
+}
+
+/*
+ * Whether the report would show nothing, and why.  A recording with no
+ * kmem event, a --cpu the recording does not have and a --time window
+ * outside the recording are errors (1, msg says why); a filter or window
+ * that matches no event of the recording is a warning (2, msg says
+ * which), said in the report too: an empty result is still a result.
+ */
+static int nothing_to_report(const struct kmt_session *s,
+			     const struct kmt_live *live,
+			     const struct kmt_filter *filter,
+			     const char *time_arg, const struct view_args *va,
+			     char *msg, size_t len)
+{
+	uint64_t total = kmt_session_total_events(s);
+	size_t o;
+	int cpu;
+
+	if (!total) {
+		snprintf(msg, len, "'%s' has no kmem events (%llu events of other "
+			 "subsystems): record them with 'kmemtrace record' or "
+			 "'perf kmem record'", s->input,
+			 (unsigned long long)s->nr_other);
+		return 1;
+	}
+	if (time_arg && !s->nr_emitted) {
+		int outside = (s->time_end && s->time_end < s->first_ts) ||
+			      s->time_start > s->last_ts;
+
+		snprintf(msg, len, "--time %s %s: the recording spans "
+			 "%llu.%06llu .. %llu.%06llu (+0 .. +%.6f s from its "
+			 "start)", time_arg, outside ? "is outside the recording" :
+			 "matches no event",
+			 (unsigned long long)(s->first_ts / 1000000000),
+			 (unsigned long long)(s->first_ts / 1000 % 1000000),
+			 (unsigned long long)(s->last_ts / 1000000000),
+			 (unsigned long long)(s->last_ts / 1000 % 1000000),
+			 (s->last_ts - s->first_ts) / 1e9);
+		return outside ? 1 : 2;
+	}
+	cpu = kmt_filter_max_cpu(filter);
+	if (s->nr_cpus && cpu >= s->nr_cpus) {
+		snprintf(msg, len, "--cpu %s: the recording has CPUs 0-%d",
+			 va->cpus, s->nr_cpus - 1);
+		return 1;
+	}
+	if (!filter->active || !live || live->nr_passed)
+		return 0;
+	o = 0;
+	if (va->pids)
+		o += snprintf(msg + o, len - o, "--pid %s ", va->pids);
+	if (va->comms && o < len)
+		o += snprintf(msg + o, len - o, "--comm %s ", va->comms);
+	if (va->cpus && o < len)
+		o += snprintf(msg + o, len - o, "--cpu %s ", va->cpus);
+	if (o < len)
+		snprintf(msg + o, len - o, "matches no event of the recording");
+	return 2;
+}
+
 static int fail(int code, const char *msg)
 {
 	return kmt_error(code, "%s", msg);
@@ -458,12 +569,6 @@ static int check_sort_keys(const char *spec, const struct report_run *run,
 	}
 	return 0;
 }
-
-/* the option values that need parsing before the analyses start */
-struct view_args {
-	const char *older_than, *warmup, *step, *by;
-	const char *pids, *comms, *cpus;
-};
 
 static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 			char *msg, size_t len)
@@ -970,6 +1075,7 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	}
 	kmt_report_init(&r);
 	fill_meta(&r, run->s);
+	r.meta.matches_nothing = run->empty;
 	split = threads > 1 && nr && renderer->layout &&
 		!share_start(&share, run, drawn, second, renderer);
 	/* the second part's are sealed on the other thread (share_helper) */
@@ -1095,6 +1201,7 @@ int cmd_report(int argc, char **argv)
 	struct kmt_live live;
 	struct kmt_session s;
 	uint64_t time_start = 0, time_end = 0;
+	unsigned int time_relative = 0;
 	char msg[1024];
 	int ret = KMT_EXIT_RUNTIME, rd, nargs;
 	size_t i;
@@ -1113,9 +1220,12 @@ int cmd_report(int argc, char **argv)
 	renderer = kmt_renderer_find(json ? "json" : csv ? "csv" : "text");
 	if (view_options(&va, &opts, msg, sizeof(msg)))
 		return kmt_usage_error("%s", msg);
-	if (time_arg && parse_time(time_arg, &time_start, &time_end))
-		return kmt_usage_error("option '--time' needs start,end in seconds, "
-				       "start <= end, not '%s'", time_arg);
+	if (time_arg && parse_time(time_arg, &time_start, &time_end,
+				   &time_relative))
+		return kmt_usage_error("option '--time' needs start,end in seconds "
+				       "as the recording stamps them, or from its "
+				       "start as +S (+1.5,+3), start <= end, not '%s'",
+				       time_arg);
 	for (i = 0; i < NR_ANALYSES; i++)
 		any_view |= analyses[i].kind == AN_VIEW && wanted(&want, i);
 	for (i = 0; i < NR_ANALYSES; i++) {
@@ -1145,6 +1255,7 @@ int cmd_report(int argc, char **argv)
 	}
 	s.time_start = time_start;
 	s.time_end = time_end;
+	s.time_relative = time_relative;
 	if (any_view || filter.active) {
 		kmt_live_init(&live, &s);
 		if (filter.active)
@@ -1203,8 +1314,22 @@ int cmd_report(int argc, char **argv)
 			   s.errmsg[0] ? s.errmsg : "cannot read the input");
 		goto out;
 	}
+	switch (nothing_to_report(&s, run.live, &filter, time_arg, &va, msg,
+				  sizeof(msg))) {
+	case 1:
+		ret = fail(KMT_EXIT_INPUT, msg);
+		goto out;
+	case 2:
+		kmt_warning("%s", msg);
+		run.empty = msg;
+		break;
+	}
 
 	ret = make_report(&run, &want, renderer, output, threads);
+	if (!ret && kmt_session_unreadable(&s)) {
+		warn_unreadable(&s, input);
+		ret = KMT_EXIT_PARTIAL;
+	}
 out:
 	for (i = 0; i < NR_ANALYSES; i++) {
 		if (run.ctx[i])

@@ -136,6 +136,7 @@ static int on_free(struct kmt_live *l, struct kmt_live_objs *h,
 int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev)
 {
 	struct kmt_live_step *st = &l->step;
+	int ret = 0;
 
 	if (!l->nr_fed++ || ev->ts < l->first_ts)
 		l->first_ts = ev->ts;
@@ -158,19 +159,25 @@ int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev)
 	switch (ev->type) {
 	case KMT_EV_KMALLOC:
 	case KMT_EV_CACHE_ALLOC:
-		return on_alloc(l, &l->slab, ev, ev->bytes_alloc);
+		ret = on_alloc(l, &l->slab, ev, ev->bytes_alloc);
+		break;
 	case KMT_EV_KFREE:
 	case KMT_EV_CACHE_FREE:
-		return on_free(l, &l->slab, ev);
+		ret = on_free(l, &l->slab, ev);
+		break;
 	case KMT_EV_PAGE_ALLOC:
-		return on_alloc(l, &l->page, ev, (uint64_t)l->s->page_size <<
-				(ev->order > 0 ? ev->order & 63 : 0));
+		ret = on_alloc(l, &l->page, ev, (uint64_t)l->s->page_size <<
+			       (ev->order > 0 ? ev->order & 63 : 0));
+		break;
 	case KMT_EV_PAGE_FREE:
-		return on_free(l, &l->page, ev);
+		ret = on_free(l, &l->page, ev);
+		break;
 	default:
 		st->pass = passes(l, ev);
-		return 0;
+		break;
 	}
+	l->nr_passed += st->pass;
+	return ret;
 }
 
 uint64_t kmt_live_end_ts(const struct kmt_live *l)
@@ -352,6 +359,17 @@ static int comm_passes(struct kmt_filter *f, const struct kmt_session *s,
 	if (memo)
 		*memo = comm << 1 | (uint64_t)pass;
 	return pass;
+}
+
+int kmt_filter_max_cpu(const struct kmt_filter *f)
+{
+	int i;
+
+	for (i = KMT_MAX_CPUS / 64 - 1; f->cpus && i >= 0; i--) {
+		if (f->cpus[i])
+			return i * 64 + 63 - __builtin_clzll(f->cpus[i]);
+	}
+	return -1;
 }
 
 int kmt_filter_pass(struct kmt_filter *f, const struct kmt_session *s,

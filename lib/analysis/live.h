@@ -95,6 +95,7 @@ struct kmt_live {
 	struct kmt_live_step step;	/* of the last event fed */
 	uint64_t first_ts, last_ts;	/* of the events fed */
 	uint64_t nr_fed;
+	uint64_t nr_passed;		/* of those, the filter's */
 };
 
 void kmt_live_init(struct kmt_live *l, struct kmt_session *s);
@@ -107,6 +108,9 @@ int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev);
  * the --time window when the recording went on past it.
  */
 uint64_t kmt_live_end_ts(const struct kmt_live *l);
+
+/* the highest CPU --cpu selects, -1 when it selects by CPU not at all */
+int kmt_filter_max_cpu(const struct kmt_filter *f);
 
 /*
  * Filters from the option strings: pids "1,20", comms "bash,kworker*"

@@ -74,6 +74,13 @@ int kmt_session_emit(struct kmt_session *s, const struct kmt_event *ev)
 		s->nr_other++;
 		return 0;
 	}
+	if (s->time_relative) {
+		if (s->time_relative & KMT_TIME_REL_START)
+			s->time_start += ev->ts;
+		if (s->time_relative & KMT_TIME_REL_END)
+			s->time_end += ev->ts;
+		s->time_relative = 0;
+	}
 	/*
 	 * Counts and times describe all events read, the window or not.
 	 * The count is a sum over types: it is only needed while every

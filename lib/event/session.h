@@ -25,6 +25,9 @@ enum kmt_anomaly {
 	KMT_ANOM_NR
 };
 
+#define KMT_TIME_REL_START	1
+#define KMT_TIME_REL_END	2
+
 /*
  * Where a record that could not be read sits in its input, so that a
  * report can say so ("line 12: no bytes_req", "byte 81920: ...").
@@ -92,6 +95,12 @@ struct kmt_session {
 
 	/* what to pass on */
 	uint64_t time_start, time_end;	/* --time window, absolute ns; 0 open */
+	/*
+	 * Sides of the window given relative to the first event (--time
+	 * +1.5,+3): time_start and time_end hold offsets until that event
+	 * is read, which anchors them.
+	 */
+	unsigned int time_relative;	/* KMT_TIME_REL_START | _END */
 	/*
 	 * No consumer reads a slab event's stack (only the views do): a
 	 * reader may leave it out, sparing a call chain's interning for

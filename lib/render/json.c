@@ -157,6 +157,8 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 	}
 	kmt_json_arr_close(j);
 	kmt_json_u64(j, "out_of_order_events", m->out_of_order);
+	if (m->matches_nothing)
+		kmt_json_str(j, "matches_nothing", m->matches_nothing);
 	kmt_json_bool(j, "has_stacks", m->has_stacks);
 }
 

@@ -785,6 +785,8 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 		fputc(')', out);
 	}
 	fputc('\n', out);
+	if (m->matches_nothing)
+		fprintf(out, "# filter: %s\n", m->matches_nothing);
 	if (m->out_of_order)
 		fprintf(out, "# order:  %" PRIu64
 			" event%s earlier than their CPU's last: times are not trusted\n",

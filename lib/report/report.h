@@ -168,6 +168,8 @@ struct kmt_report_meta {
 	struct kmt_meta_note notes[KMT_META_NOTES];
 	size_t nr_notes;
 	uint64_t out_of_order;
+	/* a filter or --time window that matched no event, or NULL */
+	const char *matches_nothing;
 	int has_stacks;
 };
 
