@@ -6,7 +6,7 @@
 #   make bench      the benchmarks (see bench/README.md)
 
 CC	?= cc
-PKGS	:= libtraceevent libtracefs libtracecmd
+PKGS	:= libtraceevent libtracefs libtracecmd libzstd
 O	?= build
 SAN	?=
 

@@ -16,6 +16,15 @@
  * mapview; read into a buffer where mapping fails), and each kmem sample
  * is decoded at once into a kmt_event; only the decoded events of the
  * last rounds wait for ordering, so memory does not grow with the file.
+ *
+ * `perf record -z` writes the records of the ring buffers as one zstd
+ * stream cut into COMPRESSED records, a record of the stream running on
+ * from one COMPRESSED record into the next.  They are uncompressed as
+ * they come into a window of PD_ZBUF_SIZE, the whole records in it read
+ * at once and a cut one kept for the next: memory is that window and
+ * the zstd window the stream declares (512 KiB at perf's level 1, at
+ * most zstd's limit of 128 MiB), not the uncompressed data, which perf
+ * itself keeps whole.
  */
 #include <byteswap.h>
 #include <errno.h>
@@ -30,6 +39,7 @@
 #include <unistd.h>
 
 #include <event-parse.h>
+#include <zstd.h>
 
 #include "event/session.h"
 #include "event/tpdecode.h"
@@ -47,6 +57,8 @@
 #define PD_FEAT_BITS		256
 #define PD_BUF_SIZE		(1U << 20)	/* > the largest record, 64 KiB */
 #define PD_MAX_SECTION		(64U << 20)	/* loaded whole: attrs, features */
+#define PD_ZBUF_SIZE		(256U << 10)	/* > 64 KiB: a cut record and more */
+#define PD_COMP_ZSTD		1	/* HEADER_COMPRESSED's type for zstd */
 
 /* perf_event_attr: offsets of what is read */
 #define ATTR_TYPE		0
@@ -79,6 +91,7 @@ enum {
 	FEAT_BUILD_ID		= 2,
 	FEAT_OSRELEASE		= 4,
 	FEAT_NRCPUS		= 7,
+	FEAT_COMPRESSED		= 27,
 };
 
 #define MISC_CPUMODE_MASK	7
@@ -160,6 +173,13 @@ struct pd {
 	int host_syms;			/* kallsyms came from this machine */
 	int by_release;			/* chosen by kernel release alone */
 	int relocated;
+
+	/* perf record -z: the stream and the records uncompressed from it */
+	ZSTD_DStream *z;
+	unsigned char *zbuf;		/* PD_ZBUF_SIZE */
+	size_t zlen;			/* bytes in zbuf, a cut record at most */
+	uint64_t zat;			/* the compressed record they came from */
+	uint32_t comp_type;		/* HEADER_COMPRESSED's, 0 if absent */
 
 	uint64_t lost;			/* as LOST records count */
 	uint64_t lost_samples;		/* as LOST_SAMPLES records count */
@@ -867,6 +887,11 @@ static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
 		if (len >= 4)
 			s->nr_cpus = (int)get32(data);
 		break;
+	case FEAT_COMPRESSED:
+		/* version, type, level, ratio, mmap_len: u32 each */
+		if (len >= 8)
+			pd->comp_type = get32(data + 4);
+		break;
 	}
 }
 
@@ -898,7 +923,8 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
 			break;
 		}
 		if (bit != FEAT_TRACING_DATA && bit != FEAT_BUILD_ID &&
-		    bit != FEAT_OSRELEASE && bit != FEAT_NRCPUS)
+		    bit != FEAT_OSRELEASE && bit != FEAT_NRCPUS &&
+		    bit != FEAT_COMPRESSED)
 			continue;
 		ret = pd_load(pd, off, len, "a feature section", &data);
 		if (ret)
@@ -1512,6 +1538,9 @@ static int pd_pipe_tracing_data(struct pd *pd, const unsigned char *body,
 	return ret;
 }
 
+static int pd_compressed(struct pd *pd, const unsigned char *data,
+			 size_t len, uint64_t at);
+
 static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 		     size_t size, uint64_t at)
 {
@@ -1584,16 +1613,95 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 			pd->cur += get64(body) < pd->end ? get64(body) : pd->end;
 		break;
 	case REC_COMPRESSED:
+		return pd_compressed(pd, body, len, at);
 	case REC_COMPRESSED2:
-		return kmt_session_error(s, ENOTSUP,
-			"'%s' holds compressed records (perf record -z), which kmemtrace cannot read; record without -z",
-			pd->name);
+		/* the data's size, then the data, padded to 8 bytes */
+		if (len < 8 || get64(body) > len - 8)
+			goto bad;
+		return pd_compressed(pd, body + 8, (size_t)get64(body), at);
 	}
 	return 0;
 bad:
 	return kmt_session_error(s, EINVAL,
 		"'%s' is corrupt at byte %llu: a record of type %u is too short (%zu bytes)",
 		pd->name, (unsigned long long)at, type, size);
+}
+
+/*
+ * The records uncompressed so far, each whole one read as if it stood in
+ * the file at the compressed record it came from; one cut at the end
+ * waits at the start of zbuf for the rest.
+ */
+static int pd_uncompressed(struct pd *pd, uint64_t at)
+{
+	size_t pos = 0;
+	int ret;
+
+	while (pd->zlen - pos >= 8) {
+		const unsigned char *rec = pd->zbuf + pos;
+		uint32_t type = get32(rec);
+		uint16_t size = get16(rec + 6);
+
+		if (size < 8)
+			return kmt_session_error(pd->s, EINVAL,
+				"'%s' is corrupt at byte %llu: a record uncompressed from there claims %u bytes, less than its own header",
+				pd->name, (unsigned long long)at, size);
+		if (size > pd->zlen - pos)
+			break;
+		/* records that point into the file cannot come from the stream */
+		if (type == REC_HEADER_TRACING_DATA || type == REC_AUXTRACE ||
+		    type == REC_COMPRESSED || type == REC_COMPRESSED2) {
+			kmt_session_anomaly(pd->s, KMT_ANOM_BAD_RECORD,
+					    KMT_AT_BYTE, at,
+					    "a record of type %u in compressed data",
+					    type);
+		} else {
+			ret = pd_record(pd, type, rec, size, at);
+			if (ret)
+				return ret;
+		}
+		pos += size;
+	}
+	pd->zlen -= pos;
+	memmove(pd->zbuf, pd->zbuf + pos, pd->zlen);
+	pd->zat = at;
+	return 0;
+}
+
+/* one COMPRESSED record: its part of the zstd stream, uncompressed and read */
+static int pd_compressed(struct pd *pd, const unsigned char *data,
+			 size_t len, uint64_t at)
+{
+	ZSTD_inBuffer in = { data, len, 0 };
+	int ret;
+
+	if (pd->comp_type && pd->comp_type != PD_COMP_ZSTD)
+		return kmt_session_error(pd->s, ENOTSUP,
+			"'%s' is compressed with method %u, which kmemtrace does not know (zstd is 1)",
+			pd->name, pd->comp_type);
+	if (!pd->z) {
+		pd->z = ZSTD_createDStream();
+		pd->zbuf = malloc(PD_ZBUF_SIZE);
+		if (!pd->z || !pd->zbuf)
+			return pd_nomem(pd);
+	}
+	for (;;) {
+		ZSTD_outBuffer out = { pd->zbuf, PD_ZBUF_SIZE, pd->zlen };
+		size_t r = ZSTD_decompressStream(pd->z, &out, &in);
+
+		if (ZSTD_isError(r))
+			return kmt_session_error(pd->s, EINVAL,
+				"'%s' is corrupt at byte %llu: its compressed data does not uncompress (zstd: %s)",
+				pd->name, (unsigned long long)at,
+				ZSTD_getErrorName(r));
+		pd->zlen = out.pos;
+		ret = pd_uncompressed(pd, at);
+		if (ret)
+			return ret;
+		/* output room left over: zstd holds nothing more for now */
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
 }
 
 static int pd_records(struct pd *pd)
@@ -1762,6 +1870,10 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 		goto out;
 	}
 	ret = pd_records(&pd);
+	/* the stream ended inside a record: perf stopped in the middle */
+	if (!ret && pd.zlen)
+		kmt_session_anomaly(s, KMT_ANOM_BAD_RECORD, KMT_AT_BYTE, pd.zat,
+				    "a record cut at the end of the compressed data");
 	if (!ret)
 		ret = kmt_perfdata_queue_flush(&pd.q, s);
 	if (!ret && !pd.have_dec && !s->tep)
@@ -1788,6 +1900,8 @@ out:
 	free(pd.attrs);
 	free(pd.chain);
 	free(pd.stack_cache);
+	free(pd.zbuf);
+	ZSTD_freeDStream(pd.z);
 	if (pd.map)
 		kmt_mapview_close(&pd.view);
 	else
