@@ -13,7 +13,8 @@
 #
 # trace.dat: the endianness byte, the page size, every length before a
 #   blob (header page and event descriptions, ftrace and event formats,
-#   kallsyms, printk formats, command lines), the CPU count, the v7
+#   kallsyms, printk formats, command lines, v6's trace clock after each
+#   CPU table), the CPU count, the v7
 #   section headers and the sections pointing to them, the options (ids,
 #   sizes, numbers in CPUCOUNT, TRACEID, TSC2NSEC, BUFFER, DONE and the
 #   v7 section offsets; texts as they are), the CPU tables; in each
@@ -211,7 +212,9 @@ def td_page(b, off, page, hdr, formats):
         pos += (size + 3) & ~3
 
 
-def td_cpu_table(b, pos, cpus, regions):
+def td_cpu_table(b, pos, cpus, regions, clock):
+    """v6: "flyrecord", offset and size a CPU, then (with a TRACECLOCK
+    option) the trace clock: a u64 length and its text"""
     tag = bytes(b.d[pos:pos + 10])
     if tag != b'flyrecord\0':
         die('no flyrecord table at byte %d' % pos)
@@ -221,6 +224,8 @@ def td_cpu_table(b, pos, cpus, regions):
         size = b.num(pos + 8, 8)
         regions.append((off, size))
         pos += 16
+    if clock:
+        pos += 8 + b.num(pos, 8)
     return pos
 
 
@@ -255,7 +260,7 @@ def td_option(b, oid, pos, size, v7, regions, state):
     elif v7 and 15 <= oid <= 21:		# STRINGS .. CMDLINES: offsets
         state['sections'].append(b.num(pos, 8))
     elif oid in (1, 2, 4, 5, 6, 7, 9, 10, 22):	# texts
-        pass
+        state['clock'] |= oid == 4		# TRACECLOCK
     else:
         die('option %d: its layout is not known here' % oid)
 
@@ -279,7 +284,8 @@ def trace_dat(b):
     pos += 6
     formats = Formats()
     regions = []
-    state = {'cpus': 0, 'buffers': [], 'sections': [], 'page': page}
+    state = {'cpus': 0, 'buffers': [], 'sections': [], 'page': page,
+             'clock': False}
     if version == b'6':
         pos, hdr = td_headers(b, pos)
         pos = td_ftrace_events(b, pos, formats)
@@ -292,8 +298,8 @@ def trace_dat(b):
         if bytes(b.d[pos:pos + 10]) == b'options  \0':
             pos = td_options_v6(b, pos + 10, regions, state)
         for off in state['buffers']:
-            td_cpu_table(b, off, state['cpus'], regions)
-        td_cpu_table(b, pos, state['cpus'], regions)
+            td_cpu_table(b, off, state['cpus'], regions, state['clock'])
+        td_cpu_table(b, pos, state['cpus'], regions, state['clock'])
     elif version == b'7':
         comp, p = b.cstr(pos)
         _, p = b.cstr(p)
