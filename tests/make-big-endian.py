@@ -8,8 +8,8 @@
 #
 #   make-big-endian.py IN OUT
 #
-# IN is a trace.dat v6, an uncompressed trace.dat v7, or a perf.data in
-# file form (not the pipe form).  What is rewritten:
+# IN is a trace.dat v6, an uncompressed trace.dat v7, or a perf.data,
+# file or pipe form, without compressed records.  What is rewritten:
 #
 # trace.dat: the endianness byte, the page size, every length before a
 #   blob (header page and event descriptions, ftrace and event formats,
@@ -31,12 +31,14 @@
 #   and the tracepoint data by the event's format; COMM, FORK, EXIT,
 #   MMAP, MMAP2, LOST, LOST_SAMPLES, ID_INDEX, THREAD_MAP, CPU_MAP,
 #   FINISHED_INIT and FINISHED_ROUND, with their sample_id_all
-#   trailers), and the feature sections kmemtrace and perf read
-#   (tracing data, build ids, the string features, NRCPUS, TOTAL_MEM,
-#   CMDLINE, EVENT_DESC, NUMA_TOPOLOGY, PMU_MAPPINGS, SAMPLE_TIME,
-#   COMPRESSED).  Feature sections of other layouts (CPU_TOPOLOGY,
-#   CACHE, MEM_TOPOLOGY, BPF_*, PMU_CAPS, ...) are dropped from the
-#   feature table rather than left in the wrong order.
+#   trailers; the pipe form's HEADER_ATTR, HEADER_TRACING_DATA,
+#   HEADER_FEATURE and EVENT_UPDATE), and the feature sections (tracing
+#   data, build ids, the string features, NRCPUS, TOTAL_MEM, CMDLINE,
+#   EVENT_DESC, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE,
+#   SAMPLE_TIME, MEM_TOPOLOGY, COMPRESSED; BPF_PROG_INFO, BPF_BTF and
+#   PMU_CAPS when they are empty).  A feature section of another layout
+#   is dropped from the file form's feature table rather than left in
+#   the wrong byte order; the pipe form refuses it.
 #
 # Event fields: a field of 2, 4 or 8 bytes is one number; an array of
 # such numbers (unsigned long caller[8]) is turned element by element,
@@ -461,14 +463,16 @@ def pd_id_trailer(b, end, attr):
 MISC_MMAP_BUILD_ID = 1 << 14
 
 
-def pd_record(b, at, attrs, formats, by_id, id_pos):
+def pd_record(b, at, attrs, formats, by_id, id_pos, env):
     typ = b.num(at, 4)
     misc = b.num(at + 4, 2)
     size = b.num(at + 6, 2)
     body, end = at + 8, at + size
-    attr = attrs[0]
+    attr = attrs[0] if attrs else None
     if typ == 9:				# SAMPLE
-        if id_pos is not None:
+        if id_pos is None:
+            id_pos = sample_id_pos(attrs)
+        if id_pos >= 0:
             attr = by_id[b.u(body + 8 * id_pos, 8)]
         pd_sample(b, body, end, attr, formats)
         return size
@@ -531,6 +535,30 @@ def pd_record(b, at, attrs, formats, by_id, id_pos):
         return size
     elif typ in (68, 82):			# FINISHED_ROUND, FINISHED_INIT
         return size
+    elif typ == 64:				# HEADER_ATTR: attr, its ids
+        asize, attr = pd_attr(b, body)
+        for p in range(body + asize, end - 7, 8):
+            by_id[b.num(p, 8)] = attr
+        attrs.append(attr)
+        return size
+    elif typ == 66:				# HEADER_TRACING_DATA
+        n = b.num(body, 4)
+        pd_tracing_data(b, end, formats)
+        return size + n
+    elif typ == 80:				# HEADER_FEATURE: id, the section
+        feat = b.num(body, 8)
+        if feat != 32 and not pd_feature(b, feat, body + 8, size - 16,
+                                         formats, env):
+            die('feature %d at byte %d: its layout is not known here' % (feat, at))
+        return size
+    elif typ == 78:				# EVENT_UPDATE: type, id, data
+        kind = b.num(body, 8)
+        b.turn(body + 8, 8)
+        if kind == 1:				# SCALE: a double
+            b.turn(body + 16, 8)
+        elif kind == 3:				# CPUS: a CPU map
+            die('an EVENT_UPDATE of CPUs at byte %d' % at)
+        return size
     else:
         die('a record of type %d at byte %d: its layout is not known here' % (typ, at))
     pd_id_trailer(b, end, attr)
@@ -556,8 +584,17 @@ def pd_string(b, p):
     return p + 4 + n
 
 
-def pd_feature(b, bit, off, size, formats):
+def pd_strings(b, p):
+    nr = b.num(p, 4)
+    p += 4
+    for _ in range(nr):
+        p = pd_string(b, p)
+    return p
+
+
+def pd_feature(b, bit, off, size, formats, env):
     """turns a feature section; False for one dropped"""
+    end = off + size
     if bit == 1:				# TRACING_DATA
         pd_tracing_data(b, off, formats)
     elif bit == 2:				# BUILD_ID: build_id_events
@@ -570,16 +607,41 @@ def pd_feature(b, bit, off, size, formats):
             p += n
     elif bit in (3, 4, 5, 6, 8, 9):		# strings
         pd_string(b, off)
-    elif bit == 7:				# NRCPUS
-        b.turn(off, 4)
+    elif bit == 7:				# NRCPUS: avail, online
+        env['cpus'] = b.num(off, 4)
         b.turn(off + 4, 4)
     elif bit == 10:				# TOTAL_MEM
         b.turn(off, 8)
     elif bit == 11:				# CMDLINE
-        nr = b.num(off, 4)
-        p = off + 4
+        pd_strings(b, off)
+    elif bit == 13:				# CPU_TOPOLOGY
+        # core and thread sibling lists, (core, socket) a CPU, then
+        # die sibling lists and a die a CPU where the kernel has them
+        p = pd_strings(b, pd_strings(b, off))
+        for _ in range(2 * env.get('cpus', 0)):
+            b.turn(p, 4)
+            p += 4
+        if p < end:
+            p = pd_strings(b, p)
+        while p + 4 <= end:
+            b.turn(p, 4)
+            p += 4
+    elif bit == 20:				# CACHE
+        b.turn(off, 4)
+        nr = b.num(off + 4, 4)
+        p = off + 8
         for _ in range(nr):
-            p = pd_string(b, p)
+            for i in range(4):		# level, line size, sets, ways
+                b.turn(p + 4 * i, 4)
+            p += 16
+            for _ in range(3):			# type, size, map
+                p = pd_string(b, p)
+    elif bit == 22:				# MEM_TOPOLOGY: u64s only
+        for p in range(off, end - 7, 8):
+            b.turn(p, 8)
+    elif bit in (25, 26, 31) and b.u(off, 4) == 0:
+        b.turn(off, 4)				# BPF_PROG_INFO, BPF_BTF,
+        # PMU_CAPS: none of them here
     elif bit == 12:				# EVENT_DESC
         nr = b.num(off, 4)
         asize = b.num(off + 4, 4)
@@ -617,11 +679,25 @@ def pd_feature(b, bit, off, size, formats):
     return True
 
 
+def sample_id_pos(attrs):
+    """the u64 naming a sample's attr, when attrs lay samples out
+    differently; -1 when they do not"""
+    if len(set(attrs)) <= 1:
+        return -1
+    st = attrs[0][0]
+    if st & SAMPLE_IDENTIFIER:
+        return 0
+    return sum(bool(st & f) for f in (SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME,
+                                      SAMPLE_ADDR))
+
+
 def perf_data(b):
     if bytes(b.d[:8]) != b'PERFILE2':
         die('not a little-endian perf.data')
+    if b.u(8, 8) == 16:
+        return perf_pipe(b)
     if b.u(8, 8) != 104:
-        die('a perf.data in pipe form, or of an old header')
+        die('a perf.data of an old header')
     b.turn(0, 8)
     hsize = b.num(8, 8)
     attr_size = b.num(16, 8)
@@ -639,16 +715,8 @@ def perf_data(b):
         for i in range(ids_size // 8):
             by_id[b.num(ids_off + 8 * i, 8)] = attr
         attrs.append(attr)
-    # samples name their attr by id when attrs lay them out differently
-    id_pos = None
-    if len(set(attrs)) > 1:
-        st = attrs[0][0]
-        if st & SAMPLE_IDENTIFIER:
-            id_pos = 0
-        else:
-            id_pos = sum(bool(st & f) for f in (SAMPLE_IP, SAMPLE_TID,
-                                                SAMPLE_TIME, SAMPLE_ADDR))
-
+    id_pos = sample_id_pos(attrs)
+    env = {}
     formats = Formats()
     table = data_off + data_size
     feats = [bit for bit in range(256) if bits >> bit & 1]
@@ -658,7 +726,7 @@ def perf_data(b):
     kept = []
     for bit, (off, size) in sorted(zip(feats, entries),
                                    key=lambda e: e[0] != 1):
-        if pd_feature(b, bit, off, size, formats):
+        if pd_feature(b, bit, off, size, formats, env):
             kept.append((bit, off, size))
     kept.sort()
     for i, (bit, off, size) in enumerate(kept):
@@ -669,7 +737,19 @@ def perf_data(b):
 
     at = data_off
     while at < data_off + data_size:
-        at += pd_record(b, at, attrs, formats, by_id, id_pos)
+        at += pd_record(b, at, attrs, formats, by_id, id_pos, env)
+
+
+def perf_pipe(b):
+    """the pipe form: a short header, then records; attrs, tracing data
+    and features among them"""
+    b.turn(0, 8)
+    b.num(8, 8)
+    attrs, by_id, env, formats = [], {}, {}, Formats()
+    at = 16
+    while at < len(b.d):
+        # the samples' layout is known once every attr has come
+        at += pd_record(b, at, attrs, formats, by_id, None, env)
 
 
 def main():

@@ -14,6 +14,10 @@
 #                                    pages in the second)
 #   perf-both-g.data, perf-lost.data perf.data (call chains; LOST and
 #                                    LOST_SAMPLES records)
+#   perf-slab-pipe.data              the pipe form, also through stdin
+#                                    (perf 6.1 itself cannot read a pipe
+#                                    form of the other byte order: it
+#                                    does not turn HEADER_FEATURE ids)
 . "$(dirname "$0")/lib.sh"
 
 BE=$TESTS_DIR/make-big-endian.py
@@ -31,7 +35,7 @@ strip () {
 	grep -v '^  "\(input\|file\|format\)": ' "$1"
 }
 
-FILES="capture.v6.dat capture.v7.dat perf-both-g.data perf-lost.data"
+FILES="capture.v6.dat capture.v7.dat perf-both-g.data perf-lost.data perf-slab-pipe.data"
 for f in $FILES; do
 	cp "$DATA/$f" "le.$f"
 done
@@ -58,6 +62,7 @@ for f in $FILES; do
 
 	case $f in
 	*.dat) tool=$have_trace_cmd ;;
+	*-pipe.data) tool= ;;
 	*) tool=$have_perf ;;
 	esac
 	if [ -n "$tool" ]; then
@@ -65,12 +70,24 @@ for f in $FILES; do
 			case '$f' in
 			*.dat)
 				trace-cmd report -i le.'$f' >want 2>&1 &&
-				trace-cmd report -i be.'$f' >got 2>&1 ;;
+				trace-cmd report -i be.'$f' >got 2>&1 &&
+				test $(wc -l <want) -gt 50 ;;
 			*)
+				# perf says it cannot show the BPF
+				# features of the other byte order
 				perf script -f -i le.'$f' --ns -F tid,cpu,time,event,trace,ip >want 2>&1 &&
-				perf script -f -i be.'$f' --ns -F tid,cpu,time,event,trace,ip >got 2>&1 ;;
+				perf script -f -i be.'$f' --ns -F tid,cpu,time,event,trace,ip 2>&1 |
+				grep -v "^interpreting .* from systems with endianness is not yet supported$" >got &&
+				test $(wc -l <want) -gt 50 &&
+				test_cmp want got &&
+				# the feature sections as perf shows them
+				perf report -f --header-only -I -i le.'$f' 2>&1 |
+				grep -v "^# captured on" >want &&
+				perf report -f --header-only -I -i be.'$f' 2>&1 |
+				grep -v "^# captured on" |
+				grep -v "^interpreting .* from systems with endianness is not yet supported$" >got &&
+				grep -q "^# sibling sockets" want && grep -q "^# node0 meminfo" want ;;
 			esac &&
-			test $(wc -l <want) -gt 50 &&
 			test_cmp want got
 		'
 	fi
@@ -79,7 +96,9 @@ for f in $FILES; do
 		"$DUMP" -s le.'$f' | grep -v "^# format" >want &&
 		"$DUMP" -s be.'$f' | grep -v "^# format" >got &&
 		test $(grep -c -v "^#" want) -gt 50 &&
-		test_cmp want got
+		test_cmp want got &&
+		"$DUMP" -s - <be.'$f' | grep -v "^# format" >stdin &&
+		test_cmp want stdin
 	'
 
 	test_expect_success "$f: report --slab --page --caller --alloc: every figure the same" '
@@ -109,8 +128,6 @@ for f in $FILES; do
 done
 
 test_expect_success 'what the rewrite cannot turn is refused' '
-	test_must_fail python3 "$BE" "$DATA/perf-slab-pipe.data" x 2>err &&
-	grep -q "pipe form" err &&
 	test_must_fail python3 "$BE" "$DATA/perf-z.data" x 2>err &&
 	grep -q "type 81" err &&
 	test_must_fail python3 "$BE" "$DATA/capture.dat" x 2>err &&
