@@ -11,7 +11,7 @@
 #   make bench      the benchmarks (see bench/README.md)
 
 CC	?= cc
-PKGS	:= libtraceevent libtracefs libtracecmd
+PKGS	:= libtraceevent libtracefs libtracecmd libzstd
 O	?= build
 SAN	?=
 VERSION	:= $(shell sed -n 's/.*KMT_VERSION "\(.*\)"/\1/p' src/builtin.h)

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Makes sure the build can find what it needs on Debian 12: the tracing
-# libraries, asciidoctor for the manual pages, and the tools the tests
-# drive (man shows the pages).  Installs what is missing when
-# run as root with apt-get; otherwise says the exact command to run.
+# libraries, libzstd (perf record -z files), asciidoctor for the manual
+# pages, and the tools the tests drive (man shows the pages).  Installs
+# what is missing when run as root with apt-get; otherwise says the exact
+# command to run.
 set -e
 
 pkgs=""
-for pc in libtraceevent libtracefs libtracecmd; do
+for pc in libtraceevent libtracefs libtracecmd libzstd; do
 	pkg-config --exists "$pc" 2>/dev/null || pkgs="$pkgs $pc-dev"
 done
 command -v trace-cmd >/dev/null 2>&1 || pkgs="$pkgs trace-cmd"

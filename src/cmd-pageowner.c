@@ -21,6 +21,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "source/pageowner.h"
+#include "source/source.h"
 #include "util/array.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -541,6 +542,8 @@ static void print_json(struct po_cmd *c, const uint32_t *order, size_t nr)
 	kmt_json_bool(&j, "memcg", !!(a->formats & KMT_PO_FMT_MEMCG));
 	kmt_json_bool(&j, "migrate_reason",
 		      !!(a->formats & KMT_PO_FMT_MIGRATE));
+	kmt_json_bool(&j, "migratetype_numbers",
+		      !!(a->formats & KMT_PO_FMT_MT_NUMBER));
 	kmt_json_obj_close(&j);
 
 	kmt_json_arr_open(&j, "classes");
@@ -745,8 +748,67 @@ static int read_parts(struct po_cmd *c, int fd,
 	return ret;
 }
 
+/*
+ * The first bytes of the input, to tell other inputs from a dump: read
+ * with pread from a regular file, so nothing is consumed; otherwise read
+ * (at least a page_owner record from debugfs, which hands out one record
+ * a read) and left in *buf for the reader.  0 or -errno.
+ */
+#define HEAD_BUF (64 * 1024)
+
+static int peek_head(int fd, const struct stat *st, char **buf, size_t *len,
+		     int *consumed)
+{
+	*len = 0;
+	*consumed = !(S_ISREG(st->st_mode) && st->st_size > 0);
+	*buf = malloc(HEAD_BUF);
+	if (!*buf)
+		return -ENOMEM;
+	while (*len < KMT_INPUT_HEAD) {
+		ssize_t n = *consumed ?
+			    read(fd, *buf + *len, HEAD_BUF - *len) :
+			    pread(fd, *buf + *len, KMT_INPUT_HEAD - *len,
+				  (off_t)*len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return *len ? 0 : -errno;
+		if (n == 0)
+			break;
+		*len += (size_t)n;
+	}
+	return 0;
+}
+
+/* one line naming the command that reads what the input is, or 0 */
+static int not_a_dump(const struct po_cmd *c, const char *head, size_t len)
+{
+	const struct kmt_source_ops *ops;
+
+	if (len > KMT_INPUT_HEAD)
+		len = KMT_INPUT_HEAD;
+	if (kmt_po_sniff(head, len) == KMT_PO_SNIFF_SORTED)
+		return kmt_error(KMT_EXIT_INPUT, "'%s' is already sorted by page_owner_sort: give the page_owner dump it was made from",
+				 c->display);
+	ops = kmt_source_probe((const unsigned char *)head, len);
+	if (!ops)
+		return 0;
+	if (ops == &kmt_source_perfdata)
+		return kmt_error(KMT_EXIT_INPUT, "'%s' is a perf.data recording of kmem events: read it with 'kmemtrace report'",
+				 c->display);
+	if (ops == &kmt_source_tracedat)
+		return kmt_error(KMT_EXIT_INPUT, "'%s' is a trace.dat recording: read it with 'kmemtrace report'",
+				 c->display);
+	return kmt_error(KMT_EXIT_INPUT, "'%s' is ftrace text: read it with 'kmemtrace report'",
+			 c->display);
+}
+
 static int read_input(struct po_cmd *c)
 {
+	char *head = NULL;
+	size_t head_len = 0;
+	int consumed = 0;
 	struct kmt_po_part ranges[MAX_THREADS];
 	struct kmt_po_reader r;
 	int fd, ret, nr_parts;
@@ -778,8 +840,28 @@ static int read_input(struct po_cmd *c)
 					 c->input, strerror(EISDIR));
 		}
 	}
+	ret = peek_head(fd, &st, &head, &head_len, &consumed);
+	/* a read that fails is tried again by the reader, which says why */
+	if (ret == -ENOMEM || (!ret && not_a_dump(c, head, head_len))) {
+		int code = ret ? kmt_error(KMT_EXIT_RUNTIME, "out of memory") :
+				 KMT_EXIT_INPUT;
+
+		free(head);
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return code;
+	}
 	kmt_po_reader_init(&r, on_record, on_malformed, c);
 	nr_parts = 1;
+	/* what was read to look at goes to the reader first */
+	ret = !ret && consumed && head_len ? kmt_po_feed(&r, head, head_len) : 0;
+	free(head);
+	if (ret) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		kmt_po_reader_free(&r);
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory reading '%s'", c->display);
+	}
 	if (fd != STDIN_FILENO && S_ISREG(st.st_mode)) {
 		int want = plan_threads(c, (uint64_t)st.st_size);
 

@@ -200,6 +200,69 @@ test_expect_success '5.18 (pid and name, no tgid), 5.12 and 5.11 (pid only)' '
 	"$KMEMTRACE" pageowner --cull=ator "$PO/pid-5.11.txt" | grep -q "allocated by ANON"
 '
 
+test_expect_success '3.19 to 4.5: masks without names, numbered pageblock types, one-letter flags' '
+	"$KMEMTRACE" pageowner "$PO/old-4.4.txt" >old &&
+	test_cmp "$PO/old-4.4.expect" old &&
+	grep times old >heads &&
+	cat >expect <<-\EOF &&
+	3 times, 3 pages, allocated by ANON :
+	2 times, 16 pages, allocated by SLAB :
+	1 times, 1 pages, allocated by PAGECACHE :
+	1 times, 1 pages, allocated by VMALLOC :
+	EOF
+	test_cmp expect heads &&
+	! grep -q "^PFN" old &&
+	"$KMEMTRACE" pageowner --summary -l 0 "$PO/old-4.4.txt" >sum &&
+	grep -q "^records 7, pages 21, groups 4, distinct stacks 4$" sum &&
+	grep -q "^malformed records skipped: 0$" sum &&
+	sed -n "/^pageblock migratetype/,/^\$/p" sum >blocks &&
+	grep -q "^0  *4  *18  *85.7%$" blocks &&
+	grep -q "^1  *3  *3  *14.3%$" blocks &&
+	sed -n "/^migratetype/,/^\$/p" sum >types &&
+	grep -q "^Fallback  *1  *1  *4.8%$" types &&
+	"$KMEMTRACE" pageowner --json "$PO/old-4.4.txt" >j.json &&
+	python3 -c "import json; d=json.load(open(\"j.json\")); f=d[\"format\"]; assert f[\"migratetype_numbers\"] and not f[\"pfn_hex\"] and not f[\"tgid\"] and d[\"malformed\"][\"count\"] == 0, d" &&
+	"$KMEMTRACE" pageowner --json "$PO/current.txt" >j.json &&
+	python3 -c "import json; d=json.load(open(\"j.json\")); assert not d[\"format\"][\"migratetype_numbers\"]"
+'
+
+test_expect_success 'page_owner_sort output (3.19 and today'"'"'s) is refused as already sorted' '
+	for f in "$PO/sorted-4.4.txt" "$PO/current.expect"; do
+		test_must_fail "$KMEMTRACE" pageowner "$f" >out 2>err &&
+		! test -s out && test "$(wc -l <err)" = 1 &&
+		grep -q "^kmemtrace pageowner: error: .$f. is already sorted by page_owner_sort" err &&
+		cat "$f" | test_must_fail "$KMEMTRACE" pageowner - >out 2>err &&
+		grep -q "^kmemtrace pageowner: error: .<stdin>. is already sorted by page_owner_sort" err || return 1
+	done &&
+	test_must_fail "$KMEMTRACE" report -i "$PO/sorted-4.4.txt" >out 2>err &&
+	! test -s out && test "$(wc -l <err)" = 1 &&
+	grep -q "sorted-4.4.txt. is page_owner_sort output" err
+'
+
+test_expect_success 'recordings of kmem events: pageowner points to report, report to pageowner' '
+	for f in perf-both-g.data perf-slab-pipe.data capture.dat capture.v6.dat capture.trace.txt; do
+		test_must_fail "$KMEMTRACE" pageowner "$DATA/$f" >out 2>err &&
+		! test -s out && test "$(wc -l <err)" = 1 &&
+		grep -q "^kmemtrace pageowner: error: .$DATA/$f. is .*: read it with .kmemtrace report.$" err &&
+		test_must_fail "$KMEMTRACE" pageowner - <"$DATA/$f" >out 2>err &&
+		! test -s out && test "$(wc -l <err)" = 1 &&
+		grep -q "^kmemtrace pageowner: error: .<stdin>. is .*: read it with .kmemtrace report.$" err || return 1
+	done &&
+	test_must_fail "$KMEMTRACE" pageowner "$DATA/perf-both-g.data" 2>err &&
+	grep -q "is a perf.data recording of kmem events" err &&
+	test_must_fail "$KMEMTRACE" pageowner "$DATA/capture.dat" 2>err &&
+	grep -q "is a trace.dat recording" err &&
+	test_must_fail "$KMEMTRACE" pageowner "$DATA/capture.trace.txt" 2>err &&
+	grep -q "is ftrace text" err &&
+	for f in current.txt old-4.4.txt show_stacks.txt; do
+		test_must_fail "$KMEMTRACE" report -i "$PO/$f" >out 2>err &&
+		! test -s out && test "$(wc -l <err)" = 1 &&
+		grep -q "$f. is a page_owner dump: read it with .kmemtrace pageowner.$" err &&
+		test_must_fail "$KMEMTRACE" report -i - <"$PO/$f" >out 2>err &&
+		grep -q "is a page_owner dump: read it with .kmemtrace pageowner.$" err || return 1
+	done
+'
+
 test_expect_success 'page_owner_stacks/show_stacks, with nr_base_pages or stack_count' '
 	"$KMEMTRACE" pageowner "$PO/show_stacks.txt" | grep times >s &&
 	cat >expect <<-\EOF &&

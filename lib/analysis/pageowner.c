@@ -618,9 +618,16 @@ static int header_id(struct kmt_po_analysis *a, const struct kmt_po_record *r,
 			if (!h->comm)
 				return -ENOMEM;
 		}
-		h->user_movable = (unsigned char)kmt_po_gfp_user_movable(
-			r->gfp_names.s ? r->gfp_names.s : "",
-			r->gfp_names.len);
+		/*
+		 * Kernels before 4.6 print the mask without names; their
+		 * __GFP_MOVABLE (0x08) and __GFP_HARDWALL (0x20000) bits
+		 * held from 3.19 to 4.5.
+		 */
+		if (r->gfp_names.s)
+			h->user_movable = (unsigned char)kmt_po_gfp_user_movable(
+				r->gfp_names.s, r->gfp_names.len);
+		else
+			h->user_movable = (r->gfp_mask & 0x20008) == 0x20008;
 	}
 	return 0;
 }
@@ -1202,6 +1209,8 @@ int kmt_po_add(void *ctx, const struct kmt_po_record *r)
 			cma_block = is_cma(r->page_mt) || is_cma(r->block_mt);
 			a->formats |= r->pfn_hex ? KMT_PO_FMT_PFN_HEX :
 				      KMT_PO_FMT_PFN_DEC;
+			if (r->mt_number)
+				a->formats |= KMT_PO_FMT_MT_NUMBER;
 		}
 		g.klass = kmt_po_classify(a->stack_hint[g.stack],
 					  a->hinfo[g.header].user_movable,

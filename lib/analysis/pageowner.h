@@ -213,6 +213,8 @@ enum {
 	KMT_PO_FMT_MEMCG	= 1 << 5,
 	KMT_PO_FMT_MIGRATE	= 1 << 6,
 	KMT_PO_FMT_NO_PID	= 1 << 7,
+	/* 3.19 to 4.5: the pageblock's migratetype as a number */
+	KMT_PO_FMT_MT_NUMBER	= 1 << 8,
 };
 
 int kmt_po_analysis_init(struct kmt_po_analysis *a,

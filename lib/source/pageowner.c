@@ -216,6 +216,38 @@ static const char *parse_alloc(const char *line, size_t len,
 	return NULL;
 }
 
+/*
+ * 3.19 to 4.5: PFN %lu Block %lu type %d %s Flags %s x 12, where the
+ * number is the pageblock's migratetype (numbered as that kernel numbers
+ * them: the order changed in 4.4), %s is "Fallback" when the page's own
+ * type differs from it (eight blanks otherwise), and the flags are one
+ * letter or blank each: K E R U D L A S W C B M.
+ */
+static const char *parse_pfn_old(const char *p, const char *end,
+				 struct kmt_po_record *rec)
+{
+	uint64_t block;
+
+	if (!eat_u64(&p, end, &block) || !EAT(&p, end, " type ") ||
+	    !eat_word(&p, end, &rec->block_mt))
+		return "bad PFN line";
+	rec->has_pfn = 1;
+	rec->mt_number = 1;
+	rec->page_mt = rec->block_mt;
+	while (p < end && *p == ' ')
+		p++;
+	if (EAT(&p, end, "Fallback")) {
+		rec->page_mt.s = p - 8;
+		rec->page_mt.len = 8;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	/* the flags may begin with blanks: their places count */
+	if (EAT(&p, end, "Flags ") && end - p >= 8 && p[7] == 'S')
+		rec->flag_slab = 1;
+	return NULL;
+}
+
 /* PFN %lu|0x%lx type %s Block %lu type %s Flags [%#lx](%pGp) */
 static const char *parse_pfn(const char *line, size_t len,
 			     struct kmt_po_record *rec)
@@ -230,6 +262,8 @@ static const char *parse_pfn(const char *line, size_t len,
 	} else if (!eat_u64(&p, end, &rec->pfn)) {
 		return "bad PFN";
 	}
+	if (EAT(&p, end, " Block "))
+		return parse_pfn_old(p, end, rec);
 	if (!EAT(&p, end, " type ") || !eat_word(&p, end, &rec->page_mt) ||
 	    !EAT(&p, end, " Block ") || !eat_u64(&p, end, &block) ||
 	    !EAT(&p, end, " type ") || !eat_word(&p, end, &rec->block_mt))
@@ -449,6 +483,39 @@ struct kmt_po_str kmt_po_frame_function(const char *line, size_t len)
 	f.s = p;
 	f.len = (size_t)(s - p);
 	return f;
+}
+
+/* "N times:" or "N times, " at the start of [p, end) */
+static int is_sorted_head(const char *p, const char *end)
+{
+	uint64_t n;
+
+	return eat_u64(&p, end, &n) && EAT(&p, end, " times") && p < end &&
+	       (*p == ':' || *p == ',');
+}
+
+enum kmt_po_sniff kmt_po_sniff(const void *head, size_t len)
+{
+	const char *p = head, *end = p + len, *nl;
+
+	while (p < end && (*p == '\n' || *p == '\r'))
+		p++;
+	if (p == end)
+		return KMT_PO_SNIFF_NONE;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl)
+		nl = end;
+	if (is_sorted_head(p, nl))
+		return KMT_PO_SNIFF_SORTED;
+	if ((size_t)(nl - p) >= ALLOC_PREFIX_LEN &&
+	    !memcmp(p, ALLOC_PREFIX, ALLOC_PREFIX_LEN))
+		return KMT_PO_SNIFF_DUMP;
+	/* show_stacks: frames, then the count of the first stack */
+	if (is_frame(p, (size_t)(nl - p)) &&
+	    (memmem(p, (size_t)(end - p), "\nnr_base_pages: ", 16) ||
+	     memmem(p, (size_t)(end - p), "\nstack_count: ", 14)))
+		return KMT_PO_SNIFF_DUMP;
+	return KMT_PO_SNIFF_NONE;
 }
 
 /* --- splitting the stream into records --- */

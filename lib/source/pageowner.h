@@ -9,8 +9,7 @@
 
 /*
  * A streaming reader of page_owner text: /sys/kernel/debug/page_owner
- * dumps of every kernel since page_owner records pid and timestamps
- * (5.11 on), and the aggregated
+ * dumps of every kernel since page_owner came (3.19), and the aggregated
  * /sys/kernel/debug/page_owner_stacks/show_stacks files (6.10 on).
  *
  * Records are blank-line separated.  The reader keeps only the record
@@ -48,6 +47,11 @@ struct kmt_po_record {
 
 	/* the PFN line */
 	unsigned has_pfn:1, pfn_hex:1, flag_slab:1;
+	/*
+	 * 3.19 to 4.5: block_mt is a number, page_mt the same number or
+	 * "Fallback" (the page's own type differs and is not printed)
+	 */
+	unsigned mt_number:1;
 	uint64_t pfn;
 	struct kmt_po_str page_mt;	/* migratetype of the allocation */
 	struct kmt_po_str block_mt;	/* migratetype of its pageblock */
@@ -159,6 +163,23 @@ int kmt_po_read_part(struct kmt_po_reader *r, int fd,
 int kmt_po_parse_record(struct kmt_po_reader *r, const char *text,
 			size_t len, uint64_t line, struct kmt_po_record *rec,
 			const char **why);
+
+/*
+ * What the first bytes of an input are, as far as page_owner goes, so
+ * that each command can point to the one that reads it.
+ */
+enum kmt_po_sniff {
+	KMT_PO_SNIFF_NONE,
+	KMT_PO_SNIFF_DUMP,	/* page_owner or page_owner_stacks records */
+	/*
+	 * page_owner_sort's output (or kmemtrace pageowner's): groups
+	 * headed "N times:" (3.19) or "N times, M pages...", whose records
+	 * lost their timestamps and PFN lines and cannot be grouped again
+	 */
+	KMT_PO_SNIFF_SORTED,
+};
+
+enum kmt_po_sniff kmt_po_sniff(const void *head, size_t len);
 
 /* the name of a frame line: " foo+0x1a/0x30 [mod]" -> "foo" */
 struct kmt_po_str kmt_po_frame_function(const char *line, size_t len);

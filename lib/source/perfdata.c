@@ -12,10 +12,26 @@
  * The pipe form has none of the sections: attrs, tracing data and
  * features arrive as records in the stream.
  *
+ * A file from a machine of the other byte order (s390x, ppc64 against
+ * x86) has its magic turned around; every number perf or the kernel
+ * wrote is then turned as it is read (a sample's u32 pairs, pid and tid,
+ * cpu and reserved, each as a u32, as perf reads them), call chains
+ * turned into a buffer of their own, and tracepoint data left to
+ * libtraceevent, told the file's byte order by the tracing data.
+ *
  * The data is mapped whole, its pages dropped behind the reader (a
  * mapview; read into a buffer where mapping fails), and each kmem sample
  * is decoded at once into a kmt_event; only the decoded events of the
  * last rounds wait for ordering, so memory does not grow with the file.
+ *
+ * `perf record -z` writes the records of the ring buffers as one zstd
+ * stream cut into COMPRESSED records, a record of the stream running on
+ * from one COMPRESSED record into the next.  They are uncompressed as
+ * they come into a window of PD_ZBUF_SIZE, the whole records in it read
+ * at once and a cut one kept for the next: memory is that window and
+ * the zstd window the stream declares (512 KiB at perf's level 1, at
+ * most zstd's limit of 128 MiB), not the uncompressed data, which perf
+ * itself keeps whole.
  */
 #include <byteswap.h>
 #include <errno.h>
@@ -30,6 +46,7 @@
 #include <unistd.h>
 
 #include <event-parse.h>
+#include <zstd.h>
 
 #include "event/session.h"
 #include "event/tpdecode.h"
@@ -47,6 +64,8 @@
 #define PD_FEAT_BITS		256
 #define PD_BUF_SIZE		(1U << 20)	/* > the largest record, 64 KiB */
 #define PD_MAX_SECTION		(64U << 20)	/* loaded whole: attrs, features */
+#define PD_ZBUF_SIZE		(256U << 10)	/* > 64 KiB: a cut record and more */
+#define PD_COMP_ZSTD		1	/* HEADER_COMPRESSED's type for zstd */
 
 /* perf_event_attr: offsets of what is read */
 #define ATTR_TYPE		0
@@ -79,6 +98,7 @@ enum {
 	FEAT_BUILD_ID		= 2,
 	FEAT_OSRELEASE		= 4,
 	FEAT_NRCPUS		= 7,
+	FEAT_COMPRESSED		= 27,
 };
 
 #define MISC_CPUMODE_MASK	7
@@ -123,6 +143,7 @@ struct pd {
 	const char *name;
 	int fd;
 	int pipe;
+	int swap;			/* written in the other byte order */
 	uint64_t size;			/* of the file */
 
 	struct pd_attr *attrs;
@@ -149,6 +170,8 @@ struct pd {
 	struct kmt_perfdata_queue q;
 	uint64_t *chain;
 	size_t chain_alloc;
+	uint64_t *ips;			/* a chain turned to this byte order */
+	size_t ips_alloc;
 	struct pd_stack_slot *stack_cache;	/* PD_STACK_CACHE of them */
 	struct pd_id_slot id_cache[PD_ID_CACHE];
 
@@ -160,6 +183,13 @@ struct pd {
 	int host_syms;			/* kallsyms came from this machine */
 	int by_release;			/* chosen by kernel release alone */
 	int relocated;
+
+	/* perf record -z: the stream and the records uncompressed from it */
+	ZSTD_DStream *z;
+	unsigned char *zbuf;		/* PD_ZBUF_SIZE */
+	size_t zlen;			/* bytes in zbuf, a cut record at most */
+	uint64_t zat;			/* the compressed record they came from */
+	uint32_t comp_type;		/* HEADER_COMPRESSED's, 0 if absent */
 
 	uint64_t lost;			/* as LOST records count */
 	uint64_t lost_samples;		/* as LOST_SAMPLES records count */
@@ -189,6 +219,11 @@ static inline uint16_t get16(const unsigned char *p)
 	memcpy(&v, p, sizeof(v));
 	return v;
 }
+
+/* numbers in the file's byte order */
+#define RD64(swap, p)	((swap) ? bswap_64(get64(p)) : get64(p))
+#define RD32(swap, p)	((swap) ? bswap_32(get32(p)) : get32(p))
+#define RD16(swap, p)	((swap) ? bswap_16(get16(p)) : get16(p))
 
 static int pd_nomem(struct pd *pd)
 {
@@ -311,11 +346,11 @@ int kmt_perfdata_parse_laid(const unsigned char *body, size_t size,
 	if (size < l->prefix)
 		return -EINVAL;
 	p = body + l->prefix;
-	out->id = l->off_id >= 0 ? get64(body + l->off_id) : 0;
-	out->pid = l->off_tid >= 0 ? get32(body + l->off_tid) : 0;
-	out->tid = l->off_tid >= 0 ? get32(body + l->off_tid + 4) : 0;
-	out->time = l->off_time >= 0 ? get64(body + l->off_time) : 0;
-	out->cpu = l->off_cpu >= 0 ? get32(body + l->off_cpu) : 0;
+	out->id = l->off_id >= 0 ? RD64(l->swap, body + l->off_id) : 0;
+	out->pid = l->off_tid >= 0 ? RD32(l->swap, body + l->off_tid) : 0;
+	out->tid = l->off_tid >= 0 ? RD32(l->swap, body + l->off_tid + 4) : 0;
+	out->time = l->off_time >= 0 ? RD64(l->swap, body + l->off_time) : 0;
+	out->cpu = l->off_cpu >= 0 ? RD32(l->swap, body + l->off_cpu) : 0;
 	out->raw_size = 0;
 	out->nr_ips = 0;
 	out->ips = NULL;
@@ -330,7 +365,7 @@ int kmt_perfdata_parse_laid(const unsigned char *body, size_t size,
 			uint64_t nr;
 
 			NEED(8);
-			nr = get64(p);
+			nr = RD64(l->swap, p);
 			p += 8;
 			NEED(8 * times);
 			p += 8 * times;
@@ -346,7 +381,7 @@ int kmt_perfdata_parse_laid(const unsigned char *body, size_t size,
 		uint64_t nr;
 
 		NEED(8);
-		nr = get64(p);
+		nr = RD64(l->swap, p);
 		p += 8;
 		if (nr > (uint64_t)(end - p) / 8)
 			return -EINVAL;
@@ -358,7 +393,7 @@ int kmt_perfdata_parse_laid(const unsigned char *body, size_t size,
 		uint32_t n;
 
 		NEED(4);
-		n = get32(p);
+		n = RD32(l->swap, p);
 		p += 4;
 		NEED(n);
 		out->raw_size = n;
@@ -820,7 +855,7 @@ corrupt:
 /* one build_id_event; notes the traced kernel's build id */
 static void pd_build_id(struct pd *pd, const unsigned char *rec, size_t size)
 {
-	uint16_t misc = get16(rec + 4);
+	uint16_t misc = RD16(pd->swap, rec + 4);
 	size_t idlen = 20;
 
 	if (size <= 36 + 17 || (misc & MISC_CPUMODE_MASK) != MISC_KERNEL ||
@@ -844,7 +879,7 @@ static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
 	switch (feat) {
 	case FEAT_BUILD_ID:
 		for (off = 0; off + 8 <= len; off += n) {
-			n = get16(data + off + 6);
+			n = RD16(pd->swap, data + off + 6);
 			if (n < 8 || n > len - off)
 				break;
 			pd_build_id(pd, data + off, n);
@@ -853,7 +888,7 @@ static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
 	case FEAT_OSRELEASE:
 		if (len < 4)
 			break;
-		n = get32(data);
+		n = RD32(pd->swap, data);
 		if (n > len - 4)
 			n = len - 4;
 		n = strnlen((const char *)data + 4, n);
@@ -865,7 +900,12 @@ static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
 	case FEAT_NRCPUS:
 		/* available (present) CPUs first, then online ones */
 		if (len >= 4)
-			s->nr_cpus = (int)get32(data);
+			s->nr_cpus = (int)RD32(pd->swap, data);
+		break;
+	case FEAT_COMPRESSED:
+		/* version, type, level, ratio, mmap_len: u32 each */
+		if (len >= 8)
+			pd->comp_type = RD32(pd->swap, data + 4);
 		break;
 	}
 }
@@ -889,8 +929,8 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
 
 		if (!(bitmap[bit / 8] >> (bit % 8) & 1))
 			continue;
-		off = get64(sec + 16 * i);
-		len = get64(sec + 16 * i + 8);
+		off = RD64(pd->swap, sec + 16 * i);
+		len = RD64(pd->swap, sec + 16 * i + 8);
 		i++;
 		/* a cut file loses its last sections, used or not */
 		if (!pd_inside(pd, off, len)) {
@@ -898,7 +938,8 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
 			break;
 		}
 		if (bit != FEAT_TRACING_DATA && bit != FEAT_BUILD_ID &&
-		    bit != FEAT_OSRELEASE && bit != FEAT_NRCPUS)
+		    bit != FEAT_OSRELEASE && bit != FEAT_NRCPUS &&
+		    bit != FEAT_COMPRESSED)
 			continue;
 		ret = pd_load(pd, off, len, "a feature section", &data);
 		if (ret)
@@ -1143,7 +1184,7 @@ static void pd_mmap(struct pd *pd, const unsigned char *body, size_t len)
 	const char *file;
 	size_t n;
 
-	if (len < 32 || get32(body) != UINT32_MAX || pd->kmap_sym[0])
+	if (len < 32 || RD32(pd->swap, body) != UINT32_MAX || pd->kmap_sym[0])
 		return;
 	file = (const char *)body + 32;
 	n = strnlen(file, len - 32);
@@ -1155,7 +1196,7 @@ static void pd_mmap(struct pd *pd, const unsigned char *body, size_t len)
 		return;
 	memcpy(pd->kmap_sym, file, n);
 	pd->kmap_sym[n] = '\0';
-	pd->kmap_addr = get64(body + 24);	/* pgoff */
+	pd->kmap_addr = RD64(pd->swap, body + 24);	/* pgoff */
 	pd_relocate(pd);
 }
 
@@ -1170,10 +1211,11 @@ static int pd_add_attr(struct pd *pd, const unsigned char *attr,
 	if (KMT_ARRAY_GROW(pd->attrs, pd->nr_attrs + 1, pd->attrs_alloc))
 		return pd_nomem(pd);
 	a = &pd->attrs[pd->nr_attrs];
-	a->type = get32(attr + ATTR_TYPE);
-	a->sample_type = get64(attr + ATTR_SAMPLE_TYPE);
-	a->read_format = get64(attr + ATTR_READ_FORMAT);
+	a->type = RD32(pd->swap, attr + ATTR_TYPE);
+	a->sample_type = RD64(pd->swap, attr + ATTR_SAMPLE_TYPE);
+	a->read_format = RD64(pd->swap, attr + ATTR_READ_FORMAT);
 	kmt_perfdata_layout_init(&a->layout, a->sample_type, a->read_format);
+	a->layout.swap = (uint8_t)pd->swap;
 	if (a->read_format & KMT_PERF_FORMAT_LOST)
 		pd->format_lost = 1;
 	if (a->type == PERF_TYPE_TRACEPOINT &&
@@ -1181,7 +1223,8 @@ static int pd_add_attr(struct pd *pd, const unsigned char *attr,
 		pd->s->has_stacks = 1;
 	for (i = 0; i < nr_ids; i++) {
 		uint32_t *slot = kmt_hash_u32_put(&pd->ids,
-						  get64(ids + 8 * i), NULL);
+						  RD64(pd->swap, ids + 8 * i),
+						  NULL);
 
 		if (!slot)
 			return pd_nomem(pd);
@@ -1259,7 +1302,7 @@ static int pd_file_attrs(struct pd *pd, uint64_t off, uint64_t size,
 		return ret;
 	for (i = 0; i < nr && !ret; i++) {
 		unsigned char *attr = sec + i * attr_size;
-		uint64_t asize = get32(attr + ATTR_SIZE), ids_off, ids_len;
+		uint64_t asize = RD32(pd->swap, attr + ATTR_SIZE), ids_off, ids_len;
 
 		if (!asize)
 			asize = PD_ATTR_SIZE_VER0;
@@ -1271,8 +1314,8 @@ static int pd_file_attrs(struct pd *pd, uint64_t off, uint64_t size,
 				(unsigned long long)attr_size);
 			break;
 		}
-		ids_off = get64(attr + asize);
-		ids_len = get64(attr + asize + 8);
+		ids_off = RD64(pd->swap, attr + asize);
+		ids_len = RD64(pd->swap, attr + asize + 8);
 		ret = pd_load(pd, ids_off, ids_len, "an attr's id list", &ids);
 		if (ret)
 			break;
@@ -1438,7 +1481,7 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 					    at, "a sample too short for its id");
 			return 0;
 		}
-		id = get64(body + 8 * pd->id_pos);
+		id = RD64(pd->swap, body + 8 * pd->id_pos);
 		slot = &pd->id_cache[id % PD_ID_CACHE];
 		if (!slot->attr || slot->id != id) {
 			idx = kmt_hash_u32_get(&pd->ids, id);
@@ -1485,9 +1528,20 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 	}
 	ev->ts = smp.time;
 	ev->cpu = cpu;
-	if (smp.nr_ips && !(s->no_slab_stacks && kmt_ev_is_slab(ev->type)) &&
-	    pd_intern_chain(pd, smp.ips, smp.nr_ips, &ev->stack))
-		return pd_nomem(pd);
+	if (smp.nr_ips && !(s->no_slab_stacks && kmt_ev_is_slab(ev->type))) {
+		if (pd->swap) {
+			uint64_t i;
+
+			if (smp.nr_ips > pd->ips_alloc &&
+			    KMT_ARRAY_GROW(pd->ips, smp.nr_ips, pd->ips_alloc))
+				return pd_nomem(pd);
+			for (i = 0; i < smp.nr_ips; i++)
+				pd->ips[i] = bswap_64(get64(smp.ips + 8 * i));
+			smp.ips = (const unsigned char *)pd->ips;
+		}
+		if (pd_intern_chain(pd, smp.ips, smp.nr_ips, &ev->stack))
+			return pd_nomem(pd);
+	}
 	kmt_perfdata_queue_commit(&pd->q);
 	return 0;
 }
@@ -1502,7 +1556,7 @@ static int pd_pipe_tracing_data(struct pd *pd, const unsigned char *body,
 
 	if (len < 4)
 		return 0;
-	size = get32(body);
+	size = RD32(pd->swap, body);
 	ret = pd_load(pd, off, size, "the tracing data", &data);
 	if (ret)
 		return ret;
@@ -1511,6 +1565,9 @@ static int pd_pipe_tracing_data(struct pd *pd, const unsigned char *body,
 	pd->cur += size;
 	return ret;
 }
+
+static int pd_compressed(struct pd *pd, const unsigned char *data,
+			 size_t len, uint64_t at);
 
 static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 		     size_t size, uint64_t at)
@@ -1530,28 +1587,29 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 		if (len < 8)
 			break;
 		n = strnlen((const char *)body + 8, len - 8);
-		if (kmt_session_set_comm(s, (int32_t)get32(body + 4),
+		if (kmt_session_set_comm(s, (int32_t)RD32(pd->swap, body + 4),
 					 (const char *)body + 8, n) ||
-		    kmt_session_set_tgid(s, (int32_t)get32(body + 4),
-					 (int32_t)get32(body)))
+		    kmt_session_set_tgid(s, (int32_t)RD32(pd->swap, body + 4),
+					 (int32_t)RD32(pd->swap, body)))
 			return pd_nomem(pd);
 		break;
 	case REC_FORK:
 		if (len >= 12 &&
-		    kmt_session_set_tgid(s, (int32_t)get32(body + 8),
-					 (int32_t)get32(body)))
+		    kmt_session_set_tgid(s, (int32_t)RD32(pd->swap, body + 8),
+					 (int32_t)RD32(pd->swap, body)))
 			return pd_nomem(pd);
 		break;
 	case REC_LOST:
 		if (len >= 16) {
-			pd->lost += get64(body + 8);
+			pd->lost += RD64(pd->swap, body + 8);
 			s->nr_lost_records++;
 		}
 		break;
 	case REC_LOST_SAMPLES:
 		/* samples a BPF filter dropped were not lost */
-		if (len >= 8 && !(get16(rec + 4) & MISC_LOST_SAMPLES_BPF)) {
-			pd->lost_samples += get64(body);
+		if (len >= 8 &&
+		    !(RD16(pd->swap, rec + 4) & MISC_LOST_SAMPLES_BPF)) {
+			pd->lost_samples += RD64(pd->swap, body);
 			s->nr_lost_records++;
 		}
 		break;
@@ -1561,7 +1619,7 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 	case REC_HEADER_ATTR:
 		if (len < PD_ATTR_SIZE_VER0)
 			goto bad;
-		asize = get32(body + ATTR_SIZE);
+		asize = RD32(pd->swap, body + ATTR_SIZE);
 		if (!asize)
 			asize = PD_ATTR_SIZE_VER0;
 		if (asize < PD_ATTR_SIZE_VER0 || asize > len)
@@ -1573,7 +1631,7 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 	case REC_HEADER_FEATURE:
 		if (len < 8)
 			goto bad;
-		pd_feature(pd, get64(body), body + 8, len - 8);
+		pd_feature(pd, RD64(pd->swap, body), body + 8, len - 8);
 		break;
 	case REC_HEADER_BUILD_ID:
 		pd_build_id(pd, rec, size);
@@ -1581,19 +1639,100 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 	case REC_AUXTRACE:
 		/* hardware trace data follows the record */
 		if (len >= 8)
-			pd->cur += get64(body) < pd->end ? get64(body) : pd->end;
+			pd->cur += RD64(pd->swap, body) < pd->end ?
+				   RD64(pd->swap, body) : pd->end;
 		break;
 	case REC_COMPRESSED:
+		return pd_compressed(pd, body, len, at);
 	case REC_COMPRESSED2:
-		return kmt_session_error(s, ENOTSUP,
-			"'%s' holds compressed records (perf record -z), which kmemtrace cannot read; record without -z",
-			pd->name);
+		/* the data's size, then the data, padded to 8 bytes */
+		if (len < 8 || RD64(pd->swap, body) > len - 8)
+			goto bad;
+		return pd_compressed(pd, body + 8,
+				     (size_t)RD64(pd->swap, body), at);
 	}
 	return 0;
 bad:
 	return kmt_session_error(s, EINVAL,
 		"'%s' is corrupt at byte %llu: a record of type %u is too short (%zu bytes)",
 		pd->name, (unsigned long long)at, type, size);
+}
+
+/*
+ * The records uncompressed so far, each whole one read as if it stood in
+ * the file at the compressed record it came from; one cut at the end
+ * waits at the start of zbuf for the rest.
+ */
+static int pd_uncompressed(struct pd *pd, uint64_t at)
+{
+	size_t pos = 0;
+	int ret;
+
+	while (pd->zlen - pos >= 8) {
+		const unsigned char *rec = pd->zbuf + pos;
+		uint32_t type = RD32(pd->swap, rec);
+		uint16_t size = RD16(pd->swap, rec + 6);
+
+		if (size < 8)
+			return kmt_session_error(pd->s, EINVAL,
+				"'%s' is corrupt at byte %llu: a record uncompressed from there claims %u bytes, less than its own header",
+				pd->name, (unsigned long long)at, size);
+		if (size > pd->zlen - pos)
+			break;
+		/* records that point into the file cannot come from the stream */
+		if (type == REC_HEADER_TRACING_DATA || type == REC_AUXTRACE ||
+		    type == REC_COMPRESSED || type == REC_COMPRESSED2) {
+			kmt_session_anomaly(pd->s, KMT_ANOM_BAD_RECORD,
+					    KMT_AT_BYTE, at,
+					    "a record of type %u in compressed data",
+					    type);
+		} else {
+			ret = pd_record(pd, type, rec, size, at);
+			if (ret)
+				return ret;
+		}
+		pos += size;
+	}
+	pd->zlen -= pos;
+	memmove(pd->zbuf, pd->zbuf + pos, pd->zlen);
+	pd->zat = at;
+	return 0;
+}
+
+/* one COMPRESSED record: its part of the zstd stream, uncompressed and read */
+static int pd_compressed(struct pd *pd, const unsigned char *data,
+			 size_t len, uint64_t at)
+{
+	ZSTD_inBuffer in = { data, len, 0 };
+	int ret;
+
+	if (pd->comp_type && pd->comp_type != PD_COMP_ZSTD)
+		return kmt_session_error(pd->s, ENOTSUP,
+			"'%s' is compressed with method %u, which kmemtrace does not know (zstd is 1)",
+			pd->name, pd->comp_type);
+	if (!pd->z) {
+		pd->z = ZSTD_createDStream();
+		pd->zbuf = malloc(PD_ZBUF_SIZE);
+		if (!pd->z || !pd->zbuf)
+			return pd_nomem(pd);
+	}
+	for (;;) {
+		ZSTD_outBuffer out = { pd->zbuf, PD_ZBUF_SIZE, pd->zlen };
+		size_t r = ZSTD_decompressStream(pd->z, &out, &in);
+
+		if (ZSTD_isError(r))
+			return kmt_session_error(pd->s, EINVAL,
+				"'%s' is corrupt at byte %llu: its compressed data does not uncompress (zstd: %s)",
+				pd->name, (unsigned long long)at,
+				ZSTD_getErrorName(r));
+		pd->zlen = out.pos;
+		ret = pd_uncompressed(pd, at);
+		if (ret)
+			return ret;
+		/* output room left over: zstd holds nothing more for now */
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
 }
 
 static int pd_records(struct pd *pd)
@@ -1610,8 +1749,8 @@ static int pd_records(struct pd *pd)
 			goto io;
 		if (ret > 0)
 			goto cut;
-		type = get32(rec);
-		size = get16(rec + 6);
+		type = RD32(pd->swap, rec);
+		size = RD16(pd->swap, rec + 6);
 		if (size < 8)
 			return kmt_session_error(pd->s, EINVAL,
 				"'%s' is corrupt at byte %llu: a record claims %u bytes, less than its own header",
@@ -1661,18 +1800,19 @@ static int pd_header(struct pd *pd)
 		return ret;
 	if (n < PD_PIPE_HEADER)
 		return pd_truncated(pd, "the header", PD_PIPE_HEADER);
-	if (get64(h) == bswap_64(PD_MAGIC))
-		return kmt_session_error(pd->s, ENOTSUP,
-			"'%s' was recorded on a machine of the other byte order, which kmemtrace cannot read",
-			pd->name);
+	pd->swap = get64(h) == bswap_64(PD_MAGIC);
 	if (!memcmp(h, "PERFFILE", 8))
 		return kmt_session_error(pd->s, ENOTSUP,
 			"'%s' is a perf.data file of the first format (\"PERFFILE\"), which kmemtrace cannot read; 'perf inject -i OLD -o NEW' rewrites it",
 			pd->name);
-	if (get64(h) != PD_MAGIC)
+	if (RD64(pd->swap, h) != PD_MAGIC)
 		return kmt_session_error(pd->s, EINVAL,
 			"'%s' is not a perf.data file", pd->name);
-	hsize = get64(h + 8);
+	if (pd->swap)
+		pd->s->format = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+				"perf.data, big-endian" :
+				"perf.data, little-endian";
+	hsize = RD64(pd->swap, h + 8);
 	if (hsize == PD_PIPE_HEADER) {
 		pd->pipe = 1;
 		pd->cur = PD_PIPE_HEADER;
@@ -1681,15 +1821,26 @@ static int pd_header(struct pd *pd)
 	}
 	if (hsize != PD_FILE_HEADER && hsize != PD_FILE_HEADER_OLD)
 		return kmt_session_error(pd->s, ENOTSUP,
-			"'%s' has a perf.data header of %llu bytes, a layout kmemtrace does not know",
-			pd->name, (unsigned long long)hsize);
+			"'%s' has a perf.data header%s of %llu bytes, a layout kmemtrace does not know",
+			pd->name, pd->swap ? " in the other byte order" : "",
+			(unsigned long long)hsize);
 	if (pd->size < hsize)
 		return pd_truncated(pd, "the header", hsize);
-	attr_size = get64(h + 16);
-	attrs_off = get64(h + 24);
-	attrs_size = get64(h + 32);
-	data_off = get64(h + 40);
-	data_size = get64(h + 48);
+	attr_size = RD64(pd->swap, h + 16);
+	attrs_off = RD64(pd->swap, h + 24);
+	attrs_size = RD64(pd->swap, h + 32);
+	data_off = RD64(pd->swap, h + 40);
+	data_size = RD64(pd->swap, h + 48);
+	/* the feature bitmap is four u64 words */
+	if (pd->swap) {
+		int i;
+
+		for (i = 72; i < PD_FILE_HEADER; i += 8) {
+			uint64_t w = bswap_64(get64(h + i));
+
+			memcpy(h + i, &w, 8);
+		}
+	}
 	if (!attr_size || !data_size)
 		return kmt_session_error(pd->s, EINVAL,
 			"'%s' was not finished by perf record (its %s size is 0)",
@@ -1762,6 +1913,10 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 		goto out;
 	}
 	ret = pd_records(&pd);
+	/* the stream ended inside a record: perf stopped in the middle */
+	if (!ret && pd.zlen)
+		kmt_session_anomaly(s, KMT_ANOM_BAD_RECORD, KMT_AT_BYTE, pd.zat,
+				    "a record cut at the end of the compressed data");
 	if (!ret)
 		ret = kmt_perfdata_queue_flush(&pd.q, s);
 	if (!ret && !pd.have_dec && !s->tep)
@@ -1787,7 +1942,10 @@ out:
 	kmt_hash_u32_free(&pd.ids);
 	free(pd.attrs);
 	free(pd.chain);
+	free(pd.ips);
 	free(pd.stack_cache);
+	free(pd.zbuf);
+	ZSTD_freeDStream(pd.z);
 	if (pd.map)
 		kmt_mapview_close(&pd.view);
 	else

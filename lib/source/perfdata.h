@@ -73,6 +73,7 @@ int kmt_perfdata_parse_sample(const unsigned char *body, size_t size,
 struct kmt_perfdata_layout {
 	uint64_t sample_type, read_format;
 	uint16_t prefix;	/* bytes of the fixed-size fields */
+	uint8_t swap;		/* numbers in the other byte order: turned */
 	int16_t off_id, off_tid, off_time, off_cpu;	/* -1: absent */
 };
 

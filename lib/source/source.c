@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "event/session.h"
+#include "source/pageowner.h"
 #include "source/source.h"
 
 /* binary formats first: their magic is exact; text is the catch-all */
@@ -208,6 +209,18 @@ int kmt_source_read_file(struct kmt_session *s, const char *path)
 		goto out;
 	}
 	ops = kmt_source_probe(in->head, in->head_len);
+	if (!ops && kmt_po_sniff(in->head, in->head_len) == KMT_PO_SNIFF_DUMP) {
+		ret = kmt_session_error(s, EINVAL,
+			"'%s' is a page_owner dump: read it with 'kmemtrace pageowner'",
+			in->display);
+		goto out;
+	}
+	if (!ops && kmt_po_sniff(in->head, in->head_len) == KMT_PO_SNIFF_SORTED) {
+		ret = kmt_session_error(s, EINVAL,
+			"'%s' is page_owner_sort output, not a recording: 'kmemtrace pageowner' reads the page_owner dump it was made from",
+			in->display);
+		goto out;
+	}
 	if (!ops) {
 		kmt_describe_head(in->head, in->head_len, what, sizeof(what));
 		ret = kmt_session_error(s, EINVAL,

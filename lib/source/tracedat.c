@@ -1591,7 +1591,15 @@ static int setup(struct td *td)
 	ret = open_file(td);
 	if (ret)
 		return ret;
-	s->format = td->version == 6 ? "trace.dat v6" : "trace.dat v7";
+	/* the machine it was recorded on, when its byte order is not ours */
+	if (td->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		s->format = td->version == 6 ? "trace.dat v6" : "trace.dat v7";
+	else if (td->big_endian)
+		s->format = td->version == 6 ? "trace.dat v6, big-endian" :
+					       "trace.dat v7, big-endian";
+	else
+		s->format = td->version == 6 ? "trace.dat v6, little-endian" :
+					       "trace.dat v7, little-endian";
 	text = tracecmd_get_uname(td->h);
 	if (text)
 		set_release(s, text);

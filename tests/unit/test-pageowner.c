@@ -114,6 +114,30 @@ static void test_pfn_stack_tail(void)
 	CHECK_EQ_U64(rec.pfn, 1140736);
 	CHECK(parse(&r, "Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, ts 8 ns\nPFN zzz type X Block 1 type X Flags 0x0()\n", &rec) != NULL);
 
+	/*
+	 * 3.19 to 4.5: no names in the mask, the pageblock's type as a
+	 * number, "Fallback" or eight blanks, one letter a flag (S the
+	 * eighth), frames with their address
+	 */
+	CHECK(!parse(&r,
+		"Page allocated via order 3, mask 0x26052c0\n"
+		"PFN 16384 Block 32 type 0          Flags        S C  \n"
+		" [<ffffffff811cd5ea>] new_slab+0x32a/0x4a0\n", &rec));
+	CHECK(rec.has_pfn && !rec.pfn_hex && rec.mt_number && rec.flag_slab);
+	CHECK_EQ_U64(rec.pfn, 16384);
+	CHECK_EQ_U64(rec.gfp_mask, 0x26052c0);
+	CHECK(!rec.gfp_names.s);
+	CHECK(streq(rec.block_mt, "0") && streq(rec.page_mt, "0"));
+	CHECK_EQ_U64(rec.nr_frames, 1);
+	CHECK(!rec.tail.len);
+	CHECK(!parse(&r,
+		"Page allocated via order 0, mask 0x24200ca\n"
+		"PFN 30000 Block 58 type 0 Fallback Flags    UDLA     \n"
+		" [<ffffffff811c1e96>] alloc_pages_vma+0xb6/0x290\n", &rec));
+	CHECK(streq(rec.block_mt, "0") && streq(rec.page_mt, "Fallback"));
+	CHECK(!rec.flag_slab);
+	CHECK(parse(&r, "Page allocated via order 0, mask 0x24200ca\nPFN 30000 Block x type 0          Flags             \n", &rec) != NULL);
+
 	/* frames interrupted by another line are gathered */
 	CHECK(!parse(&r,
 		"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, ts 8 ns\n"
