@@ -179,6 +179,8 @@ enum text_field {
 	TF_FALLBACK_ORDER, TF_FALLBACK_MT, TF_FRAGMENTING, TF_CHANGE_OWNER,
 };
 
+#define TF(f)	(1U << (f))
+
 /* the fields of every kmem event, by name; unknown names are skipped */
 static const struct {
 	const char *key;
@@ -206,8 +208,51 @@ static const struct {
 	{ "change_ownership",	TF_CHANGE_OWNER, "bad change_ownership=" },
 };
 
+/*
+ * The fields an event cannot be read without: every kernel since the kmem
+ * events came (2.6.32) prints them (tests/data/formats has today's
+ * formats), and the analyses need them: a kmalloc without bytes_req would
+ * read as 0 bytes requested and invent its waste.  A page event's pfn may
+ * be its struct page pointer on kernels before pfn= (TF_PFN stands for
+ * both).  Others are optional: node (3.x kmalloc has none), accounted,
+ * a cache's name (recent kernels only), percpu_refill, fragmenting and
+ * change_ownership (computed in the print format, so options/fields has
+ * no fragmenting); mm_page_free_batched prints no order of its own.
+ */
+static const unsigned int text_needs[KMT_EV_NR] = {
+	[KMT_EV_KMALLOC]	= TF(TF_CALL_SITE) | TF(TF_PTR) | TF(TF_BYTES_REQ) |
+				  TF(TF_BYTES_ALLOC) | TF(TF_GFP),
+	[KMT_EV_CACHE_ALLOC]	= TF(TF_CALL_SITE) | TF(TF_PTR) | TF(TF_BYTES_REQ) |
+				  TF(TF_BYTES_ALLOC) | TF(TF_GFP),
+	[KMT_EV_KFREE]		= TF(TF_CALL_SITE) | TF(TF_PTR),
+	[KMT_EV_CACHE_FREE]	= TF(TF_CALL_SITE) | TF(TF_PTR),
+	[KMT_EV_PAGE_ALLOC]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_MT) | TF(TF_GFP),
+	[KMT_EV_PAGE_FREE]	= TF(TF_PFN) | TF(TF_ORDER),
+	[KMT_EV_PAGE_FREE_BATCHED] = TF(TF_PFN),
+	[KMT_EV_PAGE_ZONE_LOCKED] = TF(TF_PFN) | TF(TF_ORDER) | TF(TF_MT),
+	[KMT_EV_PCPU_DRAIN]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_MT),
+	[KMT_EV_EXTFRAG]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_FALLBACK_ORDER) |
+				  TF(TF_MT) | TF(TF_FALLBACK_MT),
+};
+
+/* the name a missing field goes by in type's format */
+static const char *field_key(unsigned int type, unsigned int id)
+{
+	size_t i;
+
+	if (type == KMT_EV_EXTFRAG && id == TF_ORDER)
+		return "alloc_order";
+	if (type == KMT_EV_EXTFRAG && id == TF_MT)
+		return "alloc_migratetype";
+	for (i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++)
+		if (text_fields[i].id == id)
+			return text_fields[i].key;
+	return "?";
+}
+
 struct field_state {
-	int have_ptr, have_pfn, have_page, page_null;
+	unsigned int have;	/* TF() of the fields read */
+	int page_null;
 	uint64_t page;
 };
 
@@ -226,7 +271,6 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 			ev->call_site = kmt_symtab_from_text(&s->syms, v, end - v);
 		return 0;
 	case TF_PTR:
-		st->have_ptr = 1;
 		return parse_ptr(v, end, &ev->ptr);
 	case TF_NAME:
 		if (s && v < end && !s->no_cache_names)
@@ -260,10 +304,8 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 			ev->flags |= KMT_EVF_ACCOUNTED;
 		return 0;
 	case TF_PFN:
-		st->have_pfn = 1;
 		return parse_num(v, end, &ev->ptr);
 	case TF_PAGE:
-		st->have_page = 1;
 		st->page_null = is_null_ptr(v, end);
 		return st->page_null ? 0 : parse_hex(v, end, &st->page);
 	case TF_ORDER:
@@ -304,6 +346,7 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 {
 	struct kmt_event *ev = &out->ev;
 	struct field_state st = { 0 };
+	unsigned int missing, have_pfn;
 	size_t i;
 
 	if (kmt_ev_is_page(ev->type))
@@ -331,21 +374,23 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 			out->why = text_fields[i].why;
 			return -1;
 		}
+		st.have |= TF(text_fields[i].id);
 	}
-	if (kmt_ev_is_slab(ev->type) && !st.have_ptr) {
-		out->why = "no ptr=";
+	have_pfn = st.have & TF(TF_PFN);
+	if (st.have & TF(TF_PAGE))
+		st.have |= TF(TF_PFN);
+	missing = text_needs[ev->type] & ~st.have;
+	if (missing) {
+		out->missing = field_key(ev->type, __builtin_ctz(missing));
 		return -1;
 	}
 	if (kmt_ev_is_page(ev->type)) {
-		if (!st.have_pfn && !st.have_page) {
-			out->why = "no pfn=";
-			return -1;
-		}
 		/* kernels before pfn= print the struct page pointer */
-		if (!st.have_pfn)
+		if (!have_pfn)
 			ev->ptr = st.page;
 		/* a failed allocation prints a NULL page (and pfn=0) */
-		if (ev->type == KMT_EV_PAGE_ALLOC && st.have_page && st.page_null)
+		if (ev->type == KMT_EV_PAGE_ALLOC &&
+		    st.have & TF(TF_PAGE) && st.page_null)
 			ev->ptr = KMT_PFN_NONE;
 	}
 	return 0;
@@ -985,8 +1030,21 @@ static int on_line(struct text *t, const char *line, size_t len)
 		cpu_moved_on(t, cpu);
 		return 0;
 	case KMT_TEXT_BAD:
-		kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD, KMT_AT_LINE,
-				    t->lineno, "%s", l.why ? l.why : "unreadable");
+		/* the stack that may follow is this line's, not an event's */
+		if (cpu >= 0) {
+			if (grow_cpus(t, cpu))
+				return -ENOMEM;
+			cpu_moved_on(t, cpu);
+		}
+		if (l.missing)
+			kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD,
+					    KMT_AT_LINE, t->lineno,
+					    "%.*s without %s=",
+					    (int)l.name_len, l.name, l.missing);
+		else
+			kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD,
+					    KMT_AT_LINE, t->lineno, "%s",
+					    l.why ? l.why : "unreadable");
 		return 0;
 	}
 	return 0;

@@ -47,7 +47,9 @@ struct kmt_text_line {
 	uint64_t frame_addr;	/* of a frame that prints its address, else 0 */
 	int frame_user;		/* a user-space frame of a perf call chain */
 	int64_t lost;		/* of a lost line: the count, -1 unknown */
-	const char *why;	/* of a bad line */
+	const char *why;	/* of a bad line: a value that does not parse */
+	const char *missing;	/* of a bad line: the name of a field its
+				 * event cannot be read without */
 };
 
 /*

@@ -3,7 +3,7 @@
  * The ftrace text line parser: hand-written lines of every form it reads
  * (tracefs trace with and without irq-info and tgid, trace-cmd report,
  * perf script), every field, stacks, lost lines, bad lines; then the
- * reader's stack attachment and ordering on a small file.
+ * reader's stack attachment, ordering and notes on small files.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,10 +359,11 @@ static void test_headers_other_bad(void)
 	CHECK_STR(l.why, "bad ptr=");
 	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kfree: call_site=a",
 			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
-	CHECK_STR(l.why, "no ptr=");
+	CHECK_STR(l.missing, "ptr");
+	CHECK(!l.why);
 	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: mm_page_free: order=0",
 			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
-	CHECK_STR(l.why, "no pfn=");
+	CHECK_STR(l.missing, "pfn");
 	CHECK_EQ_U64(parse("  bash-1 [001] .....  1x.2: kfree: call_site=a ptr=0",
 			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
 	CHECK_STR(l.why, "no timestamp");
@@ -381,7 +382,8 @@ static void test_headers_other_bad(void)
 	/* no session (the probe): kinds only */
 	{
 		static const char line[] = "  bash-1 [001] .....  1.000000: kmalloc: "
-			"call_site=a+0x1/0x2 ptr=0 name=x gfp_flags=GFP_KERNEL";
+			"call_site=a+0x1/0x2 ptr=0 name=x bytes_req=1 bytes_alloc=8 "
+			"gfp_flags=GFP_KERNEL";
 
 		CHECK_EQ_U64(kmt_text_parse_line(NULL, line, strlen(line),
 						 KMT_TEXT_FTRACE, &l),
@@ -389,6 +391,69 @@ static void test_headers_other_bad(void)
 		CHECK_EQ_U64(l.ev.cache, 0);
 		CHECK_EQ_U64(l.ev.call_site, 0);
 	}
+}
+
+/* what each event cannot be read without, named as its format names it */
+static void test_required_fields(void)
+{
+	static const struct {
+		const char *body, *missing;
+	} cases[] = {
+		{ "kmalloc: call_site=a ptr=0000000074193290", "bytes_req" },
+		{ "kmalloc: call_site=a ptr=1 bytes_req=72 gfp_flags=GFP_KERNEL", "bytes_alloc" },
+		{ "kmalloc: call_site=a ptr=1 bytes_req=72 bytes_alloc=96", "gfp_flags" },
+		{ "kmalloc: ptr=1 bytes_req=72 bytes_alloc=96 gfp_flags=GFP_KERNEL", "call_site" },
+		{ "kmalloc_node: call_site=a bytes_req=1 bytes_alloc=8 gfp_flags=GFP_KERNEL node=0", "ptr" },
+		{ "kmem_cache_alloc: call_site=a ptr=1 name=filp bytes_req=184 bytes_alloc=192", "gfp_flags" },
+		{ "kmem_cache_free: call_site=task_work_run+0x59/0x90 name=filp", "ptr" },
+		{ "kfree: ptr=0000000000001000", "call_site" },
+		{ "mm_page_alloc: page=00000000bcb0c92f pfn=0x1064de migratetype=0 gfp_flags=GFP_KERNEL", "order" },
+		{ "mm_page_alloc: page=00000000bcb0c92f pfn=0x1064de order=0 gfp_flags=GFP_KERNEL", "migratetype" },
+		{ "mm_page_alloc: pfn=0x14632c order=0 migratetype=0 gfp_fl", "gfp_flags" },
+		{ "mm_page_free: page=00000000bcb0c92f pfn=0x1064de", "order" },
+		{ "mm_page_free_batched: order=0", "pfn" },
+		{ "mm_page_alloc_zone_locked: pfn=0x10 order=0 percpu_refill=1", "migratetype" },
+		{ "mm_page_pcpu_drain: pfn=0x30 migratetype=2", "order" },
+		{ "mm_page_alloc_extfrag: pfn=0x20 fallback_order=3 alloc_migratetype=0 fallback_migratetype=1", "alloc_order" },
+		{ "mm_page_alloc_extfrag: pfn=0x20 alloc_order=0 fallback_order=3 fallback_migratetype=1", "alloc_migratetype" },
+		{ "mm_page_alloc_extfrag: pfn=0x20 alloc_order=0 alloc_migratetype=0 fallback_migratetype=1", "fallback_order" },
+	};
+	static const char *const complete[] = {
+		/* 3.x kmalloc: no node, no accounted */
+		"kmalloc: call_site=ffffffff81191c37 ptr=ffff88007a9f4e40 bytes_req=22 bytes_alloc=32 gfp_flags=GFP_KERNEL",
+		/* kmem_cache_free without the name of recent kernels */
+		"kmem_cache_free: call_site=ffffffff8117e65a ptr=ffff88007b1c9a80",
+		/* the batched free prints no order of its own in options/fields */
+		"mm_page_free_batched: pfn=0x402521 (4203809)",
+		/* kernels before pfn= */
+		"mm_page_free_direct: page=ffffea0000123400 order=1",
+		/* extfrag without the computed fields */
+		"mm_page_alloc_extfrag: pfn=0x20 alloc_order=0 fallback_order=3 alloc_migratetype=0 fallback_migratetype=1",
+	};
+	char line[512];
+	size_t i;
+
+	setup();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(line, sizeof(line), "  bash-1 [001] .....  1.000000: %s",
+			 cases[i].body);
+		CHECK_EQ_U64(parse(line, KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+		CHECK_STR(l.missing, cases[i].missing);
+		CHECK(l.name && l.name == line + 32 &&
+		      !memcmp(cases[i].body, l.name, l.name_len) &&
+		      cases[i].body[l.name_len] == ':');
+	}
+	for (i = 0; i < sizeof(complete) / sizeof(complete[0]); i++) {
+		snprintf(line, sizeof(line), "  bash-1 [001] .....  1.000000: %s",
+			 complete[i]);
+		CHECK_EQ_U64(parse(line, KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+		CHECK(!l.missing);
+	}
+	/* a value that does not parse is named before what is missing */
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc: ptr=zz",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad ptr=");
+	CHECK(!l.missing);
 }
 
 /* --- the reader: stacks find their event, order is kept --- */
@@ -515,6 +580,39 @@ static void test_reader_bad_and_empty(void)
 	CHECK(strstr(s.errmsg, "has no ftrace event lines (first line: # tracer: nop)"));
 }
 
+/*
+ * An unreadable line is counted and noted with its line number; the
+ * stack that follows it is its own, not the event's before it.
+ */
+static void test_reader_bad_line_stack(void)
+{
+	static const char text[] =
+		"# tracer: nop\n"
+		"              sh-10    [000] .....   1.000001: kmalloc: call_site=b+0x1/0x2 ptr=0000000000002000 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		"              sh-10    [000] .....   1.000002: mm_page_alloc: page=0000000000000001 pfn=0x100 migratetype=0 gfp_flags=GFP_KERNEL\n"
+		"              sh-10    [000] .....   1.000003: <stack trace>\n"
+		" => trace_event_raw_event_mm_page_alloc\n"
+		" => __alloc_pages+0x1a/0x200\n"
+		"              sh-10    [000] .....   1.000004: kfree: call_site=c+0x1/0x2 ptr=0000000000003000\n"
+		"              sh-10    [000] .....   1.000005: kfree: call_site=c+0x1/0x2\n";
+	struct seen w;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 2);
+	CHECK_EQ_U64(w.ev[0].type, KMT_EV_KMALLOC);
+	CHECK_EQ_U64(w.ev[0].stack, 0);
+	CHECK_EQ_U64(w.ev[1].type, KMT_EV_KFREE);
+	CHECK_EQ_U64(w.ev[1].ptr, 0x3000);
+	CHECK_EQ_U64(s.has_stacks, 0);
+	CHECK_EQ_U64(s.anomalies[KMT_ANOM_BAD_RECORD], 2);
+	CHECK_EQ_U64(s.nr_notes, 2);
+	CHECK_EQ_U64(s.notes[0].unit, KMT_AT_LINE);
+	CHECK_EQ_U64(s.notes[0].where, 3);
+	CHECK_STR(s.notes[0].why, "mm_page_alloc without order=");
+	CHECK_EQ_U64(s.notes[1].where, 8);
+	CHECK_STR(s.notes[1].why, "kfree without ptr=");
+}
+
 static void test_probe(void)
 {
 	static const char *const yes[] = {
@@ -552,8 +650,10 @@ KMT_TESTS(
 	KMT_TEST(test_page_events),
 	KMT_TEST(test_stacks_and_lost),
 	KMT_TEST(test_headers_other_bad),
+	KMT_TEST(test_required_fields),
 	KMT_TEST(test_reader_stacks),
 	KMT_TEST(test_reader_perf_chain),
 	KMT_TEST(test_reader_bad_and_empty),
+	KMT_TEST(test_reader_bad_line_stack),
 	KMT_TEST(test_probe),
 )
