@@ -1,7 +1,8 @@
 #!/bin/sh
 # The text forms beyond tracefs' default (tests/data/text, README.md there
-# says how each was made): lines with a field missing that their event
-# cannot be read without.  Each sample has its expected figures in
+# says how each was made): kernels before 5.x with their padded "(null)"
+# pointers, 32 and 64 bits; lines with a required field missing; tracefs
+# with options/fields.  Each sample has its expected figures in
 # tests/expected/text, and each figure is checked against the sample's
 # own lines too.
 . "$(dirname "$0")/lib.sh"
@@ -56,6 +57,43 @@ test_expect_success 'the stack after an unreadable line is not the event before 
 	awk "!/^#/ && \$14 != \"-\" { print \$1, \$4 }" dump >actual &&
 	echo "1047779871000 mm_page_alloc" >expect &&
 	test_cmp expect actual
+'
+
+for f in ftrace-3.5-x86_64 ftrace-2.6.32-i686; do
+	test_expect_success "$f: padded (null) pointers are NULL frees and failed allocations" '
+		figures "$TEXT/$f.txt" >actual &&
+		test_cmp "$EXPECTED/text/$f.figures" actual &&
+		grep -q "^# anomaly bad_record 0$" actual &&
+		echo "# events total $(event_lines "$TEXT/$f.txt")" >expect &&
+		grep "^# events total" actual >got && test_cmp expect got &&
+		count "kfree: .*ptr= +\\(null\\)$" "$TEXT/$f.txt" >expect &&
+		summary "Frees of NULL" <actual >got && test_cmp expect got &&
+		test "$(cat got)" -gt 2 &&
+		count "mm_page_alloc: page= +\\(null\\) pfn=0 " "$TEXT/$f.txt" >expect &&
+		summary "Total allocation failures" <actual >got && test_cmp expect got &&
+		count "(kmalloc|kmem_cache_alloc)(_node)?: .*ptr= +\\(null\\) " "$TEXT/$f.txt" >expect &&
+		summary "Failed allocations (NULL)" <actual >got && test_cmp expect got &&
+		"$KMEMTRACE" report --errors -i "$TEXT/$f.txt" >errors &&
+		grep -q "^failed page allocation (pfn -1): 1$" errors
+	'
+done
+
+test_expect_success 'options/fields: hex values with their decimals, (0) flags, pfns' '
+	f=$TEXT/ftrace-6.18-fields.txt &&
+	figures "$f" >actual &&
+	test_cmp "$EXPECTED/text/ftrace-6.18-fields.figures" actual &&
+	grep -q "^# anomaly bad_record 0$" actual &&
+	echo "# events total $(event_lines "$f")" >expect &&
+	grep "^# events total" actual >got && test_cmp expect got &&
+	awk "/ (kmalloc|kmem_cache_alloc): / { for (i = 1; i <= NF; i++)
+		if (\$i ~ /^bytes_req=/) { v = \$(i + 1); gsub(/[()]/, \"\", v); s += v } }
+		END { print s }" "$f" >expect &&
+	summary "Total bytes requested" <actual >got && test_cmp expect got &&
+	"$DUMP" "$f" | awk "\$4 == \"mm_page_alloc\" { print \$6 }" >pfns &&
+	grep -o "mm_page_alloc: pfn=0x[0-9a-f]*" "$f" | sed "s/.*pfn=//" >expect &&
+	test_cmp expect pfns &&
+	"$DUMP" "$f" | awk "\$4 == \"kmem_cache_alloc\" && \$13 == \"filp\"" | wc -l >n &&
+	test "$(cat n)" -gt 0
 '
 
 test_done

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftrace text reader: tracefs `trace` and `trace_pipe` output (with or
- * without the irq-info and tgid columns), `trace-cmd report` output and
- * `perf script` output of kmem events.  The input streams through one
- * big buffer, line by line, with no allocation per line.
+ * without the irq-info and tgid columns, with options/fields),
+ * `trace-cmd report` output and `perf script` output of kmem events,
+ * from 2.6.32 to today's kernels.  The input streams through one big
+ * buffer, line by line, with no allocation per line.
  *
  * Text is already merged by time.  Stacks follow their event: ftrace
  * writes a "<stack trace>" entry on the same CPU right after the event
@@ -70,17 +71,6 @@ static int parse_dec(const char *p, const char *end, uint64_t *v)
 	return 0;
 }
 
-static int parse_int(const char *p, const char *end, int32_t *v)
-{
-	uint64_t x;
-	int neg = p < end && *p == '-';
-
-	if (parse_dec(p + neg, end, &x) || x > 0x7fffffffULL + neg)
-		return -1;
-	*v = neg ? (int32_t)-(int64_t)x : (int32_t)x;
-	return 0;
-}
-
 /* hex digits, with or without 0x */
 static int parse_hex(const char *p, const char *end, uint64_t *v)
 {
@@ -98,6 +88,24 @@ static int parse_hex(const char *p, const char *end, uint64_t *v)
 		x = x << 4 | (uint64_t)d;
 	}
 	*v = x;
+	return 0;
+}
+
+static int parse_int(const char *p, const char *end, int32_t *v)
+{
+	uint64_t x;
+	int neg = p < end && *p == '-';
+
+	/* options/fields prints an int as its 32 bits: "0xffffffff (-1)" */
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x') {
+		if (parse_hex(p, end, &x) || x > 0xffffffffULL)
+			return -1;
+		*v = (int32_t)(uint32_t)x;
+		return 0;
+	}
+	if (parse_dec(p + neg, end, &x) || x > 0x7fffffffULL + neg)
+		return -1;
+	*v = neg ? (int32_t)-(int64_t)x : (int32_t)x;
 	return 0;
 }
 
@@ -135,14 +143,23 @@ static int parse_ptr(const char *p, const char *end, uint64_t *v)
 
 static int parse_bool(const char *p, const char *end, int *v)
 {
-	size_t n = end - p;
+	int32_t i;
+	size_t n;
 
-	if ((n == 4 && !memcmp(p, "true", 4)) || (n == 1 && *p == '1'))
+	/* options/fields prints a one-byte field as "(0)" */
+	if (end - p == 3 && p[0] == '(' && p[2] == ')') {
+		p++;
+		end--;
+	}
+	n = end - p;
+	if (n == 4 && !memcmp(p, "true", 4))
 		*v = 1;
-	else if ((n == 5 && !memcmp(p, "false", 5)) || (n == 1 && *p == '0'))
+	else if (n == 5 && !memcmp(p, "false", 5))
 		*v = 0;
-	else
+	else if (parse_int(p, end, &i))	/* "1", options/fields' "0x1" */
 		return -1;
+	else
+		*v = !!i;
 	return 0;
 }
 
@@ -252,7 +269,7 @@ static const char *field_key(unsigned int type, unsigned int id)
 
 struct field_state {
 	unsigned int have;	/* TF() of the fields read */
-	int page_null;
+	int page_null, pfn_none;
 	uint64_t page;
 };
 
@@ -277,9 +294,9 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 			ev->cache = kmt_strtab_intern(&s->strs, v, end - v);
 		return 0;
 	case TF_BYTES_REQ:
-		return parse_dec(v, end, &ev->bytes_req);
+		return parse_num(v, end, &ev->bytes_req);
 	case TF_BYTES_ALLOC:
-		return parse_dec(v, end, &ev->bytes_alloc);
+		return parse_num(v, end, &ev->bytes_alloc);
 	case TF_GFP:
 		if (v == end)
 			return -1;
@@ -304,7 +321,11 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 			ev->flags |= KMT_EVF_ACCOUNTED;
 		return 0;
 	case TF_PFN:
-		return parse_num(v, end, &ev->ptr);
+		if (parse_num(v, end, &ev->ptr))
+			return -1;
+		/* options/fields prints the raw field: -1 is no page */
+		st->pfn_none = ev->ptr == UINT64_MAX;
+		return 0;
 	case TF_PAGE:
 		st->page_null = is_null_ptr(v, end);
 		return st->page_null ? 0 : parse_hex(v, end, &st->page);
@@ -340,6 +361,14 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 	return 0;
 }
 
+/* the word after [p, end) when it is "(-1)": options/fields' -1 */
+static int next_is_minus_one(const char *p, const char *end)
+{
+	p = skip_space(p, end);
+	return end - p >= 4 && !memcmp(p, "(-1)", 4) &&
+	       (end - p == 4 || is_space(p[4]));
+}
+
 /* "key=value key=value ...", read by name */
 static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 			struct kmt_text_line *out)
@@ -352,7 +381,7 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 	if (kmt_ev_is_page(ev->type))
 		ev->order = 0;
 	while (p < end) {
-		const char *tok, *eq, *tend;
+		const char *tok, *eq, *tend, *v;
 
 		p = skip_space(p, end);
 		tok = p;
@@ -360,7 +389,10 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 			p++;
 		tend = p;
 		eq = memchr(tok, '=', tend - tok);
-		/* trace-cmd's "(func+0x1a)" and other words without a value */
+		/*
+		 * trace-cmd's "(func+0x1a)", options/fields' "(4096)" after
+		 * its "0x1000", and other words without a value
+		 */
 		if (!eq)
 			continue;
 		for (i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++) {
@@ -370,11 +402,29 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 		}
 		if (i == sizeof(text_fields) / sizeof(text_fields[0]))
 			continue;
-		if (set_field(s, ev, &st, text_fields[i].id, eq + 1, tend)) {
+		v = eq + 1;
+		/*
+		 * Kernels before 5.x print a NULL %p as "(null)" padded to a
+		 * pointer's width: "ptr=          (null)"
+		 */
+		if (v == tend) {
+			const char *n = skip_space(tend, end);
+
+			if (end - n >= 6 && !memcmp(n, "(null)", 6) &&
+			    (end - n == 6 || is_space(n[6]))) {
+				v = n;
+				p = tend = n + 6;
+			}
+		}
+		if (set_field(s, ev, &st, text_fields[i].id, v, tend)) {
 			out->why = text_fields[i].why;
 			return -1;
 		}
 		st.have |= TF(text_fields[i].id);
+		/* a 32-bit pfn of -1: "pfn=0xffffffff (-1)" */
+		if (text_fields[i].id == TF_PFN && ev->ptr == 0xffffffffULL &&
+		    next_is_minus_one(p, end))
+			st.pfn_none = 1;
 	}
 	have_pfn = st.have & TF(TF_PFN);
 	if (st.have & TF(TF_PAGE))
@@ -388,9 +438,12 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 		/* kernels before pfn= print the struct page pointer */
 		if (!have_pfn)
 			ev->ptr = st.page;
-		/* a failed allocation prints a NULL page (and pfn=0) */
+		/*
+		 * A failed allocation: a NULL page (and pfn=0) in the print
+		 * format, the field's -1 in options/fields
+		 */
 		if (ev->type == KMT_EV_PAGE_ALLOC &&
-		    st.have & TF(TF_PAGE) && st.page_null)
+		    ((st.have & TF(TF_PAGE) && st.page_null) || st.pfn_none))
 			ev->ptr = KMT_PFN_NONE;
 	}
 	return 0;
@@ -510,40 +563,30 @@ static unsigned int bad(struct kmt_text_line *out, const char *why)
 	return out->kind;
 }
 
-static unsigned int parse_event(struct kmt_session *s, const char *line,
-				const char *end, unsigned int hint,
-				struct kmt_text_line *out)
+/*
+ * What follows the time: "name: fields", perf's "kmem:name: fields",
+ * trace-cmd's "kernel_stack:", or a "<stack trace>".
+ */
+static unsigned int parse_body(struct kmt_session *s, const char *p,
+			       const char *end, struct kmt_text_line *out)
 {
-	const char *cpu, *p, *q, *name, *colon;
+	const char *name, *colon;
 	char tp[64];
-	int32_t ncpu;
 
-	cpu = find_cpu(line, end, &ncpu);
-	if (!cpu)
-		return KMT_TEXT_OTHER;
-	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
-	out->ev.cpu = ncpu;
-	/* "comm-pid [cpu]" makes an event line; then it must parse */
-	if (parse_task(line, cpu, hint, out))
-		return KMT_TEXT_OTHER;
-	p = skip_space(memchr(cpu, ']', end - cpu) + 1, end);
-	q = ts_end(p, end);
-	if (!q) {
-		/* the irqs-off/need-resched/preempt column: "d..1." */
-		while (p < end && !is_space(*p))
-			p++;
-		p = skip_space(p, end);
-		q = ts_end(p, end);
-		if (!q)
-			return bad(out, "no timestamp");
-	}
-	if (parse_ts(p, q, &out->ev.ts))
-		return bad(out, "bad timestamp");
-	p = skip_space(q + 1, end);
 	if (starts(p, end, "<stack trace"))
 		return out->kind = KMT_TEXT_STACK;
 	if (starts(p, end, "<user stack trace"))
 		return out->kind = KMT_TEXT_USER_STACK;
+	/*
+	 * options/fields cannot print the kernel's own entries: a stack
+	 * (type 4, TRACE_STACK) comes out as "UNKNOWN TYPE 4", frameless
+	 */
+	if (starts(p, end, "UNKNOWN TYPE ")) {
+		p = skip_space(p + 13, end);
+		if (end - p == 1 && *p == '4')
+			return out->kind = KMT_TEXT_STACK;
+		return out->kind = KMT_TEXT_EVENT;
+	}
 	name = p;
 	while (p < end && !is_space(*p))
 		p++;
@@ -578,6 +621,37 @@ static unsigned int parse_event(struct kmt_session *s, const char *line,
 	if (out->ev.type != KMT_EV_NONE && parse_fields(s, p, end, out))
 		out->kind = KMT_TEXT_BAD;
 	return out->kind;
+}
+
+static unsigned int parse_event(struct kmt_session *s, const char *line,
+				const char *end, unsigned int hint,
+				struct kmt_text_line *out)
+{
+	const char *cpu, *p, *q;
+	int32_t ncpu;
+
+	cpu = find_cpu(line, end, &ncpu);
+	if (!cpu)
+		return KMT_TEXT_OTHER;
+	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
+	out->ev.cpu = ncpu;
+	/* "comm-pid [cpu]" makes an event line; then it must parse */
+	if (parse_task(line, cpu, hint, out))
+		return KMT_TEXT_OTHER;
+	p = skip_space(memchr(cpu, ']', end - cpu) + 1, end);
+	q = ts_end(p, end);
+	if (!q) {
+		/* the irqs-off/need-resched/preempt column: "d..1." */
+		while (p < end && !is_space(*p))
+			p++;
+		p = skip_space(p, end);
+		q = ts_end(p, end);
+		if (!q)
+			return bad(out, "no timestamp");
+	}
+	if (parse_ts(p, q, &out->ev.ts))
+		return bad(out, "bad timestamp");
+	return parse_body(s, skip_space(q + 1, end), end, out);
 }
 
 /* "CPU:3 [LOST 120 EVENTS]", "[LOST EVENTS]", "[120 EVENTS DROPPED]" */

@@ -9,8 +9,8 @@
 
 /*
  * The pure part of the ftrace text reader, exposed for the unit tests:
- * what one line of tracefs `trace`/`trace_pipe`, `trace-cmd report` or
- * `perf script` output says.
+ * what one line of tracefs `trace`/`trace_pipe` (also with
+ * options/fields), `trace-cmd report` or `perf script` output says.
  */
 struct kmt_session;
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ftrace text line parser: hand-written lines of every form it reads
- * (tracefs trace with and without irq-info and tgid, trace-cmd report,
- * perf script), every field, stacks, lost lines, bad lines; then the
- * reader's stack attachment, ordering and notes on small files.
+ * (tracefs trace with and without irq-info and tgid, with options/fields,
+ * trace-cmd report, perf script, kernels from 2.6.32 on), every field,
+ * stacks, lost lines, bad lines; then the reader's stack attachment,
+ * ordering and notes on small files.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -393,6 +394,54 @@ static void test_headers_other_bad(void)
 	}
 }
 
+/*
+ * Kernels before 5.x print a NULL %p as "(null)" padded to a pointer's
+ * width (16 columns on 64-bit, 8 on 32-bit): one blank-separated word
+ * "ptr=" and then "(null)".
+ */
+static void test_null_padded(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("            bash-2210  [001] ....   312.401893: kfree: "
+			   "call_site=ffffffff8118c7d1 ptr=          (null)", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KFREE);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(l.ev.call_site, 0xffffffff8118c7d1ULL);
+	/* a failed kmalloc: the fields after the padded NULL still read */
+	CHECK_EQ_U64(parse("          <idle>-0     [001] ..s.   312.407351: kmalloc: "
+			   "call_site=ffffffff8142c9b4 ptr=          (null) bytes_req=9000 "
+			   "bytes_alloc=16384 gfp_flags=GFP_ATOMIC|GFP_NOWARN", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(l.ev.bytes_req, 9000);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 16384);
+	CHECK_STR(str(l.ev.gfp_str), "GFP_ATOMIC|GFP_NOWARN");
+	/* 32-bit */
+	CHECK_EQ_U64(parse("         syslogd-1204  [000]  1843.220131: kfree: "
+			   "call_site=c10a4c12 ptr=  (null)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(l.ev.call_site, 0xc10a4c12ULL);
+	/* a failed page allocation: the NULL page, pfn 0 beside it */
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc: page=          (null) pfn=0 order=3 "
+				     "migratetype=0 gfp_flags=GFP_ATOMIC|GFP_NOWARN|GFP_COMP"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(l.ev.order, 3);
+	CHECK_EQ_U64(l.ev.migratetype, 0);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc: page=  (null) pfn=0 order=2 "
+				     "migratetype=0 gfp_flags=GFP_KERNEL"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(l.ev.order, 2);
+	/* "ptr=" with nothing after it is no pointer */
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kfree: call_site=a ptr=",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad ptr=");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kfree: call_site=a ptr= (nullx)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+}
+
 /* what each event cannot be read without, named as its format names it */
 static void test_required_fields(void)
 {
@@ -454,6 +503,89 @@ static void test_required_fields(void)
 			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
 	CHECK_STR(l.why, "bad ptr=");
 	CHECK(!l.missing);
+}
+
+/* tracefs with options/fields (6.3 on): raw fields, hex and decimal */
+static void test_fields_option(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("            bash-21125   [000] .....   814.229471: kmalloc: "
+			   "call_site=eventfs_set_attr+0x10d/0x140 (-2120949907) "
+			   "ptr=0xffff888185ce1c80 (-131385099674496) bytes_req=0x3c (60) "
+			   "bytes_alloc=0x40 (64) gfp_flags=0xd40 (3392) node=0xffffffff (-1)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(site_is(l.ev.call_site, "eventfs_set_attr", 0x10d));
+	CHECK_EQ_U64(l.ev.ptr, 0xffff888185ce1c80ULL);
+	CHECK_EQ_U64(l.ev.bytes_req, 60);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 64);
+	CHECK(l.ev.flags & KMT_EVF_HAS_GFP);
+	CHECK_EQ_U64(l.ev.gfp, 0xd40);
+	CHECK_EQ_U64((uint64_t)l.ev.node, (uint64_t)-1);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240337: kmem_cache_alloc: "
+			   "call_site=alloc_empty_file+0x3c/0x110 (-2123646068) "
+			   "ptr=0xffff8881877146c0 (-131385072204096) name=filp bytes_req=0xb8 (184) "
+			   "bytes_alloc=0xc0 (192) gfp_flags=0xcc0 (3264) node=0x0 (0) accounted=(1)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_STR(str(l.ev.cache), "filp");
+	CHECK_EQ_U64(l.ev.bytes_req, 184);
+	CHECK_EQ_U64(l.ev.node, 0);
+	CHECK(l.ev.flags & KMT_EVF_ACCOUNTED);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240337: kmem_cache_alloc: "
+			   "call_site=a ptr=0x1 (1) name=x bytes_req=0x18 (24) bytes_alloc=0x18 (24) "
+			   "gfp_flags=0xdc0 (3520) node=0xffffffff (-1) accounted=(0)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(!(l.ev.flags & KMT_EVF_ACCOUNTED));
+	/* kernels before 6.15 print the call site as a number */
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240386: kfree: "
+			   "call_site=0xffffffffa9afcf31 (-1448095951) ptr=0x0 (0)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.call_site, 0xffffffffa9afcf31ULL);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0x38aaa6 (3713702) order=0x1 (1) gfp_flags=0x140dca (1314250) "
+			   "migratetype=0x1 (1)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0x38aaa6);
+	CHECK_EQ_U64(l.ev.order, 1);
+	CHECK_EQ_U64(l.ev.migratetype, 1);
+	/* a failed allocation is the field's -1, 64 and 32 bits */
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0xffffffffffffffff (-1) order=0x3 (3) gfp_flags=0xa20 (2592) "
+			   "migratetype=0x0 (0)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0xffffffff (-1) order=0x3 (3) gfp_flags=0xa20 (2592) "
+			   "migratetype=0x0 (0)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0xffffffff (4294967295) order=0x3 (3) gfp_flags=0xa20 (2592) "
+			   "migratetype=0x0 (0)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0xffffffffULL);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240485: mm_page_free: "
+			   "pfn=0x402521 (4203809) order=0x0 (0)", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0x402521);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc_zone_locked: pfn=0x10 (16) order=0x0 (0) "
+				     "migratetype=0x1 (1) percpu_refill=0x1 (1)"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(l.ev.flags & KMT_EVF_PERCPU_REFILL);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc_extfrag: pfn=0x20 (32) alloc_order=0x0 (0) "
+				     "fallback_order=0x3 (3) alloc_migratetype=0x0 (0) "
+				     "fallback_migratetype=0x1 (1) change_ownership=0x1 (1)"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.fallback_order, 3);
+	CHECK(l.ev.flags & KMT_EVF_CHANGE_OWNER);
+	CHECK(!(l.ev.flags & KMT_EVF_HAS_FRAGMENTING));
+	/* the kernel's own stack entry, which options/fields cannot print */
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240334: UNKNOWN TYPE 4",
+			   KMT_TEXT_FTRACE), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.pid, 22104);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240334: UNKNOWN TYPE 5",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	/* a wider hex than an int is no int */
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_free: pfn=0x1 order=0x100000000"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad order=");
 }
 
 /* --- the reader: stacks find their event, order is kept --- */
@@ -621,6 +753,8 @@ static void test_probe(void)
 		"              ls-4348    [000] ...1.   350.327356: kfree: call_site=a ptr=0\n",
 		"perf  7398 [000]   458.440494:          kmem:kfree: call_site=a ptr=0x1\n",
 		"CPU:1 [LOST 3 EVENTS]\n",
+		/* kernels before 5.x: a kfree(NULL) */
+		"            bash-2210  [001] ....   312.401893: kfree: call_site=ffffffff8118c7d1 ptr=          (null)\n",
 	};
 	static const char *const no[] = {
 		"hello\nworld\n",
@@ -650,7 +784,9 @@ KMT_TESTS(
 	KMT_TEST(test_page_events),
 	KMT_TEST(test_stacks_and_lost),
 	KMT_TEST(test_headers_other_bad),
+	KMT_TEST(test_null_padded),
 	KMT_TEST(test_required_fields),
+	KMT_TEST(test_fields_option),
 	KMT_TEST(test_reader_stacks),
 	KMT_TEST(test_reader_perf_chain),
 	KMT_TEST(test_reader_bad_and_empty),
