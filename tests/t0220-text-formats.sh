@@ -2,9 +2,9 @@
 # The text forms beyond tracefs' default (tests/data/text, README.md there
 # says how each was made): kernels before 5.x with their padded "(null)"
 # pointers, 32 and 64 bits; lines with a required field missing; tracefs
-# with options/fields.  Each sample has its expected figures in
-# tests/expected/text, and each figure is checked against the sample's
-# own lines too.
+# with options/fields and with options/latency-format; trace-cmd report
+# -l.  Each sample has its expected figures in tests/expected/text, and
+# each figure is checked against the sample's own lines too.
 . "$(dirname "$0")/lib.sh"
 
 DUMP=$HELPERS/kmt-dump-events
@@ -94,6 +94,43 @@ test_expect_success 'options/fields: hex values with their decimals, (0) flags, 
 	test_cmp expect pfns &&
 	"$DUMP" "$f" | awk "\$4 == \"kmem_cache_alloc\" && \$13 == \"filp\"" | wc -l >n &&
 	test "$(cat n)" -gt 0
+'
+
+test_expect_success 'trace-cmd report -l: the events trace-cmd report gives' '
+	"$DUMP" "$TEXT/report-l.txt" >lat &&
+	{ head -n 1 "$DATA/capture.report.txt" &&
+	  sed -n 890,1000p "$DATA/capture.report.txt"; } >plain.txt &&
+	"$DUMP" plain.txt >plain &&
+	test_cmp plain lat &&
+	grep -q "^# stacks 1$" lat &&
+	figures "$TEXT/report-l.txt" >actual &&
+	test_cmp "$EXPECTED/text/report-l.figures" actual
+'
+
+if command -v trace-cmd >/dev/null 2>&1; then
+	test_expect_success 'trace-cmd report -l of capture.dat: the events capture.dat gives' '
+		trace-cmd report -l -i "$DATA/capture.dat" >full-l.txt 2>/dev/null &&
+		"$DUMP" -s full-l.txt >lat &&
+		"$DUMP" -s "$DATA/capture.dat" >dat &&
+		awk "!/^#/ { print int((\$1 + 500) / 1000), \$2, \$3, \$4, \$5, \$7, \$8 }" lat >a &&
+		awk "!/^#/ { print int((\$1 + 500) / 1000), \$2, \$3, \$4, \$5, \$7, \$8 }" dat >b &&
+		test $(wc -l <a) -gt 300 &&
+		test_cmp b a
+	'
+else
+	test_skip 'trace-cmd report -l of capture.dat' 'trace-cmd is not installed'
+fi
+
+test_expect_success 'options/latency-format: microsecond times, stacks' '
+	f=$TEXT/ftrace-6.18-latency-format.txt &&
+	figures "$f" >actual &&
+	test_cmp "$EXPECTED/text/ftrace-6.18-latency-format.figures" actual &&
+	echo "# events total $(event_lines "$f")" >expect &&
+	grep "^# events total" actual >got && test_cmp expect got &&
+	grep -q "^# stacks 1$" actual &&
+	"$DUMP" "$f" | grep -v "^#" | head -n 1 | cut -d" " -f1-4 >got &&
+	echo "2169065781000 1 24368 kmem_cache_free" >expect &&
+	test_cmp expect got
 '
 
 test_done

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftrace text reader: tracefs `trace` and `trace_pipe` output (with or
- * without the irq-info and tgid columns, with options/fields),
- * `trace-cmd report` output and `perf script` output of kmem events,
- * from 2.6.32 to today's kernels.  The input streams through one big
- * buffer, line by line, with no allocation per line.
+ * without the irq-info and tgid columns, with options/fields or
+ * options/latency-format), `trace-cmd report` output (-l too) and `perf
+ * script` output of kmem events, from 2.6.32 to today's kernels.  The
+ * input streams through one big buffer, line by line, with no
+ * allocation per line.
  *
  * Text is already merged by time.  Stacks follow their event: ftrace
  * writes a "<stack trace>" entry on the same CPU right after the event
@@ -623,6 +624,83 @@ static unsigned int parse_body(struct kmt_session *s, const char *p,
 	return out->kind;
 }
 
+/* a latency flag: irqs-off, need-resched, hardirq/softirq, depths */
+static int is_lat_flag(int c)
+{
+	return c == '.' || is_digit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * The time after latency columns: trace-cmd report -l's "1047.779809:",
+ * options/latency-format's microseconds with a delay mark,
+ * "985393553us :" or "985393557us+:".  Returns where the event starts.
+ */
+static const char *lat_ts(const char *p, const char *end, uint64_t *ns)
+{
+	const char *q = ts_end(p, end);
+	uint64_t us;
+
+	if (q)
+		return parse_ts(p, q, ns) ? NULL : q + 1;
+	for (q = p; q < end && is_digit(*q); q++)
+		;
+	if (q == p || !starts(q, end, "us") || parse_dec(p, q, &us) ||
+	    us > UINT64_MAX / 1000)
+		return NULL;
+	q += 2;
+	if (q < end && *q != ':')
+		q++;		/* the mark: ' ', '+', '!', '#', ... */
+	if (q >= end || *q != ':')
+		return NULL;
+	*ns = us * 1000;
+	return q + 1;
+}
+
+/*
+ * Latency columns: "comm-pid cpu+flags time: event", the CPU and its
+ * flags in one word ("1d..1.") before the time, as trace-cmd report -l
+ * and tracefs with options/latency-format print them.
+ */
+static unsigned int parse_latency(struct kmt_session *s, const char *line,
+				  const char *end, unsigned int hint,
+				  struct kmt_text_line *out)
+{
+	const char *w = line, *wend, *d, *body = NULL;
+	int32_t cpu;
+
+	for (;;) {
+		w = skip_space(w, end);
+		if (w == end)
+			return KMT_TEXT_OTHER;
+		for (wend = w; wend < end && !is_space(*wend); wend++)
+			;
+		for (d = w; d < wend && is_digit(*d); d++)
+			;
+		/* the first flag is irqs-off: 'd', 'D', 'X' or '.' */
+		if (d > w && d - w <= 4 && wend - d >= 3 && !is_digit(*d)) {
+			const char *f = d;
+
+			while (f < wend && is_lat_flag(*f))
+				f++;
+			if (f == wend) {
+				body = lat_ts(skip_space(wend, end), end,
+					      &out->ev.ts);
+				if (body)
+					break;
+			}
+		}
+		w = wend;
+	}
+	if (parse_int(w, d, &cpu) || cpu >= KMT_MAX_CPUS)
+		return KMT_TEXT_OTHER;
+	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
+	out->ev.cpu = cpu;
+	if (parse_task(line, w, hint, out))
+		return KMT_TEXT_OTHER;
+	return parse_body(s, skip_space(body, end), end, out);
+}
+
 static unsigned int parse_event(struct kmt_session *s, const char *line,
 				const char *end, unsigned int hint,
 				struct kmt_text_line *out)
@@ -632,7 +710,7 @@ static unsigned int parse_event(struct kmt_session *s, const char *line,
 
 	cpu = find_cpu(line, end, &ncpu);
 	if (!cpu)
-		return KMT_TEXT_OTHER;
+		return parse_latency(s, line, end, hint, out);
 	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
 	out->ev.cpu = ncpu;
 	/* "comm-pid [cpu]" makes an event line; then it must parse */

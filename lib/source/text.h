@@ -10,7 +10,8 @@
 /*
  * The pure part of the ftrace text reader, exposed for the unit tests:
  * what one line of tracefs `trace`/`trace_pipe` (also with
- * options/fields), `trace-cmd report` or `perf script` output says.
+ * options/fields or options/latency-format), `trace-cmd report` (also
+ * -l) or `perf script` output says.
  */
 struct kmt_session;
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ftrace text line parser: hand-written lines of every form it reads
- * (tracefs trace with and without irq-info and tgid, with options/fields,
- * trace-cmd report, perf script, kernels from 2.6.32 on), every field,
- * stacks, lost lines, bad lines; then the reader's stack attachment,
- * ordering and notes on small files.
+ * (tracefs trace with and without irq-info and tgid, with options/fields
+ * and options/latency-format, trace-cmd report with and without -l, perf
+ * script, kernels from 2.6.32 on), every field, stacks, lost lines, bad
+ * lines; then the reader's stack attachment, ordering and notes on small
+ * files.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -588,6 +589,54 @@ static void test_fields_option(void)
 	CHECK_STR(l.why, "bad order=");
 }
 
+/* the CPU and its flags in one word: trace-cmd report -l, latency-format */
+static void test_latency_columns(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("kmt-td:       sh-20427   1d..1.  1047.780527: kmem_cache_free:      "
+			   "(release_task+0x2fb) call_site=release_task+0x2fb "
+			   "ptr=0xffff88814d79c200 name=task_struct", KMT_TEXT_REPORT),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_REPORT);
+	CHECK(comm_is("sh"));
+	CHECK_EQ_U64(l.ev.pid, 20427);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.ts, 1047780527000ULL);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_CACHE_FREE);
+	CHECK_EQ_U64(l.ev.ptr, 0xffff88814d79c200ULL);
+	/* the top buffer, a comm cut to 8 columns, CPU 12 */
+	CHECK_EQ_U64(parse("kworker/-87     12.....  1047.780819: mm_page_free:         "
+			   "page=0x1c9b1b pfn=0x1c9b1b order=0", KMT_TEXT_REPORT), KMT_TEXT_EVENT);
+	CHECK(comm_is("kworker/"));
+	CHECK_EQ_U64(l.ev.pid, 87);
+	CHECK_EQ_U64(l.ev.cpu, 12);
+	CHECK_EQ_U64(l.ev.ptr, 0x1c9b1b);
+	CHECK_EQ_U64(parse("kmt-td:       sh-20427   1.....  1047.779849: kernel_stack:         "
+			   "<stack trace >", KMT_TEXT_REPORT), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	/* tracefs options/latency-format: microseconds and a delay mark */
+	CHECK_EQ_U64(parse("     cat-24368     1..... 2169065781us : kmem_cache_free: "
+			   "call_site=__fput+0x141/0x2a0 ptr=0000000047e9dfcd name=lsm_file_cache",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_FTRACE);
+	CHECK(comm_is("cat"));
+	CHECK_EQ_U64(l.ev.pid, 24368);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.ts, 2169065781000ULL);
+	CHECK_STR(str(l.ev.cache), "lsm_file_cache");
+	CHECK_EQ_U64(parse("     cat-24368     1..... 2169065822us+: <stack trace>",
+			   KMT_TEXT_FTRACE), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.ts, 2169065822000ULL);
+	/* 4.x flags, four of them */
+	CHECK_EQ_U64(parse("  <idle>-0       0d.s2  512us!: kfree: call_site=a ptr=          (null)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ts, 512000);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	/* words that only look like it */
+	CHECK_EQ_U64(parse("hello 1abc 1.5: world", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse("sh-1 1..... no time", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+}
+
 /* --- the reader: stacks find their event, order is kept --- */
 
 struct seen {
@@ -755,6 +804,8 @@ static void test_probe(void)
 		"CPU:1 [LOST 3 EVENTS]\n",
 		/* kernels before 5.x: a kfree(NULL) */
 		"            bash-2210  [001] ....   312.401893: kfree: call_site=ffffffff8118c7d1 ptr=          (null)\n",
+		/* trace-cmd report -l */
+		"kmt-td:       sh-20427   1d..1.  1047.780527: kmem_cache_free:      (release_task+0x2fb) call_site=release_task+0x2fb ptr=0xffff88814d79c200 name=task_struct\n",
 	};
 	static const char *const no[] = {
 		"hello\nworld\n",
@@ -787,6 +838,7 @@ KMT_TESTS(
 	KMT_TEST(test_null_padded),
 	KMT_TEST(test_required_fields),
 	KMT_TEST(test_fields_option),
+	KMT_TEST(test_latency_columns),
 	KMT_TEST(test_reader_stacks),
 	KMT_TEST(test_reader_perf_chain),
 	KMT_TEST(test_reader_bad_and_empty),
