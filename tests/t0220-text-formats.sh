@@ -3,8 +3,9 @@
 # says how each was made): kernels before 5.x with their padded "(null)"
 # pointers, 32 and 64 bits; lines with a required field missing; tracefs
 # with options/fields and with options/latency-format; trace-cmd report
-# -l.  Each sample has its expected figures in tests/expected/text, and
-# each figure is checked against the sample's own lines too.
+# -l; function_graph output with events as comments.  Each sample has its
+# expected figures in tests/expected/text, and each figure is checked
+# against the sample's own lines too.
 . "$(dirname "$0")/lib.sh"
 
 DUMP=$HELPERS/kmt-dump-events
@@ -131,6 +132,33 @@ test_expect_success 'options/latency-format: microsecond times, stacks' '
 	"$DUMP" "$f" | grep -v "^#" | head -n 1 | cut -d" " -f1-4 >got &&
 	echo "2169065781000 1 24368 kmem_cache_free" >expect &&
 	test_cmp expect got
+'
+
+for f in function-graph-4.19 function-graph-6.x-abstime-proc; do
+	test_expect_success "$f: the events in function_graph comments" '
+		figures "$TEXT/$f.txt" >actual &&
+		test_cmp "$EXPECTED/text/$f.figures" actual &&
+		grep -q "^# anomaly bad_record 0$" actual &&
+		grep -c "/\\* [a-z_]*: " "$TEXT/$f.txt" >expect &&
+		grep "^# events total" actual | sed "s/.* //" >got &&
+		test_cmp expect got
+	'
+done
+
+test_expect_success 'function_graph: tasks from the switch lines, times only with abstime' '
+	"$DUMP" "$TEXT/function-graph-4.19.txt" >dump &&
+	grep -q "^# format ftrace function_graph text without times$" dump &&
+	awk "!/^#/ { print \$2, \$3 }" dump | sort -u >actual &&
+	printf "0 2301\\n1 -1\\n1 1786\\n" >expect &&
+	test_cmp expect actual &&
+	awk "!/^#/ && \$14 != \"-\" { print \$4, split(\$14, f, \",\") }" dump >actual &&
+	echo "mm_page_alloc 8" >expect &&
+	test_cmp expect actual &&
+	"$DUMP" "$TEXT/function-graph-6.x-abstime-proc.txt" >dump &&
+	grep -q "^# format ftrace function_graph text$" dump &&
+	grep -v "^#" dump | head -n 1 | cut -d" " -f1-3 >actual &&
+	echo "5214300109000 0 40211" >expect &&
+	test_cmp expect actual
 '
 
 test_done

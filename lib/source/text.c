@@ -2,10 +2,10 @@
 /*
  * ftrace text reader: tracefs `trace` and `trace_pipe` output (with or
  * without the irq-info and tgid columns, with options/fields or
- * options/latency-format), `trace-cmd report` output (-l too) and `perf
- * script` output of kmem events, from 2.6.32 to today's kernels.  The
- * input streams through one big buffer, line by line, with no
- * allocation per line.
+ * options/latency-format, events in function_graph output), `trace-cmd
+ * report` output (-l too) and `perf script` output of kmem events, from
+ * 2.6.32 to today's kernels.  The input streams through one big buffer,
+ * line by line, with no allocation per line.
  *
  * Text is already merged by time.  Stacks follow their event: ftrace
  * writes a "<stack trace>" entry on the same CPU right after the event
@@ -557,6 +557,14 @@ static int parse_task(const char *p, const char *end, unsigned int hint,
 	return 0;
 }
 
+static void line_init(struct kmt_text_line *out)
+{
+	memset(out, 0, sizeof(*out));
+	kmt_event_init(&out->ev);
+	out->tgid = -1;
+	out->kind = KMT_TEXT_OTHER;
+}
+
 static unsigned int bad(struct kmt_text_line *out, const char *why)
 {
 	out->why = why;
@@ -701,6 +709,88 @@ static unsigned int parse_latency(struct kmt_session *s, const char *line,
 	return parse_body(s, skip_space(body, end), end, out);
 }
 
+/* "comm-pid" between blanks, as function_graph prints a task */
+static int graph_task(const char *p, const char *end, struct kmt_text_line *out)
+{
+	const char *q;
+
+	while (end > p && is_space(end[-1]))
+		end--;
+	p = skip_space(p, end);
+	q = end;
+	while (q > p && is_digit(q[-1]))
+		q--;
+	if (q == end || q == p || q[-1] != '-')
+		return -1;
+	return parse_task(p, end, KMT_TEXT_FTRACE, out);
+}
+
+/*
+ * function_graph output: an event is a C comment after the columns,
+ * "[814.229471 |]  0) [bash-1234 |] [d..1.] [|]  COMMENT", those of
+ * funcgraph-abstime, the CPU (funcgraph-cpu, on by default),
+ * funcgraph-proc, latency-format and the duration; the comment holds
+ * "kmalloc: call_site=..." as the trace file would print it, or
+ * "<stack trace>" and the frames on the lines after it, the last one
+ * closing the comment.  " 1)  sh-12  =>  bash-1234" says a CPU switched
+ * tasks.  Without funcgraph-abstime the lines have no time; without
+ * funcgraph-proc, no task but the last switch's.
+ */
+static unsigned int parse_graph(struct kmt_session *s, const char *line,
+				const char *end, struct kmt_text_line *out)
+{
+	const char *p = skip_space(line, end), *q, *open, *seg;
+	unsigned int kind;
+	int32_t cpu;
+
+	out->no_ts = 1;
+	for (q = p; q < end && (is_digit(*q) || *q == '.'); q++)
+		;
+	if (q > p && memchr(p, '.', q - p)) {
+		const char *bar = skip_space(q, end);
+
+		if (bar == end || *bar != '|' || parse_ts(p, q, &out->ev.ts))
+			return KMT_TEXT_OTHER;
+		out->no_ts = 0;
+		p = skip_space(bar + 1, end);
+	}
+	for (q = p; q < end && is_digit(*q); q++)
+		;
+	if (q == p || q >= end || *q != ')' || parse_int(p, q, &cpu) ||
+	    cpu >= KMT_MAX_CPUS)
+		return KMT_TEXT_OTHER;
+	out->ev.cpu = cpu;
+	out->style = KMT_TEXT_GRAPH;
+	p = q + 1;
+	open = memmem(p, end - p, "/*", 2);
+	if (!open) {
+		q = memmem(p, end - p, " => ", 4);
+		if (!q || graph_task(q + 4, end, out))
+			return KMT_TEXT_OTHER;
+		return out->kind = KMT_TEXT_SWITCH;
+	}
+	/* the columns between the CPU and the comment: a task, flags, '|' */
+	for (seg = p; seg < open; seg = q + 1) {
+		q = memchr(seg, '|', open - seg);
+		if (!q)
+			q = open;
+		if (graph_task(seg, q, out) == 0)
+			break;
+	}
+	out->style = KMT_TEXT_GRAPH;
+	p = skip_space(open + 2, end);
+	if (end - p >= 2 && end[-1] == '/' && end[-2] == '*') {
+		end -= 2;
+		while (end > p && is_space(end[-1]))
+			end--;
+	}
+	kind = parse_body(s, p, end, out);
+	/* trace_printk() and other comments that are no event */
+	if (kind == KMT_TEXT_BAD && out->why && !strcmp(out->why, "no event name"))
+		kind = out->kind = KMT_TEXT_OTHER;
+	return kind;
+}
+
 static unsigned int parse_event(struct kmt_session *s, const char *line,
 				const char *end, unsigned int hint,
 				struct kmt_text_line *out)
@@ -709,8 +799,13 @@ static unsigned int parse_event(struct kmt_session *s, const char *line,
 	int32_t ncpu;
 
 	cpu = find_cpu(line, end, &ncpu);
-	if (!cpu)
+	if (!cpu) {
+		if (memchr(line, ')', end - line) &&
+		    parse_graph(s, line, end, out) != KMT_TEXT_OTHER)
+			return out->kind;
+		line_init(out);
 		return parse_latency(s, line, end, hint, out);
+	}
 	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
 	out->ev.cpu = ncpu;
 	/* "comm-pid [cpu]" makes an event line; then it must parse */
@@ -779,6 +874,12 @@ static unsigned int parse_frame(struct kmt_text_line *out, const char *p,
 	const char *q;
 
 	p = skip_space(p, end);
+	/* function_graph ends a stack trace's comment on its last frame */
+	if (end - p >= 2 && end[-1] == '/' && end[-2] == '*') {
+		end -= 2;
+		while (end > p && is_space(end[-1]))
+			end--;
+	}
 	/*
 	 * trace-cmd report adds the address, "=> name (ffffffff8123)", and
 	 * ftrace with options/sym-addr "=> name <ffffffff8123>"
@@ -843,10 +944,7 @@ unsigned int kmt_text_parse_line(struct kmt_session *s, const char *line,
 {
 	const char *end = line + len, *p, *q;
 
-	memset(out, 0, sizeof(*out));
-	kmt_event_init(&out->ev);
-	out->tgid = -1;
-	out->kind = KMT_TEXT_OTHER;
+	line_init(out);
 	while (end > line && (end[-1] == '\r' || is_space(end[-1])))
 		end--;
 	if (end == line)
@@ -888,6 +986,8 @@ struct text_cpu {
 	uint64_t wait;		/* 1 + sequence number of its event that may
 				 * still get a stack, 0 none */
 	uint64_t last_ts;
+	int32_t pid1;		/* 1 + the pid function_graph last said the
+				 * CPU runs, 0 unknown */
 };
 
 struct text {
@@ -917,6 +1017,7 @@ struct text {
 	uint64_t ips[TEXT_MAX_STACK];
 
 	uint64_t nr_event_lines, nr_lost_lines, nr_content_lines;
+	uint64_t nr_no_ts;		/* kmem events without a time */
 	char first[72];			/* the first non-blank line */
 
 	int32_t comm_pid, tgid_pid;
@@ -1039,6 +1140,7 @@ static void set_style(struct text *t, unsigned int style)
 		[KMT_TEXT_FTRACE] = "ftrace text",
 		[KMT_TEXT_REPORT] = "trace-cmd report text",
 		[KMT_TEXT_PERF] = "perf script text",
+		[KMT_TEXT_GRAPH] = "ftrace function_graph text",
 	};
 
 	if (t->have_style && !(style == KMT_TEXT_REPORT &&
@@ -1080,6 +1182,18 @@ static int on_event(struct text *t, struct kmt_text_line *l)
 		return -ENOMEM;
 	t->nr_event_lines++;
 	set_style(t, l->style);
+	/* function_graph: the task of the last switch, the last time */
+	if (l->style == KMT_TEXT_GRAPH) {
+		if (l->ev.pid < 0 && t->cpus[cpu].pid1)
+			l->ev.pid = t->cpus[cpu].pid1 - 1;
+		else if (l->ev.pid >= 0)
+			t->cpus[cpu].pid1 = l->ev.pid + 1;
+	}
+	if (l->no_ts) {
+		l->ev.ts = t->now;
+		if (l->ev.type != KMT_EV_NONE)
+			t->nr_no_ts++;
+	}
 	if (t->cpus[cpu].last_ts > l->ev.ts)
 		t->s->anomalies[KMT_ANOM_OUT_OF_ORDER]++;
 	t->cpus[cpu].last_ts = l->ev.ts;
@@ -1142,6 +1256,9 @@ static int on_line(struct text *t, const char *line, size_t len)
 		if (grow_cpus(t, cpu))
 			return -ENOMEM;
 		t->nr_event_lines++;
+		if (l.style == KMT_TEXT_GRAPH && l.ev.pid < 0 &&
+		    t->cpus[cpu].pid1)
+			l.ev.pid = t->cpus[cpu].pid1 - 1;
 		p = pending_at(t, t->cpus[cpu].wait);
 		/* a trigger fires for events a pid filter drops: check */
 		if (kind == KMT_TEXT_STACK && p && p->ev.pid == l.ev.pid) {
@@ -1181,6 +1298,11 @@ static int on_line(struct text *t, const char *line, size_t len)
 			return -ENOMEM;
 		cpu_moved_on(t, cpu);
 		return 0;
+	case KMT_TEXT_SWITCH:
+		if (grow_cpus(t, cpu))
+			return -ENOMEM;
+		t->cpus[cpu].pid1 = l.ev.pid + 1;
+		return note_task(t, &l);
 	case KMT_TEXT_BAD:
 		/* the stack that may follow is this line's, not an event's */
 		if (cpu >= 0) {
@@ -1279,6 +1401,9 @@ static int read_lines(struct text *t)
 	ret = flush(t, 1);
 	if (ret)
 		return ret;
+	/* function_graph prints times with funcgraph-abstime only */
+	if (t->nr_no_ts)
+		t->s->format = "ftrace function_graph text without times";
 	/* the header knows the CPUs that logged nothing too */
 	t->s->nr_cpus = t->header_cpus > t->max_cpu &&
 			t->header_cpus <= KMT_MAX_CPUS ?

@@ -2,10 +2,10 @@
 /*
  * The ftrace text line parser: hand-written lines of every form it reads
  * (tracefs trace with and without irq-info and tgid, with options/fields
- * and options/latency-format, trace-cmd report with and without -l, perf
- * script, kernels from 2.6.32 on), every field, stacks, lost lines, bad
- * lines; then the reader's stack attachment, ordering and notes on small
- * files.
+ * and options/latency-format, function_graph comments, trace-cmd report
+ * with and without -l, perf script, kernels from 2.6.32 on), every
+ * field, stacks, lost lines, bad lines; then the reader's stack
+ * attachment, ordering and notes on small files.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -637,6 +637,76 @@ static void test_latency_columns(void)
 	CHECK_EQ_U64(parse("sh-1 1..... no time", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
 }
 
+/* events as C comments in function_graph output */
+static void test_function_graph(void)
+{
+	setup();
+	CHECK_EQ_U64(parse(" 1)               |            /* kmem_cache_alloc: "
+			   "call_site=ffffffff8129c2f8 ptr=000000003f6c2a8e bytes_req=4096 "
+			   "bytes_alloc=4096 gfp_flags=GFP_KERNEL */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_GRAPH);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_CACHE_ALLOC);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.pid, (uint64_t)-1);
+	CHECK(l.no_ts);
+	CHECK(!l.comm);
+	CHECK_STR(str(l.ev.gfp_str), "GFP_KERNEL");
+	CHECK_EQ_U64(l.ev.bytes_alloc, 4096);
+	/* a padded NULL inside the comment */
+	CHECK_EQ_U64(parse(" 1)               |      /* mm_page_alloc: page=          (null) "
+			   "pfn=0 order=4 migratetype=0 gfp_flags=GFP_KERNEL|__GFP_COMP */",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(l.ev.order, 4);
+	/* funcgraph-abstime and funcgraph-proc; 12 CPUs and more */
+	CHECK_EQ_U64(parse(" 5214.300109 |   10)   make-40211   |               |      "
+			   "/* kfree: call_site=free_bprm+0x7d/0xd0 ptr=0000000000000000 */",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(!l.no_ts);
+	CHECK_EQ_U64(l.ev.ts, 5214300109000ULL);
+	CHECK_EQ_U64(l.ev.cpu, 10);
+	CHECK_EQ_U64(l.ev.pid, 40211);
+	CHECK(comm_is("make"));
+	CHECK(site_is(l.ev.call_site, "free_bprm", 0x7d));
+	/* a comm with a blank, latency-format's flags after the task */
+	CHECK_EQ_U64(parse(" 0)  Web Con-4321  |  d..1. |               |  /* kfree: "
+			   "call_site=a ptr=0000000000001000 */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK(comm_is("Web Con"));
+	CHECK_EQ_U64(l.ev.pid, 4321);
+	/* no duration column */
+	CHECK_EQ_U64(parse(" 0)  /* kfree: call_site=a ptr=0000000000001000 */",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KFREE);
+	/* a stack trace, its last frame closing the comment */
+	CHECK_EQ_U64(parse(" 0)               |            /* <stack trace>", KMT_TEXT_FTRACE),
+		     KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.cpu, 0);
+	CHECK_EQ_U64(parse(" => page_fault */", KMT_TEXT_FTRACE), KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_len, strlen("page_fault"));
+	CHECK(!memcmp(l.frame, "page_fault", l.frame_len));
+	/* the CPU switched tasks */
+	CHECK_EQ_U64(parse(" 1)   bash-2301    =>  kworker-1786 ", KMT_TEXT_FTRACE),
+		     KMT_TEXT_SWITCH);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.pid, 1786);
+	CHECK(comm_is("kworker"));
+	/* functions, irq arrows, trace_printk(): no events */
+	CHECK_EQ_U64(parse(" 1)   0.171 us    |          _cond_resched();", KMT_TEXT_FTRACE),
+		     KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" 1) + 12.774 us   |    }", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" 0)   ==========> |", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" 0)               |  /* probe hit here */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" ------------------------------------------", KMT_TEXT_FTRACE),
+		     KMT_TEXT_OTHER);
+	/* an event comment that is damaged is still counted */
+	CHECK_EQ_U64(parse(" 0)               |  /* kfree: call_site=a */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_BAD);
+	CHECK_STR(l.missing, "ptr");
+}
+
 /* --- the reader: stacks find their event, order is kept --- */
 
 struct seen {
@@ -794,6 +864,61 @@ static void test_reader_bad_line_stack(void)
 	CHECK_STR(s.notes[1].why, "kfree without ptr=");
 }
 
+/*
+ * function_graph: a CPU's task is the last switch's; a stack comment is
+ * its event's; without funcgraph-abstime the format says there are no
+ * times.
+ */
+static void test_reader_function_graph(void)
+{
+	static const char text[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  DURATION                  FUNCTION CALLS\n"
+		"# |     |   |                     |   |   |   |\n"
+		" 1)               |  /* kfree: call_site=a+0x1/0x2 ptr=          (null) */\n"
+		" ------------------------------------------\n"
+		" 1)   bash-2301    =>  kworker-1786 \n"
+		" ------------------------------------------\n"
+		"\n"
+		" 1)               |    /* mm_page_alloc: page=0000000008d5c2a1 pfn=1873421 order=0 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE */\n"
+		" 0)               |  /* kfree: call_site=a+0x1/0x2 ptr=0000000000001000 */\n"
+		" 1)               |    /* <stack trace>\n"
+		" => trace_event_raw_event_mm_page_alloc\n"
+		" => __alloc_pages_nodemask\n"
+		" => do_anonymous_page */\n"
+		" 1)   0.412 us    |    }\n";
+	const struct kmt_stack *st;
+	struct seen w;
+	uint64_t off;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 3);
+	CHECK_EQ_U64(w.ev[0].type, KMT_EV_KFREE);
+	CHECK_EQ_U64(w.ev[0].pid, (uint64_t)-1);
+	CHECK_EQ_U64(w.ev[1].type, KMT_EV_PAGE_ALLOC);
+	CHECK_EQ_U64(w.ev[1].pid, 1786);
+	CHECK_EQ_U64(w.ev[1].cpu, 1);
+	CHECK_EQ_U64(w.ev[2].cpu, 0);
+	CHECK_EQ_U64(w.ev[2].stack, 0);
+	st = kmt_stacks_get(&s.stacks, w.ev[1].stack);
+	CHECK(st && st->nr == 3);
+	if (st && st->nr == 3)
+		CHECK_STR(kmt_symtab_lookup(&s.syms, st->ips[2], &off),
+			  "do_anonymous_page");
+	CHECK_STR(kmt_session_comm(&s, 1786), "kworker");
+	CHECK_STR(s.format, "ftrace function_graph text without times");
+	CHECK_EQ_U64(s.nr_cpus, 2);
+	CHECK_EQ_U64(s.anomalies[KMT_ANOM_BAD_RECORD], 0);
+
+	/* with funcgraph-abstime the times are the lines' */
+	CHECK_EQ_U64(read_text(" 5214.300109 |   0)   make-40211   |               |  "
+			       "/* kfree: call_site=a ptr=0000000000001000 */\n", &w), 0);
+	CHECK_EQ_U64(w.nr, 1);
+	CHECK_EQ_U64(w.ev[0].ts, 5214300109000ULL);
+	CHECK_STR(s.format, "ftrace function_graph text");
+}
+
 static void test_probe(void)
 {
 	static const char *const yes[] = {
@@ -804,6 +929,8 @@ static void test_probe(void)
 		"CPU:1 [LOST 3 EVENTS]\n",
 		/* kernels before 5.x: a kfree(NULL) */
 		"            bash-2210  [001] ....   312.401893: kfree: call_site=ffffffff8118c7d1 ptr=          (null)\n",
+		/* function_graph output without its header */
+		" 1)               |  /* kfree: call_site=a ptr=0000000000001000 */\n",
 		/* trace-cmd report -l */
 		"kmt-td:       sh-20427   1d..1.  1047.780527: kmem_cache_free:      (release_task+0x2fb) call_site=release_task+0x2fb ptr=0xffff88814d79c200 name=task_struct\n",
 	};
@@ -839,9 +966,11 @@ KMT_TESTS(
 	KMT_TEST(test_required_fields),
 	KMT_TEST(test_fields_option),
 	KMT_TEST(test_latency_columns),
+	KMT_TEST(test_function_graph),
 	KMT_TEST(test_reader_stacks),
 	KMT_TEST(test_reader_perf_chain),
 	KMT_TEST(test_reader_bad_and_empty),
 	KMT_TEST(test_reader_bad_line_stack),
+	KMT_TEST(test_reader_function_graph),
 	KMT_TEST(test_probe),
 )
