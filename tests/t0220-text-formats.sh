@@ -3,9 +3,10 @@
 # says how each was made): kernels before 5.x with their padded "(null)"
 # pointers, 32 and 64 bits; lines with a required field missing; tracefs
 # with options/fields and with options/latency-format; trace-cmd report
-# -l; function_graph output with events as comments.  Each sample has its
-# expected figures in tests/expected/text, and each figure is checked
-# against the sample's own lines too.
+# -l; function_graph output with events as comments; perf script call
+# chains, with tabs and with blanks.  Each sample has its expected
+# figures in tests/expected/text, and each figure is checked against the
+# sample's own lines too.
 . "$(dirname "$0")/lib.sh"
 
 DUMP=$HELPERS/kmt-dump-events
@@ -159,6 +160,42 @@ test_expect_success 'function_graph: tasks from the switch lines, times only wit
 	grep -v "^#" dump | head -n 1 | cut -d" " -f1-3 >actual &&
 	echo "5214300109000 0 40211" >expect &&
 	test_cmp expect actual
+'
+
+# the page table's rows: callsite, bytes, hits (their order may differ
+# where two rows tie: text has no addresses to break the tie with)
+page_callsites () {
+	"$KMEMTRACE" report --page --caller -i "$1" |
+		awk -F"|" "NF > 5 && \$1 ~ /[0-9]/ { print \$6, \$1, \$2 }" | sort
+}
+
+test_expect_success 'perf script: the page callsites perf.data gives, tabs or blanks' '
+	page_callsites "$DATA/perf-both-g.data" >data &&
+	test $(wc -l <data) -gt 5 &&
+	! grep -q "unknown" data &&
+	page_callsites "$TEXT/perf-both-g.script.txt" >text &&
+	test_cmp data text &&
+	expand "$TEXT/perf-both-g.script.txt" >blanks.txt &&
+	! grep -q "	" blanks.txt &&
+	page_callsites blanks.txt >blanks &&
+	test_cmp data blanks &&
+	"$KMEMTRACE" check blanks.txt >check &&
+	grep -q "^stacks: yes$" check &&
+	"$DUMP" "$TEXT/perf-both-g.script.txt" >tabs.d &&
+	"$DUMP" blanks.txt >blanks.d &&
+	test_cmp tabs.d blanks.d &&
+	figures "$TEXT/perf-both-g.script.txt" >actual &&
+	test_cmp "$EXPECTED/text/perf-both-g.script.figures" actual
+'
+
+test_expect_success 'perf script: its own records and -F +period are no bad lines' '
+	{ echo "swapper     0 [000]     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text" &&
+	  echo "process_api     0 [000]     0.000000: PERF_RECORD_COMM: process_api:1/1" &&
+	  sed "s/\\(: *\\)\\(kmem:\\)/\\1          1  \\2/" "$TEXT/perf-both-g.script.txt"; } >side.txt &&
+	grep -q "          1  kmem:kfree:" side.txt &&
+	"$DUMP" side.txt >side.d &&
+	"$DUMP" "$TEXT/perf-both-g.script.txt" >plain.d &&
+	test_cmp plain.d side.d
 '
 
 test_done

@@ -596,9 +596,20 @@ static unsigned int parse_body(struct kmt_session *s, const char *p,
 			return out->kind = KMT_TEXT_STACK;
 		return out->kind = KMT_TEXT_EVENT;
 	}
+	/* perf script --show-task-events, --show-mmap-events, ... */
+	if (starts(p, end, "PERF_RECORD_"))
+		return out->kind = KMT_TEXT_SIDEBAND;
 	name = p;
 	while (p < end && !is_space(*p))
 		p++;
+	/* perf script -F +period: the sample's period comes first */
+	if (out->style == KMT_TEXT_PERF && p > name && p[-1] != ':' &&
+	    is_digit(*name)) {
+		name = skip_space(p, end);
+		p = name;
+		while (p < end && !is_space(*p))
+			p++;
+	}
 	if (p == name || p[-1] != ':')
 		return bad(out, "no event name");
 	out->name = name;
@@ -972,7 +983,13 @@ unsigned int kmt_text_parse_line(struct kmt_session *s, const char *line,
 	}
 	if (starts(q, end, "CPU:") && parse_lost(q, end, out) == KMT_TEXT_LOST)
 		return out->kind;
-	return parse_event(s, line, end, style_hint, out);
+	if (parse_event(s, line, end, style_hint, out) != KMT_TEXT_OTHER ||
+	    style_hint != KMT_TEXT_PERF || !is_space(line[0]))
+		return out->kind;
+	/* a perf call chain whose tabs became blanks (mail, web pages) */
+	line_init(out);
+	parse_perf_frame(out, line, end);
+	return out->kind;
 }
 
 /* --- the reader --- */
@@ -1298,6 +1315,10 @@ static int on_line(struct text *t, const char *line, size_t len)
 			return -ENOMEM;
 		cpu_moved_on(t, cpu);
 		return 0;
+	case KMT_TEXT_SIDEBAND:
+		t->nr_event_lines++;
+		set_style(t, KMT_TEXT_PERF);
+		return 0;
 	case KMT_TEXT_SWITCH:
 		if (grow_cpus(t, cpu))
 			return -ENOMEM;
@@ -1473,7 +1494,7 @@ static int probe(const unsigned char *head, size_t len)
 			return 1;
 		kind = kmt_text_parse_line(NULL, p, nl - p, KMT_TEXT_FTRACE, &l);
 		if (kind == KMT_TEXT_EVENT || kind == KMT_TEXT_STACK ||
-		    kind == KMT_TEXT_LOST)
+		    kind == KMT_TEXT_LOST || kind == KMT_TEXT_SIDEBAND)
 			return 1;
 		p = nl + 1;
 	}

@@ -25,6 +25,7 @@ enum kmt_text_kind {
 	KMT_TEXT_LOST,		/* "CPU:1 [LOST 12 EVENTS]", "CPU:1 [12 EVENTS DROPPED]" */
 	KMT_TEXT_SWITCH,	/* function_graph's " 1) sh-12 => bash-1234":
 				 * ev.cpu now runs ev.pid (comm) */
+	KMT_TEXT_SIDEBAND,	/* perf script's own records, "PERF_RECORD_MMAP2 ..." */
 	KMT_TEXT_BAD,		/* looks like an event, does not parse; why says why */
 	KMT_TEXT_OTHER,		/* anything else */
 };

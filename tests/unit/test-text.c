@@ -707,6 +707,38 @@ static void test_function_graph(void)
 	CHECK_STR(l.missing, "ptr");
 }
 
+/* perf script variants: blanks for tabs, its own records, -F +period */
+static void test_perf_variants(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("        ffffffff8161f78b __alloc_frozen_pages_noprof+0x26b "
+			   "([kernel.kallsyms])", KMT_TEXT_PERF), KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_addr, 0xffffffff8161f78bULL);
+	CHECK_EQ_U64(l.frame_len, strlen("__alloc_frozen_pages_noprof+0x26b"));
+	CHECK(!l.frame_user);
+	CHECK_EQ_U64(parse("            7f70182f2ad7 [unknown] ([unknown])", KMT_TEXT_PERF),
+		     KMT_TEXT_FRAME);
+	CHECK(l.frame_user);
+	/* only where perf's chains are expected */
+	CHECK_EQ_U64(parse("        ffffffff8161f78b __alloc_frozen_pages_noprof+0x26b "
+			   "([kernel.kallsyms])", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	/* a comm that reads as hex is still an event */
+	CHECK_EQ_U64(parse("              dd  6696 [000]  2699.741058: kmem:kfree: "
+			   "call_site=a+0x1 ptr=0x10", KMT_TEXT_PERF), KMT_TEXT_EVENT);
+	CHECK(comm_is("dd"));
+	CHECK_EQ_U64(parse("swapper     0 [000]     0.000000: PERF_RECORD_MMAP -1/0: "
+			   "[0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x "
+			   "[kernel.kallsyms]_text", KMT_TEXT_FTRACE), KMT_TEXT_SIDEBAND);
+	CHECK_EQ_U64(parse("swapper     0 [000]     0.000000: PERF_RECORD_FORK(1:1):(0:0)",
+			   KMT_TEXT_PERF), KMT_TEXT_SIDEBAND);
+	CHECK_EQ_U64(parse("            perf 27153 [000]   867.924713:          1          "
+			   "kmem:kmalloc: call_site=sched_setaffinity+0x10c ptr=0xffff88817f81bc00 "
+			   "bytes_req=32 bytes_alloc=32 gfp_flags=GFP_KERNEL node=-1 accounted=false",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KMALLOC);
+	CHECK_EQ_U64(l.ev.bytes_req, 32);
+}
+
 /* --- the reader: stacks find their event, order is kept --- */
 
 struct seen {
@@ -919,6 +951,30 @@ static void test_reader_function_graph(void)
 	CHECK_STR(s.format, "ftrace function_graph text");
 }
 
+/* perf script whose tabs became blanks: the chains are still read */
+static void test_reader_perf_blanks(void)
+{
+	static const char text[] =
+		"perf 5 [001] 2.000000: kmem:mm_page_alloc: page=0x1 pfn=0x1 order=0 migratetype=0 gfp_flags=GFP_KERNEL\n"
+		"        ffffffff8161f78b __alloc_frozen_pages_noprof+0x26b ([kernel.kallsyms])\n"
+		"        ffffffff815e57ee __pmd_alloc+0x2e ([kernel.kallsyms])\n"
+		"            7f70182f2ad7 [unknown] ([unknown])\n"
+		"\n"
+		"perf 5 [001] 2.000001: PERF_RECORD_COMM exec: ls:5/5\n"
+		"perf 5 [001] 2.000002: kmem:kfree: call_site=y+0x1 ptr=0x10\n";
+	const struct kmt_stack *st;
+	struct seen w;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 2);
+	st = kmt_stacks_get(&s.stacks, w.ev[0].stack);
+	CHECK(st && st->nr == 2);
+	CHECK_EQ_U64(w.ev[1].stack, 0);
+	CHECK_EQ_U64(s.has_stacks, 1);
+	CHECK_EQ_U64(s.anomalies[KMT_ANOM_BAD_RECORD], 0);
+	CHECK_STR(s.format, "perf script text");
+}
+
 static void test_probe(void)
 {
 	static const char *const yes[] = {
@@ -933,6 +989,8 @@ static void test_probe(void)
 		" 1)               |  /* kfree: call_site=a ptr=0000000000001000 */\n",
 		/* trace-cmd report -l */
 		"kmt-td:       sh-20427   1d..1.  1047.780527: kmem_cache_free:      (release_task+0x2fb) call_site=release_task+0x2fb ptr=0xffff88814d79c200 name=task_struct\n",
+		/* perf script --show-mmap-events */
+		"swapper     0 [000]     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n",
 	};
 	static const char *const no[] = {
 		"hello\nworld\n",
@@ -967,10 +1025,12 @@ KMT_TESTS(
 	KMT_TEST(test_fields_option),
 	KMT_TEST(test_latency_columns),
 	KMT_TEST(test_function_graph),
+	KMT_TEST(test_perf_variants),
 	KMT_TEST(test_reader_stacks),
 	KMT_TEST(test_reader_perf_chain),
 	KMT_TEST(test_reader_bad_and_empty),
 	KMT_TEST(test_reader_bad_line_stack),
 	KMT_TEST(test_reader_function_graph),
+	KMT_TEST(test_reader_perf_blanks),
 	KMT_TEST(test_probe),
 )
