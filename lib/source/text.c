@@ -199,32 +199,40 @@ enum text_field {
 
 #define TF(f)	(1U << (f))
 
-/* the fields of every kmem event, by name; unknown names are skipped */
+/*
+ * The fields of every kmem event, by name, in the order the formats print
+ * them (a line's fields are looked for from the one after the last
+ * found); unknown names are skipped.
+ */
+#define TEXT_FIELD(key, id)	{ key, sizeof(key) - 1, id, "bad " key "=" }
 static const struct {
 	const char *key;
+	unsigned char len;
 	unsigned char id;
 	const char *why;	/* when the value does not parse */
 } text_fields[] = {
-	{ "call_site",		TF_CALL_SITE,	"bad call_site=" },
-	{ "ptr",		TF_PTR,		"bad ptr=" },
-	{ "name",		TF_NAME,	"bad name=" },
-	{ "bytes_req",		TF_BYTES_REQ,	"bad bytes_req=" },
-	{ "bytes_alloc",	TF_BYTES_ALLOC,	"bad bytes_alloc=" },
-	{ "gfp_flags",		TF_GFP,		"bad gfp_flags=" },
-	{ "node",		TF_NODE,	"bad node=" },
-	{ "accounted",		TF_ACCOUNTED,	"bad accounted=" },
-	{ "pfn",		TF_PFN,		"bad pfn=" },
-	{ "page",		TF_PAGE,	"bad page=" },
-	{ "order",		TF_ORDER,	"bad order=" },
-	{ "alloc_order",	TF_ORDER,	"bad alloc_order=" },
-	{ "migratetype",	TF_MT,		"bad migratetype=" },
-	{ "alloc_migratetype",	TF_MT,		"bad alloc_migratetype=" },
-	{ "percpu_refill",	TF_REFILL,	"bad percpu_refill=" },
-	{ "fallback_order",	TF_FALLBACK_ORDER, "bad fallback_order=" },
-	{ "fallback_migratetype", TF_FALLBACK_MT, "bad fallback_migratetype=" },
-	{ "fragmenting",	TF_FRAGMENTING,	"bad fragmenting=" },
-	{ "change_ownership",	TF_CHANGE_OWNER, "bad change_ownership=" },
+	TEXT_FIELD("call_site", TF_CALL_SITE),
+	TEXT_FIELD("ptr", TF_PTR),
+	TEXT_FIELD("name", TF_NAME),
+	TEXT_FIELD("bytes_req", TF_BYTES_REQ),
+	TEXT_FIELD("bytes_alloc", TF_BYTES_ALLOC),
+	TEXT_FIELD("gfp_flags", TF_GFP),
+	TEXT_FIELD("node", TF_NODE),
+	TEXT_FIELD("accounted", TF_ACCOUNTED),
+	TEXT_FIELD("page", TF_PAGE),
+	TEXT_FIELD("pfn", TF_PFN),
+	TEXT_FIELD("order", TF_ORDER),
+	TEXT_FIELD("alloc_order", TF_ORDER),
+	TEXT_FIELD("fallback_order", TF_FALLBACK_ORDER),
+	TEXT_FIELD("migratetype", TF_MT),
+	TEXT_FIELD("alloc_migratetype", TF_MT),
+	TEXT_FIELD("fallback_migratetype", TF_FALLBACK_MT),
+	TEXT_FIELD("percpu_refill", TF_REFILL),
+	TEXT_FIELD("fragmenting", TF_FRAGMENTING),
+	TEXT_FIELD("change_ownership", TF_CHANGE_OWNER),
 };
+
+#define NR_TEXT_FIELDS (sizeof(text_fields) / sizeof(text_fields[0]))
 
 /*
  * The fields an event cannot be read without: every kernel since the kmem
@@ -262,7 +270,7 @@ static const char *field_key(unsigned int type, unsigned int id)
 		return "alloc_order";
 	if (type == KMT_EV_EXTFRAG && id == TF_MT)
 		return "alloc_migratetype";
-	for (i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++)
+	for (i = 0; i < NR_TEXT_FIELDS; i++)
 		if (text_fields[i].id == id)
 			return text_fields[i].key;
 	return "?";
@@ -370,6 +378,23 @@ static int next_is_minus_one(const char *p, const char *end)
 	       (end - p == 4 || is_space(p[4]));
 }
 
+/* the field named [key, key + n), looked for from *next on; -1 none */
+static int find_field(const char *key, size_t n, size_t *next)
+{
+	size_t k, i = *next;
+
+	for (k = 0; k < NR_TEXT_FIELDS; k++) {
+		if (text_fields[i].len == n &&
+		    !memcmp(text_fields[i].key, key, n)) {
+			*next = i + 1 < NR_TEXT_FIELDS ? i + 1 : 0;
+			return (int)i;
+		}
+		if (++i == NR_TEXT_FIELDS)
+			i = 0;
+	}
+	return -1;
+}
+
 /* "key=value key=value ...", read by name */
 static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 			struct kmt_text_line *out)
@@ -377,7 +402,8 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 	struct kmt_event *ev = &out->ev;
 	struct field_state st = { 0 };
 	unsigned int missing, have_pfn;
-	size_t i;
+	size_t next = 0;
+	int i;
 
 	if (kmt_ev_is_page(ev->type))
 		ev->order = 0;
@@ -396,12 +422,8 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 		 */
 		if (!eq)
 			continue;
-		for (i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++) {
-			if (strlen(text_fields[i].key) == (size_t)(eq - tok) &&
-			    !memcmp(text_fields[i].key, tok, eq - tok))
-				break;
-		}
-		if (i == sizeof(text_fields) / sizeof(text_fields[0]))
+		i = find_field(tok, eq - tok, &next);
+		if (i < 0)
 			continue;
 		v = eq + 1;
 		/*
