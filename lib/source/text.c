@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftrace text reader: tracefs `trace` and `trace_pipe` output (with or
- * without the irq-info and tgid columns), `trace-cmd report` output and
- * `perf script` output of kmem events.  The input streams through one
- * big buffer, line by line, with no allocation per line.
+ * without the irq-info and tgid columns, with options/fields or
+ * options/latency-format, events in function_graph output), `trace-cmd
+ * report` output (-l too) and `perf script` output of kmem events, from
+ * 2.6.32 to today's kernels.  The input streams through one big buffer,
+ * line by line, with no allocation per line.
  *
  * Text is already merged by time.  Stacks follow their event: ftrace
  * writes a "<stack trace>" entry on the same CPU right after the event
@@ -70,17 +72,6 @@ static int parse_dec(const char *p, const char *end, uint64_t *v)
 	return 0;
 }
 
-static int parse_int(const char *p, const char *end, int32_t *v)
-{
-	uint64_t x;
-	int neg = p < end && *p == '-';
-
-	if (parse_dec(p + neg, end, &x) || x > 0x7fffffffULL + neg)
-		return -1;
-	*v = neg ? (int32_t)-(int64_t)x : (int32_t)x;
-	return 0;
-}
-
 /* hex digits, with or without 0x */
 static int parse_hex(const char *p, const char *end, uint64_t *v)
 {
@@ -98,6 +89,24 @@ static int parse_hex(const char *p, const char *end, uint64_t *v)
 		x = x << 4 | (uint64_t)d;
 	}
 	*v = x;
+	return 0;
+}
+
+static int parse_int(const char *p, const char *end, int32_t *v)
+{
+	uint64_t x;
+	int neg = p < end && *p == '-';
+
+	/* options/fields prints an int as its 32 bits: "0xffffffff (-1)" */
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x') {
+		if (parse_hex(p, end, &x) || x > 0xffffffffULL)
+			return -1;
+		*v = (int32_t)(uint32_t)x;
+		return 0;
+	}
+	if (parse_dec(p + neg, end, &x) || x > 0x7fffffffULL + neg)
+		return -1;
+	*v = neg ? (int32_t)-(int64_t)x : (int32_t)x;
 	return 0;
 }
 
@@ -135,14 +144,23 @@ static int parse_ptr(const char *p, const char *end, uint64_t *v)
 
 static int parse_bool(const char *p, const char *end, int *v)
 {
-	size_t n = end - p;
+	int32_t i;
+	size_t n;
 
-	if ((n == 4 && !memcmp(p, "true", 4)) || (n == 1 && *p == '1'))
+	/* options/fields prints a one-byte field as "(0)" */
+	if (end - p == 3 && p[0] == '(' && p[2] == ')') {
+		p++;
+		end--;
+	}
+	n = end - p;
+	if (n == 4 && !memcmp(p, "true", 4))
 		*v = 1;
-	else if ((n == 5 && !memcmp(p, "false", 5)) || (n == 1 && *p == '0'))
+	else if (n == 5 && !memcmp(p, "false", 5))
 		*v = 0;
-	else
+	else if (parse_int(p, end, &i))	/* "1", options/fields' "0x1" */
 		return -1;
+	else
+		*v = !!i;
 	return 0;
 }
 
@@ -179,35 +197,88 @@ enum text_field {
 	TF_FALLBACK_ORDER, TF_FALLBACK_MT, TF_FRAGMENTING, TF_CHANGE_OWNER,
 };
 
-/* the fields of every kmem event, by name; unknown names are skipped */
+#define TF(f)	(1U << (f))
+
+/*
+ * The fields of every kmem event, by name, in the order the formats print
+ * them (a line's fields are looked for from the one after the last
+ * found); unknown names are skipped.
+ */
+#define TEXT_FIELD(key, id)	{ key, sizeof(key) - 1, id, "bad " key "=" }
 static const struct {
 	const char *key;
+	unsigned char len;
 	unsigned char id;
 	const char *why;	/* when the value does not parse */
 } text_fields[] = {
-	{ "call_site",		TF_CALL_SITE,	"bad call_site=" },
-	{ "ptr",		TF_PTR,		"bad ptr=" },
-	{ "name",		TF_NAME,	"bad name=" },
-	{ "bytes_req",		TF_BYTES_REQ,	"bad bytes_req=" },
-	{ "bytes_alloc",	TF_BYTES_ALLOC,	"bad bytes_alloc=" },
-	{ "gfp_flags",		TF_GFP,		"bad gfp_flags=" },
-	{ "node",		TF_NODE,	"bad node=" },
-	{ "accounted",		TF_ACCOUNTED,	"bad accounted=" },
-	{ "pfn",		TF_PFN,		"bad pfn=" },
-	{ "page",		TF_PAGE,	"bad page=" },
-	{ "order",		TF_ORDER,	"bad order=" },
-	{ "alloc_order",	TF_ORDER,	"bad alloc_order=" },
-	{ "migratetype",	TF_MT,		"bad migratetype=" },
-	{ "alloc_migratetype",	TF_MT,		"bad alloc_migratetype=" },
-	{ "percpu_refill",	TF_REFILL,	"bad percpu_refill=" },
-	{ "fallback_order",	TF_FALLBACK_ORDER, "bad fallback_order=" },
-	{ "fallback_migratetype", TF_FALLBACK_MT, "bad fallback_migratetype=" },
-	{ "fragmenting",	TF_FRAGMENTING,	"bad fragmenting=" },
-	{ "change_ownership",	TF_CHANGE_OWNER, "bad change_ownership=" },
+	TEXT_FIELD("call_site", TF_CALL_SITE),
+	TEXT_FIELD("ptr", TF_PTR),
+	TEXT_FIELD("name", TF_NAME),
+	TEXT_FIELD("bytes_req", TF_BYTES_REQ),
+	TEXT_FIELD("bytes_alloc", TF_BYTES_ALLOC),
+	TEXT_FIELD("gfp_flags", TF_GFP),
+	TEXT_FIELD("node", TF_NODE),
+	TEXT_FIELD("accounted", TF_ACCOUNTED),
+	TEXT_FIELD("page", TF_PAGE),
+	TEXT_FIELD("pfn", TF_PFN),
+	TEXT_FIELD("order", TF_ORDER),
+	TEXT_FIELD("alloc_order", TF_ORDER),
+	TEXT_FIELD("fallback_order", TF_FALLBACK_ORDER),
+	TEXT_FIELD("migratetype", TF_MT),
+	TEXT_FIELD("alloc_migratetype", TF_MT),
+	TEXT_FIELD("fallback_migratetype", TF_FALLBACK_MT),
+	TEXT_FIELD("percpu_refill", TF_REFILL),
+	TEXT_FIELD("fragmenting", TF_FRAGMENTING),
+	TEXT_FIELD("change_ownership", TF_CHANGE_OWNER),
 };
 
+#define NR_TEXT_FIELDS (sizeof(text_fields) / sizeof(text_fields[0]))
+
+/*
+ * The fields an event cannot be read without: every kernel since the kmem
+ * events came (2.6.32) prints them (tests/data/formats has today's
+ * formats), and the analyses need them: a kmalloc without bytes_req would
+ * read as 0 bytes requested and invent its waste.  A page event's pfn may
+ * be its struct page pointer on kernels before pfn= (TF_PFN stands for
+ * both).  Others are optional: node (3.x kmalloc has none), accounted,
+ * a cache's name (recent kernels only), percpu_refill, fragmenting and
+ * change_ownership (computed in the print format, so options/fields has
+ * no fragmenting); mm_page_free_batched prints no order of its own.
+ */
+static const unsigned int text_needs[KMT_EV_NR] = {
+	[KMT_EV_KMALLOC]	= TF(TF_CALL_SITE) | TF(TF_PTR) | TF(TF_BYTES_REQ) |
+				  TF(TF_BYTES_ALLOC) | TF(TF_GFP),
+	[KMT_EV_CACHE_ALLOC]	= TF(TF_CALL_SITE) | TF(TF_PTR) | TF(TF_BYTES_REQ) |
+				  TF(TF_BYTES_ALLOC) | TF(TF_GFP),
+	[KMT_EV_KFREE]		= TF(TF_CALL_SITE) | TF(TF_PTR),
+	[KMT_EV_CACHE_FREE]	= TF(TF_CALL_SITE) | TF(TF_PTR),
+	[KMT_EV_PAGE_ALLOC]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_MT) | TF(TF_GFP),
+	[KMT_EV_PAGE_FREE]	= TF(TF_PFN) | TF(TF_ORDER),
+	[KMT_EV_PAGE_FREE_BATCHED] = TF(TF_PFN),
+	[KMT_EV_PAGE_ZONE_LOCKED] = TF(TF_PFN) | TF(TF_ORDER) | TF(TF_MT),
+	[KMT_EV_PCPU_DRAIN]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_MT),
+	[KMT_EV_EXTFRAG]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_FALLBACK_ORDER) |
+				  TF(TF_MT) | TF(TF_FALLBACK_MT),
+};
+
+/* the name a missing field goes by in type's format */
+static const char *field_key(unsigned int type, unsigned int id)
+{
+	size_t i;
+
+	if (type == KMT_EV_EXTFRAG && id == TF_ORDER)
+		return "alloc_order";
+	if (type == KMT_EV_EXTFRAG && id == TF_MT)
+		return "alloc_migratetype";
+	for (i = 0; i < NR_TEXT_FIELDS; i++)
+		if (text_fields[i].id == id)
+			return text_fields[i].key;
+	return "?";
+}
+
 struct field_state {
-	int have_ptr, have_pfn, have_page, page_null;
+	unsigned int have;	/* TF() of the fields read */
+	int page_null, pfn_none;
 	uint64_t page;
 };
 
@@ -226,16 +297,15 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 			ev->call_site = kmt_symtab_from_text(&s->syms, v, end - v);
 		return 0;
 	case TF_PTR:
-		st->have_ptr = 1;
 		return parse_ptr(v, end, &ev->ptr);
 	case TF_NAME:
 		if (s && v < end && !s->no_cache_names)
 			ev->cache = kmt_strtab_intern(&s->strs, v, end - v);
 		return 0;
 	case TF_BYTES_REQ:
-		return parse_dec(v, end, &ev->bytes_req);
+		return parse_num(v, end, &ev->bytes_req);
 	case TF_BYTES_ALLOC:
-		return parse_dec(v, end, &ev->bytes_alloc);
+		return parse_num(v, end, &ev->bytes_alloc);
 	case TF_GFP:
 		if (v == end)
 			return -1;
@@ -260,10 +330,12 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 			ev->flags |= KMT_EVF_ACCOUNTED;
 		return 0;
 	case TF_PFN:
-		st->have_pfn = 1;
-		return parse_num(v, end, &ev->ptr);
+		if (parse_num(v, end, &ev->ptr))
+			return -1;
+		/* options/fields prints the raw field: -1 is no page */
+		st->pfn_none = ev->ptr == UINT64_MAX;
+		return 0;
 	case TF_PAGE:
-		st->have_page = 1;
 		st->page_null = is_null_ptr(v, end);
 		return st->page_null ? 0 : parse_hex(v, end, &st->page);
 	case TF_ORDER:
@@ -298,18 +370,45 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 	return 0;
 }
 
+/* the word after [p, end) when it is "(-1)": options/fields' -1 */
+static int next_is_minus_one(const char *p, const char *end)
+{
+	p = skip_space(p, end);
+	return end - p >= 4 && !memcmp(p, "(-1)", 4) &&
+	       (end - p == 4 || is_space(p[4]));
+}
+
+/* the field named [key, key + n), looked for from *next on; -1 none */
+static int find_field(const char *key, size_t n, size_t *next)
+{
+	size_t k, i = *next;
+
+	for (k = 0; k < NR_TEXT_FIELDS; k++) {
+		if (text_fields[i].len == n &&
+		    !memcmp(text_fields[i].key, key, n)) {
+			*next = i + 1 < NR_TEXT_FIELDS ? i + 1 : 0;
+			return (int)i;
+		}
+		if (++i == NR_TEXT_FIELDS)
+			i = 0;
+	}
+	return -1;
+}
+
 /* "key=value key=value ...", read by name */
 static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 			struct kmt_text_line *out)
 {
 	struct kmt_event *ev = &out->ev;
 	struct field_state st = { 0 };
-	size_t i;
+	unsigned int missing, have_pfn;
+	size_t next = 0;
+	int i;
 
 	if (kmt_ev_is_page(ev->type))
 		ev->order = 0;
 	while (p < end) {
-		const char *tok, *eq, *tend;
+		const char *tok, *eq, *tend, *v;
 
 		p = skip_space(p, end);
 		tok = p;
@@ -317,35 +416,57 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 			p++;
 		tend = p;
 		eq = memchr(tok, '=', tend - tok);
-		/* trace-cmd's "(func+0x1a)" and other words without a value */
+		/*
+		 * trace-cmd's "(func+0x1a)", options/fields' "(4096)" after
+		 * its "0x1000", and other words without a value
+		 */
 		if (!eq)
 			continue;
-		for (i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++) {
-			if (strlen(text_fields[i].key) == (size_t)(eq - tok) &&
-			    !memcmp(text_fields[i].key, tok, eq - tok))
-				break;
-		}
-		if (i == sizeof(text_fields) / sizeof(text_fields[0]))
+		i = find_field(tok, eq - tok, &next);
+		if (i < 0)
 			continue;
-		if (set_field(s, ev, &st, text_fields[i].id, eq + 1, tend)) {
+		v = eq + 1;
+		/*
+		 * Kernels before 5.x print a NULL %p as "(null)" padded to a
+		 * pointer's width: "ptr=          (null)"
+		 */
+		if (v == tend) {
+			const char *n = skip_space(tend, end);
+
+			if (end - n >= 6 && !memcmp(n, "(null)", 6) &&
+			    (end - n == 6 || is_space(n[6]))) {
+				v = n;
+				p = tend = n + 6;
+			}
+		}
+		if (set_field(s, ev, &st, text_fields[i].id, v, tend)) {
 			out->why = text_fields[i].why;
 			return -1;
 		}
+		st.have |= TF(text_fields[i].id);
+		/* a 32-bit pfn of -1: "pfn=0xffffffff (-1)" */
+		if (text_fields[i].id == TF_PFN && ev->ptr == 0xffffffffULL &&
+		    next_is_minus_one(p, end))
+			st.pfn_none = 1;
 	}
-	if (kmt_ev_is_slab(ev->type) && !st.have_ptr) {
-		out->why = "no ptr=";
+	have_pfn = st.have & TF(TF_PFN);
+	if (st.have & TF(TF_PAGE))
+		st.have |= TF(TF_PFN);
+	missing = text_needs[ev->type] & ~st.have;
+	if (missing) {
+		out->missing = field_key(ev->type, __builtin_ctz(missing));
 		return -1;
 	}
 	if (kmt_ev_is_page(ev->type)) {
-		if (!st.have_pfn && !st.have_page) {
-			out->why = "no pfn=";
-			return -1;
-		}
 		/* kernels before pfn= print the struct page pointer */
-		if (!st.have_pfn)
+		if (!have_pfn)
 			ev->ptr = st.page;
-		/* a failed allocation prints a NULL page (and pfn=0) */
-		if (ev->type == KMT_EV_PAGE_ALLOC && st.have_page && st.page_null)
+		/*
+		 * A failed allocation: a NULL page (and pfn=0) in the print
+		 * format, the field's -1 in options/fields
+		 */
+		if (ev->type == KMT_EV_PAGE_ALLOC &&
+		    ((st.have & TF(TF_PAGE) && st.page_null) || st.pfn_none))
 			ev->ptr = KMT_PFN_NONE;
 	}
 	return 0;
@@ -458,6 +579,14 @@ static int parse_task(const char *p, const char *end, unsigned int hint,
 	return 0;
 }
 
+static void line_init(struct kmt_text_line *out)
+{
+	memset(out, 0, sizeof(*out));
+	kmt_event_init(&out->ev);
+	out->tgid = -1;
+	out->kind = KMT_TEXT_OTHER;
+}
+
 static unsigned int bad(struct kmt_text_line *out, const char *why)
 {
 	out->why = why;
@@ -465,43 +594,44 @@ static unsigned int bad(struct kmt_text_line *out, const char *why)
 	return out->kind;
 }
 
-static unsigned int parse_event(struct kmt_session *s, const char *line,
-				const char *end, unsigned int hint,
-				struct kmt_text_line *out)
+/*
+ * What follows the time: "name: fields", perf's "kmem:name: fields",
+ * trace-cmd's "kernel_stack:", or a "<stack trace>".
+ */
+static unsigned int parse_body(struct kmt_session *s, const char *p,
+			       const char *end, struct kmt_text_line *out)
 {
-	const char *cpu, *p, *q, *name, *colon;
+	const char *name, *colon;
 	char tp[64];
-	int32_t ncpu;
 
-	cpu = find_cpu(line, end, &ncpu);
-	if (!cpu)
-		return KMT_TEXT_OTHER;
-	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
-	out->ev.cpu = ncpu;
-	/* "comm-pid [cpu]" makes an event line; then it must parse */
-	if (parse_task(line, cpu, hint, out))
-		return KMT_TEXT_OTHER;
-	p = skip_space(memchr(cpu, ']', end - cpu) + 1, end);
-	q = ts_end(p, end);
-	if (!q) {
-		/* the irqs-off/need-resched/preempt column: "d..1." */
-		while (p < end && !is_space(*p))
-			p++;
-		p = skip_space(p, end);
-		q = ts_end(p, end);
-		if (!q)
-			return bad(out, "no timestamp");
-	}
-	if (parse_ts(p, q, &out->ev.ts))
-		return bad(out, "bad timestamp");
-	p = skip_space(q + 1, end);
 	if (starts(p, end, "<stack trace"))
 		return out->kind = KMT_TEXT_STACK;
 	if (starts(p, end, "<user stack trace"))
 		return out->kind = KMT_TEXT_USER_STACK;
+	/*
+	 * options/fields cannot print the kernel's own entries: a stack
+	 * (type 4, TRACE_STACK) comes out as "UNKNOWN TYPE 4", frameless
+	 */
+	if (starts(p, end, "UNKNOWN TYPE ")) {
+		p = skip_space(p + 13, end);
+		if (end - p == 1 && *p == '4')
+			return out->kind = KMT_TEXT_STACK;
+		return out->kind = KMT_TEXT_EVENT;
+	}
+	/* perf script --show-task-events, --show-mmap-events, ... */
+	if (starts(p, end, "PERF_RECORD_"))
+		return out->kind = KMT_TEXT_SIDEBAND;
 	name = p;
 	while (p < end && !is_space(*p))
 		p++;
+	/* perf script -F +period: the sample's period comes first */
+	if (out->style == KMT_TEXT_PERF && p > name && p[-1] != ':' &&
+	    is_digit(*name)) {
+		name = skip_space(p, end);
+		p = name;
+		while (p < end && !is_space(*p))
+			p++;
+	}
 	if (p == name || p[-1] != ':')
 		return bad(out, "no event name");
 	out->name = name;
@@ -533,6 +663,201 @@ static unsigned int parse_event(struct kmt_session *s, const char *line,
 	if (out->ev.type != KMT_EV_NONE && parse_fields(s, p, end, out))
 		out->kind = KMT_TEXT_BAD;
 	return out->kind;
+}
+
+/* a latency flag: irqs-off, need-resched, hardirq/softirq, depths */
+static int is_lat_flag(int c)
+{
+	return c == '.' || is_digit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * The time after latency columns: trace-cmd report -l's "1047.779809:",
+ * options/latency-format's microseconds with a delay mark,
+ * "985393553us :" or "985393557us+:".  Returns where the event starts.
+ */
+static const char *lat_ts(const char *p, const char *end, uint64_t *ns)
+{
+	const char *q = ts_end(p, end);
+	uint64_t us;
+
+	if (q)
+		return parse_ts(p, q, ns) ? NULL : q + 1;
+	for (q = p; q < end && is_digit(*q); q++)
+		;
+	if (q == p || !starts(q, end, "us") || parse_dec(p, q, &us) ||
+	    us > UINT64_MAX / 1000)
+		return NULL;
+	q += 2;
+	if (q < end && *q != ':')
+		q++;		/* the mark: ' ', '+', '!', '#', ... */
+	if (q >= end || *q != ':')
+		return NULL;
+	*ns = us * 1000;
+	return q + 1;
+}
+
+/*
+ * Latency columns: "comm-pid cpu+flags time: event", the CPU and its
+ * flags in one word ("1d..1.") before the time, as trace-cmd report -l
+ * and tracefs with options/latency-format print them.
+ */
+static unsigned int parse_latency(struct kmt_session *s, const char *line,
+				  const char *end, unsigned int hint,
+				  struct kmt_text_line *out)
+{
+	const char *w = line, *wend, *d, *body = NULL;
+	int32_t cpu;
+
+	for (;;) {
+		w = skip_space(w, end);
+		if (w == end)
+			return KMT_TEXT_OTHER;
+		for (wend = w; wend < end && !is_space(*wend); wend++)
+			;
+		for (d = w; d < wend && is_digit(*d); d++)
+			;
+		/* the first flag is irqs-off: 'd', 'D', 'X' or '.' */
+		if (d > w && d - w <= 4 && wend - d >= 3 && !is_digit(*d)) {
+			const char *f = d;
+
+			while (f < wend && is_lat_flag(*f))
+				f++;
+			if (f == wend) {
+				body = lat_ts(skip_space(wend, end), end,
+					      &out->ev.ts);
+				if (body)
+					break;
+			}
+		}
+		w = wend;
+	}
+	if (parse_int(w, d, &cpu) || cpu >= KMT_MAX_CPUS)
+		return KMT_TEXT_OTHER;
+	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
+	out->ev.cpu = cpu;
+	if (parse_task(line, w, hint, out))
+		return KMT_TEXT_OTHER;
+	return parse_body(s, skip_space(body, end), end, out);
+}
+
+/* "comm-pid" between blanks, as function_graph prints a task */
+static int graph_task(const char *p, const char *end, struct kmt_text_line *out)
+{
+	const char *q;
+
+	while (end > p && is_space(end[-1]))
+		end--;
+	p = skip_space(p, end);
+	q = end;
+	while (q > p && is_digit(q[-1]))
+		q--;
+	if (q == end || q == p || q[-1] != '-')
+		return -1;
+	return parse_task(p, end, KMT_TEXT_FTRACE, out);
+}
+
+/*
+ * function_graph output: an event is a C comment after the columns,
+ * "[814.229471 |]  0) [bash-1234 |] [d..1.] [|]  COMMENT", those of
+ * funcgraph-abstime, the CPU (funcgraph-cpu, on by default),
+ * funcgraph-proc, latency-format and the duration; the comment holds
+ * "kmalloc: call_site=..." as the trace file would print it, or
+ * "<stack trace>" and the frames on the lines after it, the last one
+ * closing the comment.  " 1)  sh-12  =>  bash-1234" says a CPU switched
+ * tasks.  Without funcgraph-abstime the lines have no time; without
+ * funcgraph-proc, no task but the last switch's.
+ */
+static unsigned int parse_graph(struct kmt_session *s, const char *line,
+				const char *end, struct kmt_text_line *out)
+{
+	const char *p = skip_space(line, end), *q, *open, *seg;
+	unsigned int kind;
+	int32_t cpu;
+
+	out->no_ts = 1;
+	for (q = p; q < end && (is_digit(*q) || *q == '.'); q++)
+		;
+	if (q > p && memchr(p, '.', q - p)) {
+		const char *bar = skip_space(q, end);
+
+		if (bar == end || *bar != '|' || parse_ts(p, q, &out->ev.ts))
+			return KMT_TEXT_OTHER;
+		out->no_ts = 0;
+		p = skip_space(bar + 1, end);
+	}
+	for (q = p; q < end && is_digit(*q); q++)
+		;
+	if (q == p || q >= end || *q != ')' || parse_int(p, q, &cpu) ||
+	    cpu >= KMT_MAX_CPUS)
+		return KMT_TEXT_OTHER;
+	out->ev.cpu = cpu;
+	out->style = KMT_TEXT_GRAPH;
+	p = q + 1;
+	open = memmem(p, end - p, "/*", 2);
+	if (!open) {
+		q = memmem(p, end - p, " => ", 4);
+		if (!q || graph_task(q + 4, end, out))
+			return KMT_TEXT_OTHER;
+		return out->kind = KMT_TEXT_SWITCH;
+	}
+	/* the columns between the CPU and the comment: a task, flags, '|' */
+	for (seg = p; seg < open; seg = q + 1) {
+		q = memchr(seg, '|', open - seg);
+		if (!q)
+			q = open;
+		if (graph_task(seg, q, out) == 0)
+			break;
+	}
+	out->style = KMT_TEXT_GRAPH;
+	p = skip_space(open + 2, end);
+	if (end - p >= 2 && end[-1] == '/' && end[-2] == '*') {
+		end -= 2;
+		while (end > p && is_space(end[-1]))
+			end--;
+	}
+	kind = parse_body(s, p, end, out);
+	/* trace_printk() and other comments that are no event */
+	if (kind == KMT_TEXT_BAD && out->why && !strcmp(out->why, "no event name"))
+		kind = out->kind = KMT_TEXT_OTHER;
+	return kind;
+}
+
+static unsigned int parse_event(struct kmt_session *s, const char *line,
+				const char *end, unsigned int hint,
+				struct kmt_text_line *out)
+{
+	const char *cpu, *p, *q;
+	int32_t ncpu;
+
+	cpu = find_cpu(line, end, &ncpu);
+	if (!cpu) {
+		if (memchr(line, ')', end - line) &&
+		    parse_graph(s, line, end, out) != KMT_TEXT_OTHER)
+			return out->kind;
+		line_init(out);
+		return parse_latency(s, line, end, hint, out);
+	}
+	out->style = hint == KMT_TEXT_REPORT ? KMT_TEXT_REPORT : KMT_TEXT_FTRACE;
+	out->ev.cpu = ncpu;
+	/* "comm-pid [cpu]" makes an event line; then it must parse */
+	if (parse_task(line, cpu, hint, out))
+		return KMT_TEXT_OTHER;
+	p = skip_space(memchr(cpu, ']', end - cpu) + 1, end);
+	q = ts_end(p, end);
+	if (!q) {
+		/* the irqs-off/need-resched/preempt column: "d..1." */
+		while (p < end && !is_space(*p))
+			p++;
+		p = skip_space(p, end);
+		q = ts_end(p, end);
+		if (!q)
+			return bad(out, "no timestamp");
+	}
+	if (parse_ts(p, q, &out->ev.ts))
+		return bad(out, "bad timestamp");
+	return parse_body(s, skip_space(q + 1, end), end, out);
 }
 
 /* "CPU:3 [LOST 120 EVENTS]", "[LOST EVENTS]", "[120 EVENTS DROPPED]" */
@@ -582,6 +907,12 @@ static unsigned int parse_frame(struct kmt_text_line *out, const char *p,
 	const char *q;
 
 	p = skip_space(p, end);
+	/* function_graph ends a stack trace's comment on its last frame */
+	if (end - p >= 2 && end[-1] == '/' && end[-2] == '*') {
+		end -= 2;
+		while (end > p && is_space(end[-1]))
+			end--;
+	}
 	/*
 	 * trace-cmd report adds the address, "=> name (ffffffff8123)", and
 	 * ftrace with options/sym-addr "=> name <ffffffff8123>"
@@ -646,10 +977,7 @@ unsigned int kmt_text_parse_line(struct kmt_session *s, const char *line,
 {
 	const char *end = line + len, *p, *q;
 
-	memset(out, 0, sizeof(*out));
-	kmt_event_init(&out->ev);
-	out->tgid = -1;
-	out->kind = KMT_TEXT_OTHER;
+	line_init(out);
 	while (end > line && (end[-1] == '\r' || is_space(end[-1])))
 		end--;
 	if (end == line)
@@ -677,7 +1005,13 @@ unsigned int kmt_text_parse_line(struct kmt_session *s, const char *line,
 	}
 	if (starts(q, end, "CPU:") && parse_lost(q, end, out) == KMT_TEXT_LOST)
 		return out->kind;
-	return parse_event(s, line, end, style_hint, out);
+	if (parse_event(s, line, end, style_hint, out) != KMT_TEXT_OTHER ||
+	    style_hint != KMT_TEXT_PERF || !is_space(line[0]))
+		return out->kind;
+	/* a perf call chain whose tabs became blanks (mail, web pages) */
+	line_init(out);
+	parse_perf_frame(out, line, end);
+	return out->kind;
 }
 
 /* --- the reader --- */
@@ -691,6 +1025,8 @@ struct text_cpu {
 	uint64_t wait;		/* 1 + sequence number of its event that may
 				 * still get a stack, 0 none */
 	uint64_t last_ts;
+	int32_t pid1;		/* 1 + the pid function_graph last said the
+				 * CPU runs, 0 unknown */
 };
 
 struct text {
@@ -720,6 +1056,7 @@ struct text {
 	uint64_t ips[TEXT_MAX_STACK];
 
 	uint64_t nr_event_lines, nr_lost_lines, nr_content_lines;
+	uint64_t nr_no_ts;		/* kmem events without a time */
 	char first[72];			/* the first non-blank line */
 
 	int32_t comm_pid, tgid_pid;
@@ -842,6 +1179,7 @@ static void set_style(struct text *t, unsigned int style)
 		[KMT_TEXT_FTRACE] = "ftrace text",
 		[KMT_TEXT_REPORT] = "trace-cmd report text",
 		[KMT_TEXT_PERF] = "perf script text",
+		[KMT_TEXT_GRAPH] = "ftrace function_graph text",
 	};
 
 	if (t->have_style && !(style == KMT_TEXT_REPORT &&
@@ -883,6 +1221,18 @@ static int on_event(struct text *t, struct kmt_text_line *l)
 		return -ENOMEM;
 	t->nr_event_lines++;
 	set_style(t, l->style);
+	/* function_graph: the task of the last switch, the last time */
+	if (l->style == KMT_TEXT_GRAPH) {
+		if (l->ev.pid < 0 && t->cpus[cpu].pid1)
+			l->ev.pid = t->cpus[cpu].pid1 - 1;
+		else if (l->ev.pid >= 0)
+			t->cpus[cpu].pid1 = l->ev.pid + 1;
+	}
+	if (l->no_ts) {
+		l->ev.ts = t->now;
+		if (l->ev.type != KMT_EV_NONE)
+			t->nr_no_ts++;
+	}
 	if (t->cpus[cpu].last_ts > l->ev.ts)
 		t->s->anomalies[KMT_ANOM_OUT_OF_ORDER]++;
 	t->cpus[cpu].last_ts = l->ev.ts;
@@ -945,6 +1295,9 @@ static int on_line(struct text *t, const char *line, size_t len)
 		if (grow_cpus(t, cpu))
 			return -ENOMEM;
 		t->nr_event_lines++;
+		if (l.style == KMT_TEXT_GRAPH && l.ev.pid < 0 &&
+		    t->cpus[cpu].pid1)
+			l.ev.pid = t->cpus[cpu].pid1 - 1;
 		p = pending_at(t, t->cpus[cpu].wait);
 		/* a trigger fires for events a pid filter drops: check */
 		if (kind == KMT_TEXT_STACK && p && p->ev.pid == l.ev.pid) {
@@ -984,9 +1337,31 @@ static int on_line(struct text *t, const char *line, size_t len)
 			return -ENOMEM;
 		cpu_moved_on(t, cpu);
 		return 0;
+	case KMT_TEXT_SIDEBAND:
+		t->nr_event_lines++;
+		set_style(t, KMT_TEXT_PERF);
+		return 0;
+	case KMT_TEXT_SWITCH:
+		if (grow_cpus(t, cpu))
+			return -ENOMEM;
+		t->cpus[cpu].pid1 = l.ev.pid + 1;
+		return note_task(t, &l);
 	case KMT_TEXT_BAD:
-		kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD, KMT_AT_LINE,
-				    t->lineno, "%s", l.why ? l.why : "unreadable");
+		/* the stack that may follow is this line's, not an event's */
+		if (cpu >= 0) {
+			if (grow_cpus(t, cpu))
+				return -ENOMEM;
+			cpu_moved_on(t, cpu);
+		}
+		if (l.missing)
+			kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD,
+					    KMT_AT_LINE, t->lineno,
+					    "%.*s without %s=",
+					    (int)l.name_len, l.name, l.missing);
+		else
+			kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD,
+					    KMT_AT_LINE, t->lineno, "%s",
+					    l.why ? l.why : "unreadable");
 		return 0;
 	}
 	return 0;
@@ -1069,6 +1444,9 @@ static int read_lines(struct text *t)
 	ret = flush(t, 1);
 	if (ret)
 		return ret;
+	/* function_graph prints times with funcgraph-abstime only */
+	if (t->nr_no_ts)
+		t->s->format = "ftrace function_graph text without times";
 	/* the header knows the CPUs that logged nothing too */
 	t->s->nr_cpus = t->header_cpus > t->max_cpu &&
 			t->header_cpus <= KMT_MAX_CPUS ?
@@ -1138,7 +1516,7 @@ static int probe(const unsigned char *head, size_t len)
 			return 1;
 		kind = kmt_text_parse_line(NULL, p, nl - p, KMT_TEXT_FTRACE, &l);
 		if (kind == KMT_TEXT_EVENT || kind == KMT_TEXT_STACK ||
-		    kind == KMT_TEXT_LOST)
+		    kind == KMT_TEXT_LOST || kind == KMT_TEXT_SIDEBAND)
 			return 1;
 		p = nl + 1;
 	}

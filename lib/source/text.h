@@ -9,8 +9,9 @@
 
 /*
  * The pure part of the ftrace text reader, exposed for the unit tests:
- * what one line of tracefs `trace`/`trace_pipe`, `trace-cmd report` or
- * `perf script` output says.
+ * what one line of tracefs `trace`/`trace_pipe` (also with
+ * options/fields, options/latency-format or the function_graph tracer),
+ * `trace-cmd report` (also -l) or `perf script` output says.
  */
 struct kmt_session;
 
@@ -22,6 +23,9 @@ enum kmt_text_kind {
 	KMT_TEXT_USER_STACK,	/* "<user stack trace>": user frames follow */
 	KMT_TEXT_FRAME,		/* " => sym+0x1a/0x80", "\tffff... sym+0x1a (dso)" */
 	KMT_TEXT_LOST,		/* "CPU:1 [LOST 12 EVENTS]", "CPU:1 [12 EVENTS DROPPED]" */
+	KMT_TEXT_SWITCH,	/* function_graph's " 1) sh-12 => bash-1234":
+				 * ev.cpu now runs ev.pid (comm) */
+	KMT_TEXT_SIDEBAND,	/* perf script's own records, "PERF_RECORD_MMAP2 ..." */
 	KMT_TEXT_BAD,		/* looks like an event, does not parse; why says why */
 	KMT_TEXT_OTHER,		/* anything else */
 };
@@ -30,13 +34,17 @@ enum kmt_text_style {
 	KMT_TEXT_FTRACE,	/* comm-pid [cpu] flags ts: name: fields */
 	KMT_TEXT_REPORT,	/* trace-cmd report: [buffer:] comm-pid [cpu] ts: name: */
 	KMT_TEXT_PERF,		/* perf script: comm pid [cpu] ts: kmem:name: */
+	KMT_TEXT_GRAPH,		/* function_graph: "cpu) ...", the event in a C comment */
 };
 
 struct kmt_text_line {
 	unsigned int kind;	/* enum kmt_text_kind */
 	unsigned int style;	/* enum kmt_text_style, of event and stack lines */
 	struct kmt_event ev;	/* of an event: type NONE for other subsystems;
-				 * cpu of stack and lost lines */
+				 * cpu of stack and lost lines; pid -1 when
+				 * the line has none (function_graph) */
+	int no_ts;		/* the line has no time (function_graph
+				 * without funcgraph-abstime): ev.ts is 0 */
 	const char *comm;	/* into the line; NULL when unknown ("<...>") */
 	size_t comm_len;
 	int32_t tgid;		/* -1 when the line has none */
@@ -47,7 +55,9 @@ struct kmt_text_line {
 	uint64_t frame_addr;	/* of a frame that prints its address, else 0 */
 	int frame_user;		/* a user-space frame of a perf call chain */
 	int64_t lost;		/* of a lost line: the count, -1 unknown */
-	const char *why;	/* of a bad line */
+	const char *why;	/* of a bad line: a value that does not parse */
+	const char *missing;	/* of a bad line: the name of a field its
+				 * event cannot be read without */
 };
 
 /*

@@ -43,6 +43,7 @@
  *   # anomaly out_of_order <n>
  *   # anomaly unknown_id <n>
  *   # anomaly bad_record <n>
+ *   # note <anomaly> <line|byte> <n>: <why>   the first records not read
  *
  * -c prints only the counters.  On error: "error: <message>" on stderr
  * and exit status 1.
@@ -136,6 +137,12 @@ static void print_counters(struct dump *d)
 	for (i = 0; i < KMT_ANOM_NR; i++)
 		fprintf(d->out, "# anomaly %s %llu\n", anomalies[i],
 			(unsigned long long)s->anomalies[i]);
+	for (i = 0; i < (int)s->nr_notes; i++)
+		fprintf(d->out, "# note %s %s %llu: %s\n",
+			anomalies[s->notes[i].kind],
+			s->notes[i].unit == KMT_AT_LINE ? "line" :
+			s->notes[i].unit == KMT_AT_BYTE ? "byte" : "-",
+			(unsigned long long)s->notes[i].where, s->notes[i].why);
 }
 
 /* -n's failing malloc returns NULL under ASan, as it does without */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ftrace text line parser: hand-written lines of every form it reads
- * (tracefs trace with and without irq-info and tgid, trace-cmd report,
- * perf script), every field, stacks, lost lines, bad lines; then the
- * reader's stack attachment and ordering on a small file.
+ * (tracefs trace with and without irq-info and tgid, with options/fields
+ * and options/latency-format, function_graph comments, trace-cmd report
+ * with and without -l, perf script, kernels from 2.6.32 on), every
+ * field, stacks, lost lines, bad lines; then the reader's stack
+ * attachment, ordering and notes on small files.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,10 +361,11 @@ static void test_headers_other_bad(void)
 	CHECK_STR(l.why, "bad ptr=");
 	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kfree: call_site=a",
 			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
-	CHECK_STR(l.why, "no ptr=");
+	CHECK_STR(l.missing, "ptr");
+	CHECK(!l.why);
 	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: mm_page_free: order=0",
 			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
-	CHECK_STR(l.why, "no pfn=");
+	CHECK_STR(l.missing, "pfn");
 	CHECK_EQ_U64(parse("  bash-1 [001] .....  1x.2: kfree: call_site=a ptr=0",
 			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
 	CHECK_STR(l.why, "no timestamp");
@@ -381,7 +384,8 @@ static void test_headers_other_bad(void)
 	/* no session (the probe): kinds only */
 	{
 		static const char line[] = "  bash-1 [001] .....  1.000000: kmalloc: "
-			"call_site=a+0x1/0x2 ptr=0 name=x gfp_flags=GFP_KERNEL";
+			"call_site=a+0x1/0x2 ptr=0 name=x bytes_req=1 bytes_alloc=8 "
+			"gfp_flags=GFP_KERNEL";
 
 		CHECK_EQ_U64(kmt_text_parse_line(NULL, line, strlen(line),
 						 KMT_TEXT_FTRACE, &l),
@@ -389,6 +393,350 @@ static void test_headers_other_bad(void)
 		CHECK_EQ_U64(l.ev.cache, 0);
 		CHECK_EQ_U64(l.ev.call_site, 0);
 	}
+}
+
+/*
+ * Kernels before 5.x print a NULL %p as "(null)" padded to a pointer's
+ * width (16 columns on 64-bit, 8 on 32-bit): one blank-separated word
+ * "ptr=" and then "(null)".
+ */
+static void test_null_padded(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("            bash-2210  [001] ....   312.401893: kfree: "
+			   "call_site=ffffffff8118c7d1 ptr=          (null)", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KFREE);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(l.ev.call_site, 0xffffffff8118c7d1ULL);
+	/* a failed kmalloc: the fields after the padded NULL still read */
+	CHECK_EQ_U64(parse("          <idle>-0     [001] ..s.   312.407351: kmalloc: "
+			   "call_site=ffffffff8142c9b4 ptr=          (null) bytes_req=9000 "
+			   "bytes_alloc=16384 gfp_flags=GFP_ATOMIC|GFP_NOWARN", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(l.ev.bytes_req, 9000);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 16384);
+	CHECK_STR(str(l.ev.gfp_str), "GFP_ATOMIC|GFP_NOWARN");
+	/* 32-bit */
+	CHECK_EQ_U64(parse("         syslogd-1204  [000]  1843.220131: kfree: "
+			   "call_site=c10a4c12 ptr=  (null)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(l.ev.call_site, 0xc10a4c12ULL);
+	/* a failed page allocation: the NULL page, pfn 0 beside it */
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc: page=          (null) pfn=0 order=3 "
+				     "migratetype=0 gfp_flags=GFP_ATOMIC|GFP_NOWARN|GFP_COMP"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(l.ev.order, 3);
+	CHECK_EQ_U64(l.ev.migratetype, 0);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc: page=  (null) pfn=0 order=2 "
+				     "migratetype=0 gfp_flags=GFP_KERNEL"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(l.ev.order, 2);
+	/* "ptr=" with nothing after it is no pointer */
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kfree: call_site=a ptr=",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad ptr=");
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kfree: call_site=a ptr= (nullx)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+}
+
+/* what each event cannot be read without, named as its format names it */
+static void test_required_fields(void)
+{
+	static const struct {
+		const char *body, *missing;
+	} cases[] = {
+		{ "kmalloc: call_site=a ptr=0000000074193290", "bytes_req" },
+		{ "kmalloc: call_site=a ptr=1 bytes_req=72 gfp_flags=GFP_KERNEL", "bytes_alloc" },
+		{ "kmalloc: call_site=a ptr=1 bytes_req=72 bytes_alloc=96", "gfp_flags" },
+		{ "kmalloc: ptr=1 bytes_req=72 bytes_alloc=96 gfp_flags=GFP_KERNEL", "call_site" },
+		{ "kmalloc_node: call_site=a bytes_req=1 bytes_alloc=8 gfp_flags=GFP_KERNEL node=0", "ptr" },
+		{ "kmem_cache_alloc: call_site=a ptr=1 name=filp bytes_req=184 bytes_alloc=192", "gfp_flags" },
+		{ "kmem_cache_free: call_site=task_work_run+0x59/0x90 name=filp", "ptr" },
+		{ "kfree: ptr=0000000000001000", "call_site" },
+		{ "mm_page_alloc: page=00000000bcb0c92f pfn=0x1064de migratetype=0 gfp_flags=GFP_KERNEL", "order" },
+		{ "mm_page_alloc: page=00000000bcb0c92f pfn=0x1064de order=0 gfp_flags=GFP_KERNEL", "migratetype" },
+		{ "mm_page_alloc: pfn=0x14632c order=0 migratetype=0 gfp_fl", "gfp_flags" },
+		{ "mm_page_free: page=00000000bcb0c92f pfn=0x1064de", "order" },
+		{ "mm_page_free_batched: order=0", "pfn" },
+		{ "mm_page_alloc_zone_locked: pfn=0x10 order=0 percpu_refill=1", "migratetype" },
+		{ "mm_page_pcpu_drain: pfn=0x30 migratetype=2", "order" },
+		{ "mm_page_alloc_extfrag: pfn=0x20 fallback_order=3 alloc_migratetype=0 fallback_migratetype=1", "alloc_order" },
+		{ "mm_page_alloc_extfrag: pfn=0x20 alloc_order=0 fallback_order=3 fallback_migratetype=1", "alloc_migratetype" },
+		{ "mm_page_alloc_extfrag: pfn=0x20 alloc_order=0 alloc_migratetype=0 fallback_migratetype=1", "fallback_order" },
+	};
+	static const char *const complete[] = {
+		/* 3.x kmalloc: no node, no accounted */
+		"kmalloc: call_site=ffffffff81191c37 ptr=ffff88007a9f4e40 bytes_req=22 bytes_alloc=32 gfp_flags=GFP_KERNEL",
+		/* kmem_cache_free without the name of recent kernels */
+		"kmem_cache_free: call_site=ffffffff8117e65a ptr=ffff88007b1c9a80",
+		/* the batched free prints no order of its own in options/fields */
+		"mm_page_free_batched: pfn=0x402521 (4203809)",
+		/* kernels before pfn= */
+		"mm_page_free_direct: page=ffffea0000123400 order=1",
+		/* extfrag without the computed fields */
+		"mm_page_alloc_extfrag: pfn=0x20 alloc_order=0 fallback_order=3 alloc_migratetype=0 fallback_migratetype=1",
+	};
+	char line[512];
+	size_t i;
+
+	setup();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(line, sizeof(line), "  bash-1 [001] .....  1.000000: %s",
+			 cases[i].body);
+		CHECK_EQ_U64(parse(line, KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+		CHECK_STR(l.missing, cases[i].missing);
+		CHECK(l.name && l.name == line + 32 &&
+		      !memcmp(cases[i].body, l.name, l.name_len) &&
+		      cases[i].body[l.name_len] == ':');
+	}
+	for (i = 0; i < sizeof(complete) / sizeof(complete[0]); i++) {
+		snprintf(line, sizeof(line), "  bash-1 [001] .....  1.000000: %s",
+			 complete[i]);
+		CHECK_EQ_U64(parse(line, KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+		CHECK(!l.missing);
+	}
+	/* a value that does not parse is named before what is missing */
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc: ptr=zz",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad ptr=");
+	CHECK(!l.missing);
+}
+
+/* tracefs with options/fields (6.3 on): raw fields, hex and decimal */
+static void test_fields_option(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("            bash-21125   [000] .....   814.229471: kmalloc: "
+			   "call_site=eventfs_set_attr+0x10d/0x140 (-2120949907) "
+			   "ptr=0xffff888185ce1c80 (-131385099674496) bytes_req=0x3c (60) "
+			   "bytes_alloc=0x40 (64) gfp_flags=0xd40 (3392) node=0xffffffff (-1)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(site_is(l.ev.call_site, "eventfs_set_attr", 0x10d));
+	CHECK_EQ_U64(l.ev.ptr, 0xffff888185ce1c80ULL);
+	CHECK_EQ_U64(l.ev.bytes_req, 60);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 64);
+	CHECK(l.ev.flags & KMT_EVF_HAS_GFP);
+	CHECK_EQ_U64(l.ev.gfp, 0xd40);
+	CHECK_EQ_U64((uint64_t)l.ev.node, (uint64_t)-1);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240337: kmem_cache_alloc: "
+			   "call_site=alloc_empty_file+0x3c/0x110 (-2123646068) "
+			   "ptr=0xffff8881877146c0 (-131385072204096) name=filp bytes_req=0xb8 (184) "
+			   "bytes_alloc=0xc0 (192) gfp_flags=0xcc0 (3264) node=0x0 (0) accounted=(1)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_STR(str(l.ev.cache), "filp");
+	CHECK_EQ_U64(l.ev.bytes_req, 184);
+	CHECK_EQ_U64(l.ev.node, 0);
+	CHECK(l.ev.flags & KMT_EVF_ACCOUNTED);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240337: kmem_cache_alloc: "
+			   "call_site=a ptr=0x1 (1) name=x bytes_req=0x18 (24) bytes_alloc=0x18 (24) "
+			   "gfp_flags=0xdc0 (3520) node=0xffffffff (-1) accounted=(0)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(!(l.ev.flags & KMT_EVF_ACCOUNTED));
+	/* kernels before 6.15 print the call site as a number */
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240386: kfree: "
+			   "call_site=0xffffffffa9afcf31 (-1448095951) ptr=0x0 (0)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.call_site, 0xffffffffa9afcf31ULL);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0x38aaa6 (3713702) order=0x1 (1) gfp_flags=0x140dca (1314250) "
+			   "migratetype=0x1 (1)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0x38aaa6);
+	CHECK_EQ_U64(l.ev.order, 1);
+	CHECK_EQ_U64(l.ev.migratetype, 1);
+	/* a failed allocation is the field's -1, 64 and 32 bits */
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0xffffffffffffffff (-1) order=0x3 (3) gfp_flags=0xa20 (2592) "
+			   "migratetype=0x0 (0)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0xffffffff (-1) order=0x3 (3) gfp_flags=0xa20 (2592) "
+			   "migratetype=0x0 (0)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240333: mm_page_alloc: "
+			   "pfn=0xffffffff (4294967295) order=0x3 (3) gfp_flags=0xa20 (2592) "
+			   "migratetype=0x0 (0)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0xffffffffULL);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240485: mm_page_free: "
+			   "pfn=0x402521 (4203809) order=0x0 (0)", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0x402521);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc_zone_locked: pfn=0x10 (16) order=0x0 (0) "
+				     "migratetype=0x1 (1) percpu_refill=0x1 (1)"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(l.ev.flags & KMT_EVF_PERCPU_REFILL);
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_alloc_extfrag: pfn=0x20 (32) alloc_order=0x0 (0) "
+				     "fallback_order=0x3 (3) alloc_migratetype=0x0 (0) "
+				     "fallback_migratetype=0x1 (1) change_ownership=0x1 (1)"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.fallback_order, 3);
+	CHECK(l.ev.flags & KMT_EVF_CHANGE_OWNER);
+	CHECK(!(l.ev.flags & KMT_EVF_HAS_FRAGMENTING));
+	/* the kernel's own stack entry, which options/fields cannot print */
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240334: UNKNOWN TYPE 4",
+			   KMT_TEXT_FTRACE), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.pid, 22104);
+	CHECK_EQ_U64(parse("              ls-22104   [001] .....  1876.240334: UNKNOWN TYPE 5",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	/* a wider hex than an int is no int */
+	CHECK_EQ_U64(parse(PAGE_LINE("mm_page_free: pfn=0x1 order=0x100000000"),
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad order=");
+}
+
+/* the CPU and its flags in one word: trace-cmd report -l, latency-format */
+static void test_latency_columns(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("kmt-td:       sh-20427   1d..1.  1047.780527: kmem_cache_free:      "
+			   "(release_task+0x2fb) call_site=release_task+0x2fb "
+			   "ptr=0xffff88814d79c200 name=task_struct", KMT_TEXT_REPORT),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_REPORT);
+	CHECK(comm_is("sh"));
+	CHECK_EQ_U64(l.ev.pid, 20427);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.ts, 1047780527000ULL);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_CACHE_FREE);
+	CHECK_EQ_U64(l.ev.ptr, 0xffff88814d79c200ULL);
+	/* the top buffer, a comm cut to 8 columns, CPU 12 */
+	CHECK_EQ_U64(parse("kworker/-87     12.....  1047.780819: mm_page_free:         "
+			   "page=0x1c9b1b pfn=0x1c9b1b order=0", KMT_TEXT_REPORT), KMT_TEXT_EVENT);
+	CHECK(comm_is("kworker/"));
+	CHECK_EQ_U64(l.ev.pid, 87);
+	CHECK_EQ_U64(l.ev.cpu, 12);
+	CHECK_EQ_U64(l.ev.ptr, 0x1c9b1b);
+	CHECK_EQ_U64(parse("kmt-td:       sh-20427   1.....  1047.779849: kernel_stack:         "
+			   "<stack trace >", KMT_TEXT_REPORT), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	/* tracefs options/latency-format: microseconds and a delay mark */
+	CHECK_EQ_U64(parse("     cat-24368     1..... 2169065781us : kmem_cache_free: "
+			   "call_site=__fput+0x141/0x2a0 ptr=0000000047e9dfcd name=lsm_file_cache",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_FTRACE);
+	CHECK(comm_is("cat"));
+	CHECK_EQ_U64(l.ev.pid, 24368);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.ts, 2169065781000ULL);
+	CHECK_STR(str(l.ev.cache), "lsm_file_cache");
+	CHECK_EQ_U64(parse("     cat-24368     1..... 2169065822us+: <stack trace>",
+			   KMT_TEXT_FTRACE), KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.ts, 2169065822000ULL);
+	/* 4.x flags, four of them */
+	CHECK_EQ_U64(parse("  <idle>-0       0d.s2  512us!: kfree: call_site=a ptr=          (null)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ts, 512000);
+	CHECK_EQ_U64(l.ev.ptr, 0);
+	/* words that only look like it */
+	CHECK_EQ_U64(parse("hello 1abc 1.5: world", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse("sh-1 1..... no time", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+}
+
+/* events as C comments in function_graph output */
+static void test_function_graph(void)
+{
+	setup();
+	CHECK_EQ_U64(parse(" 1)               |            /* kmem_cache_alloc: "
+			   "call_site=ffffffff8129c2f8 ptr=000000003f6c2a8e bytes_req=4096 "
+			   "bytes_alloc=4096 gfp_flags=GFP_KERNEL */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_GRAPH);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_CACHE_ALLOC);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.pid, (uint64_t)-1);
+	CHECK(l.no_ts);
+	CHECK(!l.comm);
+	CHECK_STR(str(l.ev.gfp_str), "GFP_KERNEL");
+	CHECK_EQ_U64(l.ev.bytes_alloc, 4096);
+	/* a padded NULL inside the comment */
+	CHECK_EQ_U64(parse(" 1)               |      /* mm_page_alloc: page=          (null) "
+			   "pfn=0 order=4 migratetype=0 gfp_flags=GFP_KERNEL|__GFP_COMP */",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, KMT_PFN_NONE);
+	CHECK_EQ_U64(l.ev.order, 4);
+	/* funcgraph-abstime and funcgraph-proc; 12 CPUs and more */
+	CHECK_EQ_U64(parse(" 5214.300109 |   10)   make-40211   |               |      "
+			   "/* kfree: call_site=free_bprm+0x7d/0xd0 ptr=0000000000000000 */",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK(!l.no_ts);
+	CHECK_EQ_U64(l.ev.ts, 5214300109000ULL);
+	CHECK_EQ_U64(l.ev.cpu, 10);
+	CHECK_EQ_U64(l.ev.pid, 40211);
+	CHECK(comm_is("make"));
+	CHECK(site_is(l.ev.call_site, "free_bprm", 0x7d));
+	/* a comm with a blank, latency-format's flags after the task */
+	CHECK_EQ_U64(parse(" 0)  Web Con-4321  |  d..1. |               |  /* kfree: "
+			   "call_site=a ptr=0000000000001000 */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK(comm_is("Web Con"));
+	CHECK_EQ_U64(l.ev.pid, 4321);
+	/* no duration column */
+	CHECK_EQ_U64(parse(" 0)  /* kfree: call_site=a ptr=0000000000001000 */",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KFREE);
+	/* a stack trace, its last frame closing the comment */
+	CHECK_EQ_U64(parse(" 0)               |            /* <stack trace>", KMT_TEXT_FTRACE),
+		     KMT_TEXT_STACK);
+	CHECK_EQ_U64(l.ev.cpu, 0);
+	CHECK_EQ_U64(parse(" => page_fault */", KMT_TEXT_FTRACE), KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_len, strlen("page_fault"));
+	CHECK(!memcmp(l.frame, "page_fault", l.frame_len));
+	/* the CPU switched tasks */
+	CHECK_EQ_U64(parse(" 1)   bash-2301    =>  kworker-1786 ", KMT_TEXT_FTRACE),
+		     KMT_TEXT_SWITCH);
+	CHECK_EQ_U64(l.ev.cpu, 1);
+	CHECK_EQ_U64(l.ev.pid, 1786);
+	CHECK(comm_is("kworker"));
+	/* functions, irq arrows, trace_printk(): no events */
+	CHECK_EQ_U64(parse(" 1)   0.171 us    |          _cond_resched();", KMT_TEXT_FTRACE),
+		     KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" 1) + 12.774 us   |    }", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" 0)   ==========> |", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" 0)               |  /* probe hit here */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_OTHER);
+	CHECK_EQ_U64(parse(" ------------------------------------------", KMT_TEXT_FTRACE),
+		     KMT_TEXT_OTHER);
+	/* an event comment that is damaged is still counted */
+	CHECK_EQ_U64(parse(" 0)               |  /* kfree: call_site=a */", KMT_TEXT_FTRACE),
+		     KMT_TEXT_BAD);
+	CHECK_STR(l.missing, "ptr");
+}
+
+/* perf script variants: blanks for tabs, its own records, -F +period */
+static void test_perf_variants(void)
+{
+	setup();
+	CHECK_EQ_U64(parse("        ffffffff8161f78b __alloc_frozen_pages_noprof+0x26b "
+			   "([kernel.kallsyms])", KMT_TEXT_PERF), KMT_TEXT_FRAME);
+	CHECK_EQ_U64(l.frame_addr, 0xffffffff8161f78bULL);
+	CHECK_EQ_U64(l.frame_len, strlen("__alloc_frozen_pages_noprof+0x26b"));
+	CHECK(!l.frame_user);
+	CHECK_EQ_U64(parse("            7f70182f2ad7 [unknown] ([unknown])", KMT_TEXT_PERF),
+		     KMT_TEXT_FRAME);
+	CHECK(l.frame_user);
+	/* only where perf's chains are expected */
+	CHECK_EQ_U64(parse("        ffffffff8161f78b __alloc_frozen_pages_noprof+0x26b "
+			   "([kernel.kallsyms])", KMT_TEXT_FTRACE), KMT_TEXT_OTHER);
+	/* a comm that reads as hex is still an event */
+	CHECK_EQ_U64(parse("              dd  6696 [000]  2699.741058: kmem:kfree: "
+			   "call_site=a+0x1 ptr=0x10", KMT_TEXT_PERF), KMT_TEXT_EVENT);
+	CHECK(comm_is("dd"));
+	CHECK_EQ_U64(parse("swapper     0 [000]     0.000000: PERF_RECORD_MMAP -1/0: "
+			   "[0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x "
+			   "[kernel.kallsyms]_text", KMT_TEXT_FTRACE), KMT_TEXT_SIDEBAND);
+	CHECK_EQ_U64(parse("swapper     0 [000]     0.000000: PERF_RECORD_FORK(1:1):(0:0)",
+			   KMT_TEXT_PERF), KMT_TEXT_SIDEBAND);
+	CHECK_EQ_U64(parse("            perf 27153 [000]   867.924713:          1          "
+			   "kmem:kmalloc: call_site=sched_setaffinity+0x10c ptr=0xffff88817f81bc00 "
+			   "bytes_req=32 bytes_alloc=32 gfp_flags=GFP_KERNEL node=-1 accounted=false",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_KMALLOC);
+	CHECK_EQ_U64(l.ev.bytes_req, 32);
 }
 
 /* --- the reader: stacks find their event, order is kept --- */
@@ -515,6 +863,118 @@ static void test_reader_bad_and_empty(void)
 	CHECK(strstr(s.errmsg, "has no ftrace event lines (first line: # tracer: nop)"));
 }
 
+/*
+ * An unreadable line is counted and noted with its line number; the
+ * stack that follows it is its own, not the event's before it.
+ */
+static void test_reader_bad_line_stack(void)
+{
+	static const char text[] =
+		"# tracer: nop\n"
+		"              sh-10    [000] .....   1.000001: kmalloc: call_site=b+0x1/0x2 ptr=0000000000002000 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		"              sh-10    [000] .....   1.000002: mm_page_alloc: page=0000000000000001 pfn=0x100 migratetype=0 gfp_flags=GFP_KERNEL\n"
+		"              sh-10    [000] .....   1.000003: <stack trace>\n"
+		" => trace_event_raw_event_mm_page_alloc\n"
+		" => __alloc_pages+0x1a/0x200\n"
+		"              sh-10    [000] .....   1.000004: kfree: call_site=c+0x1/0x2 ptr=0000000000003000\n"
+		"              sh-10    [000] .....   1.000005: kfree: call_site=c+0x1/0x2\n";
+	struct seen w;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 2);
+	CHECK_EQ_U64(w.ev[0].type, KMT_EV_KMALLOC);
+	CHECK_EQ_U64(w.ev[0].stack, 0);
+	CHECK_EQ_U64(w.ev[1].type, KMT_EV_KFREE);
+	CHECK_EQ_U64(w.ev[1].ptr, 0x3000);
+	CHECK_EQ_U64(s.has_stacks, 0);
+	CHECK_EQ_U64(s.anomalies[KMT_ANOM_BAD_RECORD], 2);
+	CHECK_EQ_U64(s.nr_notes, 2);
+	CHECK_EQ_U64(s.notes[0].unit, KMT_AT_LINE);
+	CHECK_EQ_U64(s.notes[0].where, 3);
+	CHECK_STR(s.notes[0].why, "mm_page_alloc without order=");
+	CHECK_EQ_U64(s.notes[1].where, 8);
+	CHECK_STR(s.notes[1].why, "kfree without ptr=");
+}
+
+/*
+ * function_graph: a CPU's task is the last switch's; a stack comment is
+ * its event's; without funcgraph-abstime the format says there are no
+ * times.
+ */
+static void test_reader_function_graph(void)
+{
+	static const char text[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  DURATION                  FUNCTION CALLS\n"
+		"# |     |   |                     |   |   |   |\n"
+		" 1)               |  /* kfree: call_site=a+0x1/0x2 ptr=          (null) */\n"
+		" ------------------------------------------\n"
+		" 1)   bash-2301    =>  kworker-1786 \n"
+		" ------------------------------------------\n"
+		"\n"
+		" 1)               |    /* mm_page_alloc: page=0000000008d5c2a1 pfn=1873421 order=0 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE */\n"
+		" 0)               |  /* kfree: call_site=a+0x1/0x2 ptr=0000000000001000 */\n"
+		" 1)               |    /* <stack trace>\n"
+		" => trace_event_raw_event_mm_page_alloc\n"
+		" => __alloc_pages_nodemask\n"
+		" => do_anonymous_page */\n"
+		" 1)   0.412 us    |    }\n";
+	const struct kmt_stack *st;
+	struct seen w;
+	uint64_t off;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 3);
+	CHECK_EQ_U64(w.ev[0].type, KMT_EV_KFREE);
+	CHECK_EQ_U64(w.ev[0].pid, (uint64_t)-1);
+	CHECK_EQ_U64(w.ev[1].type, KMT_EV_PAGE_ALLOC);
+	CHECK_EQ_U64(w.ev[1].pid, 1786);
+	CHECK_EQ_U64(w.ev[1].cpu, 1);
+	CHECK_EQ_U64(w.ev[2].cpu, 0);
+	CHECK_EQ_U64(w.ev[2].stack, 0);
+	st = kmt_stacks_get(&s.stacks, w.ev[1].stack);
+	CHECK(st && st->nr == 3);
+	if (st && st->nr == 3)
+		CHECK_STR(kmt_symtab_lookup(&s.syms, st->ips[2], &off),
+			  "do_anonymous_page");
+	CHECK_STR(kmt_session_comm(&s, 1786), "kworker");
+	CHECK_STR(s.format, "ftrace function_graph text without times");
+	CHECK_EQ_U64(s.nr_cpus, 2);
+	CHECK_EQ_U64(s.anomalies[KMT_ANOM_BAD_RECORD], 0);
+
+	/* with funcgraph-abstime the times are the lines' */
+	CHECK_EQ_U64(read_text(" 5214.300109 |   0)   make-40211   |               |  "
+			       "/* kfree: call_site=a ptr=0000000000001000 */\n", &w), 0);
+	CHECK_EQ_U64(w.nr, 1);
+	CHECK_EQ_U64(w.ev[0].ts, 5214300109000ULL);
+	CHECK_STR(s.format, "ftrace function_graph text");
+}
+
+/* perf script whose tabs became blanks: the chains are still read */
+static void test_reader_perf_blanks(void)
+{
+	static const char text[] =
+		"perf 5 [001] 2.000000: kmem:mm_page_alloc: page=0x1 pfn=0x1 order=0 migratetype=0 gfp_flags=GFP_KERNEL\n"
+		"        ffffffff8161f78b __alloc_frozen_pages_noprof+0x26b ([kernel.kallsyms])\n"
+		"        ffffffff815e57ee __pmd_alloc+0x2e ([kernel.kallsyms])\n"
+		"            7f70182f2ad7 [unknown] ([unknown])\n"
+		"\n"
+		"perf 5 [001] 2.000001: PERF_RECORD_COMM exec: ls:5/5\n"
+		"perf 5 [001] 2.000002: kmem:kfree: call_site=y+0x1 ptr=0x10\n";
+	const struct kmt_stack *st;
+	struct seen w;
+
+	CHECK_EQ_U64(read_text(text, &w), 0);
+	CHECK_EQ_U64(w.nr, 2);
+	st = kmt_stacks_get(&s.stacks, w.ev[0].stack);
+	CHECK(st && st->nr == 2);
+	CHECK_EQ_U64(w.ev[1].stack, 0);
+	CHECK_EQ_U64(s.has_stacks, 1);
+	CHECK_EQ_U64(s.anomalies[KMT_ANOM_BAD_RECORD], 0);
+	CHECK_STR(s.format, "perf script text");
+}
+
 static void test_probe(void)
 {
 	static const char *const yes[] = {
@@ -523,6 +983,14 @@ static void test_probe(void)
 		"              ls-4348    [000] ...1.   350.327356: kfree: call_site=a ptr=0\n",
 		"perf  7398 [000]   458.440494:          kmem:kfree: call_site=a ptr=0x1\n",
 		"CPU:1 [LOST 3 EVENTS]\n",
+		/* kernels before 5.x: a kfree(NULL) */
+		"            bash-2210  [001] ....   312.401893: kfree: call_site=ffffffff8118c7d1 ptr=          (null)\n",
+		/* function_graph output without its header */
+		" 1)               |  /* kfree: call_site=a ptr=0000000000001000 */\n",
+		/* trace-cmd report -l */
+		"kmt-td:       sh-20427   1d..1.  1047.780527: kmem_cache_free:      (release_task+0x2fb) call_site=release_task+0x2fb ptr=0xffff88814d79c200 name=task_struct\n",
+		/* perf script --show-mmap-events */
+		"swapper     0 [000]     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n",
 	};
 	static const char *const no[] = {
 		"hello\nworld\n",
@@ -552,8 +1020,17 @@ KMT_TESTS(
 	KMT_TEST(test_page_events),
 	KMT_TEST(test_stacks_and_lost),
 	KMT_TEST(test_headers_other_bad),
+	KMT_TEST(test_null_padded),
+	KMT_TEST(test_required_fields),
+	KMT_TEST(test_fields_option),
+	KMT_TEST(test_latency_columns),
+	KMT_TEST(test_function_graph),
+	KMT_TEST(test_perf_variants),
 	KMT_TEST(test_reader_stacks),
 	KMT_TEST(test_reader_perf_chain),
 	KMT_TEST(test_reader_bad_and_empty),
+	KMT_TEST(test_reader_bad_line_stack),
+	KMT_TEST(test_reader_function_graph),
+	KMT_TEST(test_reader_perf_blanks),
 	KMT_TEST(test_probe),
 )
