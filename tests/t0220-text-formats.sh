@@ -47,7 +47,7 @@ test_expect_success 'a required field missing: the line is unreadable, its numbe
 	test_cmp expect notes &&
 	echo "# events total $(($(event_lines "$f") - 4))" >expect &&
 	grep "^# events total" actual >got && test_cmp expect got &&
-	"$KMEMTRACE" report --sizes -i "$f" >sizes &&
+	{ "$KMEMTRACE" report --sizes -i "$f" >sizes; test $? = 3; } &&
 	grep -q "^ *9-16 " sizes &&
 	! grep -qE "^ +0 +[0-9]" sizes
 '

@@ -12,9 +12,9 @@ sed '21s/ ptr=[^ ]*//' "$DATA/capture.trace.txt" >damaged.txt
 
 test_expect_success 'unreadable lines: in the header with where and why, once on stderr, exit 3' '
 	"$KMEMTRACE" report -i damaged.txt >out 2>err; test $? = 3 &&
-	grep "^# unreadable: 1 record, left out of this report (line 21: no ptr=)$" out &&
+	grep "^# unreadable: 1 record, left out of this report (line 21: kmalloc without ptr=)$" out &&
 	test $(wc -l <err) = 1 &&
-	grep "warning: .damaged.txt.: 1 record could not be read, left out of the report; the first at line 21: no ptr=" err
+	grep "warning: .damaged.txt.: 1 record could not be read, left out of the report; the first at line 21: kmalloc without ptr=" err
 '
 
 test_expect_success 'unreadable lines: in the JSON too' '
@@ -23,7 +23,7 @@ test_expect_success 'unreadable lines: in the JSON too' '
 import json, sys
 d = json.load(open(\"out.json\"))
 assert d[\"unreadable_records\"] == 1, d[\"unreadable_records\"]
-assert d[\"unreadable\"] == [{\"line\": 21, \"why\": \"no ptr=\"}], d[\"unreadable\"]
+assert d[\"unreadable\"] == [{\"line\": 21, \"why\": \"kmalloc without ptr=\"}], d[\"unreadable\"]
 "
 '
 
