@@ -32,7 +32,7 @@
 static const char *const report_usage[] = {
 	"kmemtrace report [-i FILE] [--slab] [--page] [--caller] [--alloc] [-s KEYS] [-l N]",
 	"                 [--raw-ip] [--live] [--time A,B] [--json | --csv] [-o OUT] [--threads N]",
-	"kmemtrace report [--leaks [--older-than D]] [--errors] [--procs [--by comm]] [--pcpu]",
+	"kmemtrace report [--leaks [--older-than D]] [--errors [--all-findings]] [--procs [--by comm]] [--pcpu]",
 	"                 [--extfrag] [--caches] [--sizes] [--lifetimes] [--timeline [--step D]]",
 	"                 [--pid LIST] [--comm LIST] [--cpu LIST] [--time A,B] [-i FILE] ...",
 	NULL,
@@ -289,6 +289,17 @@ static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
 	if (*end && *start > *end)
 		return -1;
 	return 0;
+}
+
+/* "6.18.3", "5.10.0-28-amd64": a major and a minor number first */
+static int valid_release(const char *r)
+{
+	int major, minor, end = 0;
+
+	return strlen(r) < 64 &&
+	       sscanf(r, "%d.%d%n", &major, &minor, &end) == 2 && end > 0 &&
+	       major > 0 && minor >= 0 && r[0] >= '0' && r[0] <= '9' &&
+	       (!r[end] || r[end] == '.' || r[end] == '-' || r[end] == '+');
 }
 
 static const char *default_input(void)
@@ -935,6 +946,7 @@ done:
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
+	const char *kernel = NULL;
 	int json = 0, csv = 0, any_view = 0, threads = 0;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
@@ -968,6 +980,11 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING(0, "warmup", &va.warmup, "duration",
 			   "errors: frees of unknown pointers this early are expected "
 			   "(default 1s)"),
+		OPT_BOOL(0, "all-findings", &opts.all_findings,
+			 "errors: list the findings legal on the traced kernel too"),
+		OPT_STRING(0, "kernel", &kernel, "release",
+			   "the traced kernel's release (uname -r) for inputs that do not "
+			   "record it, such as ftrace text; it judges the errors' findings"),
 		OPT_BOOL(0, "procs", &want.procs,
 			 "per process: Mel Gorman's page allocator columns, slab bytes"),
 		OPT_STRING(0, "by", &va.by, "pid|comm",
@@ -1047,6 +1064,11 @@ int cmd_report(int argc, char **argv)
 	renderer = kmt_renderer_find(json ? "json" : csv ? "csv" : "text");
 	if (view_options(&va, &opts, msg, sizeof(msg)))
 		return fail(json, msg);
+	if (kernel && !valid_release(kernel)) {
+		snprintf(msg, sizeof(msg), "--kernel '%s': want a release such "
+			 "as 6.18.3 or 5.10.0-28-amd64", kernel);
+		return fail(json, msg);
+	}
 	if (kmt_filter_init(&filter, va.pids, va.comms, va.cpus, msg,
 			    sizeof(msg))) {
 		kmt_filter_free(&filter);
@@ -1141,6 +1163,10 @@ int cmd_report(int argc, char **argv)
 		fail(json, s.errmsg[0] ? s.errmsg : "cannot read the input");
 		goto out;
 	}
+	/* what the user knows of the traced kernel wins over the recording */
+	if (kernel)
+		snprintf(s.kernel_release, sizeof(s.kernel_release), "%s",
+			 kernel);
 
 	ret = make_report(&run, &want, renderer, output, threads, json);
 out:
