@@ -33,7 +33,7 @@
 static const char *const report_usage[] = {
 	"kmemtrace report [--slab] [--page] [--caller] [--alloc] [-s KEYS] [-l N] [--raw-ip]",
 	"                 [--live] [--time A,B] [--json | --csv] [-o FILE] [--threads N] [[-i] FILE]",
-	"kmemtrace report [--leaks [--older-than D]] [--errors] [--procs [--by comm]] [--pcpu]",
+	"kmemtrace report [--leaks [--older-than D]] [--errors [--all-findings]] [--procs [--by comm]] [--pcpu]",
 	"                 [--extfrag] [--caches] [--sizes] [--lifetimes] [--timeline [--step D]]",
 	"                 [--pid LIST] [--comm LIST] [--cpu LIST] [--time A,B] ... [[-i] FILE]",
 	NULL,
@@ -317,6 +317,17 @@ static int parse_time(const char *arg, uint64_t *start, uint64_t *end,
 	    (*rel & KMT_TIME_REL_START) == (*rel & KMT_TIME_REL_END) >> 1)
 		return -1;
 	return 0;
+}
+
+/* "6.18.3", "5.10.0-28-amd64": a major and a minor number first */
+static int valid_release(const char *r)
+{
+	int major, minor, end = 0;
+
+	return strlen(r) < 64 &&
+	       sscanf(r, "%d.%d%n", &major, &minor, &end) == 2 && end > 0 &&
+	       major > 0 && minor >= 0 && r[0] >= '0' && r[0] <= '9' &&
+	       (!r[end] || r[end] == '.' || r[end] == '-' || r[end] == '+');
 }
 
 static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
@@ -1119,6 +1130,7 @@ done:
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
+	const char *kernel = NULL;
 	int json = 0, csv = 0, any_view = 0, threads = 0;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
@@ -1152,6 +1164,11 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING(0, "warmup", &va.warmup, "duration",
 			   "errors: frees of unknown pointers this early are expected "
 			   "(default 1s)"),
+		OPT_BOOL(0, "all-findings", &opts.all_findings,
+			 "errors: list the findings legal on the traced kernel too"),
+		OPT_STRING(0, "kernel", &kernel, "release",
+			   "the traced kernel's release (uname -r) for inputs that do not "
+			   "record it, such as ftrace text; it judges the errors' findings"),
 		OPT_BOOL(0, "procs", &want.procs,
 			 "per process: Mel Gorman's page allocator columns, slab bytes"),
 		OPT_WORDS(0, "by", &va.by, "pid|comm", list_by,
@@ -1226,6 +1243,9 @@ int cmd_report(int argc, char **argv)
 				       "as the recording stamps them, or from its "
 				       "start as +S (+1.5,+3), start <= end, not '%s'",
 				       time_arg);
+	if (kernel && !valid_release(kernel))
+		return kmt_usage_error("option '--kernel' needs a release such as "
+				       "6.18.3 or 5.10.0-28-amd64, not '%s'", kernel);
 	for (i = 0; i < NR_ANALYSES; i++)
 		any_view |= analyses[i].kind == AN_VIEW && wanted(&want, i);
 	for (i = 0; i < NR_ANALYSES; i++) {
@@ -1314,6 +1334,10 @@ int cmd_report(int argc, char **argv)
 			   s.errmsg[0] ? s.errmsg : "cannot read the input");
 		goto out;
 	}
+	/* what the user knows of the traced kernel wins over the recording */
+	if (kernel)
+		snprintf(s.kernel_release, sizeof(s.kernel_release), "%s",
+			 kernel);
 	switch (nothing_to_report(&s, run.live, &filter, time_arg, &va, msg,
 				  sizeof(msg))) {
 	case 1:

@@ -5,8 +5,11 @@
 
 PERF_TEXT is the output of `perf kmem --slab --page stat -i FILE` (either
 section may be absent); KMEMTRACE_JSON is `kmemtrace report --slab --page
---json -i FILE`.  Prints each figure compared and exits 1 on any mismatch,
-2 when perf printed nothing to compare.
+--json -i FILE`, with --alloc for perf's Total bytes freed: perf counts
+again the frees of pointers freed before, which kmemtrace's bytes_freed
+does not, and gives as perf_bytes_freed with --alloc.  Prints each figure
+compared and exits 1 on any mismatch, 2 when perf printed nothing to
+compare.
 """
 import json
 import re
@@ -27,18 +30,21 @@ def main():
         if slab is None:
             print("kmemtrace has no slab summary")
             return 1
+        freed = "perf_bytes_freed" if "perf_bytes_freed" in slab else \
+                "bytes_freed"
         for label, key in [
             ("Total bytes requested", "bytes_requested"),
             ("Total bytes allocated", "bytes_allocated"),
-            ("Total bytes freed", "bytes_freed"),
+            ("Total bytes freed", freed),
             ("Total bytes wasted on internal fragmentation", "bytes_wasted"),
         ]:
             m = re.search(r"^%s:\s+([\d,]+)$" % re.escape(label), perf, re.M)
             checks.append((label, num(m.group(1)) if m else None, slab.get(key)))
         m = re.search(r"^Net total bytes allocated: ([\d,]+)$", perf, re.M)
+        net = slab["bytes_allocated"] - slab[freed]
         checks.append(("Net total bytes allocated",
                        num(m.group(1)) if m else None,
-                       slab.get("net_bytes_allocated")))
+                       net if net > 0 else None))
         m = re.search(r"^Internal fragmentation: ([\d.]+)%$", perf, re.M)
         checks.append(("Internal fragmentation",
                        round(float(m.group(1)), 4) if m else None,

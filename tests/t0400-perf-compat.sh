@@ -4,6 +4,37 @@
 # must be named where perf's rule leaves an address.
 . "$(dirname "$0")/lib.sh"
 
+# perf kmem's Total bytes freed adds, for every free of a pointer it has
+# seen allocated, that pointer's last allocation, freed before or not
+# (it never forgets one), and for a free of NULL the last allocation
+# that returned NULL; kmemtrace's bytes_freed counts frees of live
+# objects, and --alloc, which keeps every pointer, gives perf's figure
+cat >refree.txt <<'EOF'
+# tracer: nop
+               a-10      [000] .....   100.000000: kmalloc: call_site=f+0x1/0x10 ptr=00000000a0a00001 bytes_req=60 bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false
+               a-10      [000] .....   100.000100: kfree: call_site=g+0x1/0x10 ptr=00000000a0a00001
+               a-10      [000] .....   100.000200: kfree: call_site=g+0x1/0x10 ptr=00000000a0a00001
+               a-10      [000] .....   100.000300: kmalloc: call_site=f+0x1/0x10 ptr=0000000000000000 bytes_req=30 bytes_alloc=32 gfp_flags=GFP_KERNEL node=-1 accounted=false
+               a-10      [000] .....   100.000400: kfree: call_site=g+0x1/0x10 ptr=0000000000000000
+               a-10      [000] .....   100.000500: kfree: call_site=g+0x1/0x10 ptr=00000000b0b00001
+               a-10      [000] .....   100.000600: kmem_cache_alloc: call_site=h+0x1/0x10 ptr=00000000c0c00001 name=filp bytes_req=184 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false
+               a-10      [000] .....   100.000700: kmem_cache_free: call_site=i+0x1/0x10 ptr=00000000c0c00001 name=filp
+EOF
+
+test_expect_success 'bytes freed as perf kmem counts them: frees of freed pointers again' '
+	"$KMEMTRACE" report -i refree.txt --slab --alloc --json >alloc.json &&
+	python3 -c "
+import json
+s = json.load(open(\"alloc.json\"))[\"slab\"][\"summary\"]
+assert (s[\"bytes_freed\"], s[\"perf_bytes_freed\"]) == (256, 352), s
+" &&
+	"$KMEMTRACE" report -i refree.txt --slab >plain.txt &&
+	grep -q "^Total bytes freed:     256$" plain.txt &&
+	grep -q "^perf kmem.s Total bytes freed also counts frees of pointers freed before (--alloc gives it)$" plain.txt &&
+	"$KMEMTRACE" report -i refree.txt --slab --alloc >alloc.txt &&
+	grep -q "^Total bytes freed as perf kmem counts them: 352$" alloc.txt
+'
+
 if ! command -v perf >/dev/null 2>&1 || ! perf kmem -h 2>&1 | grep -q 'perf kmem'; then
 	test_skip 'perf kmem stat figures equal' 'perf is not installed'
 	test_done
@@ -43,7 +74,8 @@ print(s[\"kmalloc\"] + s[\"kmem_cache_alloc\"], s[\"bytes_requested\"], s[\"byte
 		continue
 	fi
 	test_expect_success "$name: every perf kmem stat summary figure equal" '
-		"$KMEMTRACE" report --slab --page --json -i "$f" >kmt.json &&
+		"$KMEMTRACE" report --slab --page --alloc -l 1 --json -i "$f" >kmt.json &&
+		grep -q "\"perf_bytes_freed\"" kmt.json &&
 		flags= &&
 		grep -q "\"kmalloc\"\|\"kmem_cache_alloc\"\|\"kfree\"" kmt.json &&
 			flags="$flags --slab"
@@ -57,7 +89,7 @@ done
 
 test_expect_success 'the comparison fails when a figure differs' '
 	f="$DATA/perf-both-g.data" &&
-	"$KMEMTRACE" report --slab --page --json -i "$f" >kmt.json &&
+	"$KMEMTRACE" report --slab --page --alloc -l 1 --json -i "$f" >kmt.json &&
 	perf kmem -i "$f" --slab --page stat >perf.txt 2>/dev/null &&
 	sed "s/^Total bytes requested: \([0-9]*\)/Total bytes requested: 1\1/" \
 		perf.txt >bad.txt &&

@@ -144,9 +144,16 @@ test_expect_success 'errors: every kind of misuse, text and JSON' '
 		errors.summary.page_failed_alloc=1 \
 		errors.summary.unknown_free_warmup=1 errors.summary.free_null=1 \
 		errors.summary.alloc_over_live=1 \
-		errors.callsites.2.detail="allocated from filp, freed to sock_inode_cache" \
-		errors.callsites.3.callsite=fput+11 \
-		errors.callsites.3.other_callsite=fput+11
+		errors.summary.certain=5 errors.summary.possible=6 \
+		errors.summary.legal=0 \
+		errors.callsites.0.class=certain \
+		errors.callsites.1.detail="allocated from filp, freed to sock_inode_cache" \
+		errors.callsites.2.callsite=fput+11 \
+		errors.callsites.2.other_callsite=fput+11 \
+		errors.callsites.2.class=certain \
+		errors.callsites.5.kind=kfree_of_cache_object \
+		errors.callsites.5.class=possible \
+		errors.classes.3.certain=1 errors.classes.8.possible=2
 '
 
 test_expect_success 'errors: --warmup 0 expects no free of an unknown pointer' '
@@ -158,6 +165,27 @@ test_expect_success 'errors: --warmup 0 expects no free of an unknown pointer' '
 		errors.summary.unknown_free_warmup=2 \
 		errors.summary.page_unknown_free=0 \
 		errors.summary.page_unknown_free_warmup=1
+'
+
+test_expect_success 'errors: --kernel judges a kmem_cache object freed with kfree' '
+	"$KMEMTRACE" report -i errors.txt --errors --kernel 6.18.44 --json >k18.json &&
+	figures k18.json kernel=6.18.44 errors.summary.legal=1 \
+		errors.summary.kfree_of_cache_object=1 \
+		errors.classes.0.legal=1 errors.classes.0.possible=0 &&
+	python3 -c "
+import json, sys
+rows = json.load(open(\"k18.json\"))[\"errors\"][\"callsites\"]
+sys.exit(len(rows) != 9 or any(r[\"class\"] == \"legal\" for r in rows))
+" &&
+	"$KMEMTRACE" report -i errors.txt --errors --kernel 6.18.44 --all-findings \
+		--json >all.json &&
+	figures all.json errors.callsites.9.kind=kfree_of_cache_object \
+		errors.callsites.9.class=legal &&
+	"$KMEMTRACE" report -i errors.txt --errors --kernel 6.18.44 >k18.txt &&
+	grep -q "^Legal on this kernel (--all-findings lists them): 1$" k18.txt &&
+	"$KMEMTRACE" report -i errors.txt --errors --kernel 5.10.0-28-amd64 --json >k510.json &&
+	figures k510.json errors.callsites.0.kind=kfree_of_cache_object \
+		errors.callsites.0.class=certain errors.summary.certain=7
 '
 
 test_expect_success 'pcpu: runs of refills and drains, imbalance' '
@@ -286,7 +314,7 @@ test_expect_success 'CSV draws the series as rows' '
 test_expect_success 'bad view options: one clear line, no report' '
 	for args in "--older-than 5x" "--older-than -1s" "--step 0" "--by tid" \
 		    "--pid 12a" "--cpu 9999" "--cpu 2-1" "--top 0" "--top -1" \
-		    "--warmup soon"; do
+		    "--warmup soon" "--kernel soon" "--kernel 6" "--kernel 6.x"; do
 		test_usage_error "$KMEMTRACE" report -i leaks.txt --leaks $args &&
 		! grep -q LEAKS usage.out || { echo "args: $args"; cat err; return 1; }
 	done &&
@@ -296,7 +324,8 @@ test_expect_success 'bad view options: one clear line, no report' '
 
 test_expect_success 'report -h names every view and its options' '
 	"$KMEMTRACE" report -h >h &&
-	for o in --leaks --older-than --errors --warmup --procs --by --pcpu \
+	for o in --leaks --older-than --errors --warmup --all-findings --kernel \
+		 --procs --by --pcpu \
 		 --extfrag --caches --sizes --lifetimes --timeline --step --top \
 		 --pid --comm --cpu; do
 		grep -q -e "$o" h || { echo "missing $o"; return 1; }

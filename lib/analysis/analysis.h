@@ -24,6 +24,8 @@ struct kmt_report_opts {
 	uint64_t older_than;	/* leaks: ns an object must have lived */
 	uint64_t warmup;	/* errors: ns after the start in which frees of
 				 * unknown pointers are expected; 0 none */
+	int all_findings;	/* errors: list findings legal on the traced
+				 * kernel too */
 	uint64_t step;		/* timeline, extfrag: ns per step, 0 auto */
 	int by_comm;		/* procs: per command name, not per pid */
 	int top;		/* timeline: callsites drawn, 0 default */

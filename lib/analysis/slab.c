@@ -377,6 +377,9 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 
 	if (!ev->ptr) {
 		c->t.failed++;
+		/* perf keeps it as the entry of pointer 0 */
+		c->t.null_seen = 1;
+		c->t.null_alloc = ev->bytes_alloc;
 		return 0;
 	}
 	now.bytes_alloc = clamp32(ev->bytes_alloc);
@@ -437,11 +440,16 @@ static int on_free(struct slab_ctx *c, const struct kmt_event *ev)
 		c->t.nr_cache_free++;
 	if (!ev->ptr) {
 		c->t.free_null++;
+		if (c->t.null_seen)
+			c->t.perf_freed += c->t.null_alloc;
 		return 0;
 	}
 	if (c->opts.alloc) {
 		p = slab_ptrs_get(&c->ptrs, ev->ptr);
 		found = p && p->is_live;
+		/* the last allocation's bytes, whether it is live or not */
+		if (p)
+			c->t.perf_freed += p->obj_bytes;
 		if (found) {
 			obj = ptr_obj(p);
 			p->is_live = 0;
@@ -728,6 +736,23 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 			       t->live);
 	err |= kmt_summary_u64(s, "Bytes live at the end:", "live_bytes",
 			       t->live_bytes);
+	/*
+	 * perf kmem's Total bytes freed counts frees of pointers freed
+	 * before too; finding them takes every pointer, which only --alloc
+	 * keeps.
+	 */
+	if (c->opts.alloc) {
+		err |= kmt_summary_u64(s, "Total bytes freed as perf kmem counts them:",
+				       "perf_bytes_freed", t->perf_freed);
+	} else if (t->free_only || (t->null_seen && t->free_null)) {
+		struct kmt_sum_item it = {
+			.kind = KMT_SUM_NOTE,
+			.label = "perf kmem's Total bytes freed also counts frees "
+				 "of pointers freed before (--alloc gives it)",
+		};
+
+		err |= kmt_summary_add(s, &it);
+	}
 	return err ? -ENOMEM : 0;
 }
 

@@ -11,7 +11,18 @@ struct kmt_slab_totals {
 	uint64_t nr_cache_alloc;
 	uint64_t requested;
 	uint64_t allocated;
-	uint64_t freed;		/* bytes of matched frees, as perf counts */
+	uint64_t freed;		/* bytes of matched frees */
+	/*
+	 * Bytes freed as perf kmem counts them (with --alloc only, which
+	 * keeps every pointer): perf never forgets a pointer, so a free of
+	 * one freed before (no allocation seen between) adds its last
+	 * allocation's bytes again, and so does a free of NULL once an
+	 * allocation returned NULL (tools/perf/builtin-kmem.c
+	 * evsel__process_free_event, perf 6.1).
+	 */
+	uint64_t perf_freed;
+	uint64_t null_alloc;	/* bytes_alloc of the last failed allocation */
+	int null_seen;		/* an allocation returned NULL */
 	uint64_t frees_matched;
 	uint64_t nr_kfree;
 	uint64_t nr_cache_free;

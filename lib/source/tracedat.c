@@ -39,6 +39,7 @@
  * which Debian does not ship.
  */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_version(struct tracecmd_input *handle);
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
@@ -1603,6 +1604,10 @@ static int setup(struct td *td)
 	text = tracecmd_get_uname(td->h);
 	if (text)
 		set_release(s, text);
+	text = tracecmd_get_version(td->h);
+	if (text)
+		snprintf(s->recorder, sizeof(s->recorder), "%.*s",
+			 (int)strcspn(text, "\n"), text);
 
 	/* the session keeps the formats and kallsyms for symbol lookups */
 	tep_ref(td->tep);
