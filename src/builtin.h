@@ -16,5 +16,7 @@ int cmd_pageowner(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf-run.h"
+#include "util/array.h"
+
+/* the one piece of state a signal handler may touch */
+volatile sig_atomic_t bpf_run_stop;
+
+static void on_signal(int sig)
+{
+	bpf_run_stop = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;	/* only to wake the main loop from its sleep */
+}
+
+void bpf_run_error(const struct bpf_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kmemtrace %s: error: ", r->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+double bpf_run_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const char *bpf_run_size(char *buf, size_t size, double bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while ((bytes >= 1024 || bytes <= -1024) && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%.0f %s", bytes, units[u]);
+	else
+		snprintf(buf, size, "%.1f %s", bytes, units[u]);
+	return buf;
+}
+
+int bpf_run_check(struct bpf_run *r, int nargs, char **argv)
+{
+	r->have_cmd = nargs > 0;
+	argv[nargs] = NULL;
+	r->argv = argv;
+	r->wl.pid = -1;
+	r->wl.go_fd = r->wl.err_fd = -1;
+	if (r->duration_arg) {
+		char *end;
+
+		r->duration = strtod(r->duration_arg, &end);
+		if (*end || end == r->duration_arg || !(r->duration > 0)) {
+			bpf_run_error(r, "'%s' is not a duration in seconds (see 'kmemtrace %s -h')",
+				      r->duration_arg, r->name);
+			return 129;
+		}
+	}
+	if (r->pid_list && (r->all || r->have_cmd)) {
+		bpf_run_error(r, "-p goes with neither -a nor a command (see 'kmemtrace %s -h')",
+			      r->name);
+		return 129;
+	}
+	if (r->follow && !r->have_cmd) {
+		bpf_run_error(r, "--follow needs a command after '--' (see 'kmemtrace %s -h')",
+			      r->name);
+		return 129;
+	}
+	if (r->comm && strlen(r->comm) > 15) {
+		bpf_run_error(r, "--comm '%s': the kernel keeps 15 characters of a name",
+			      r->comm);
+		return 129;
+	}
+	return 0;
+}
+
+int bpf_run_prepare(struct bpf_run *r, struct kmt_bpf_config *cfg)
+{
+	struct sigaction sa;
+	size_t alloc = 0, alloc_main = 0;
+	const char *p = r->pid_list;
+	int ret;
+
+	while (p && *p) {
+		char *end;
+		long pid;
+
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || end == p || pid <= 0 || pid > INT_MAX ||
+		    (*end && *end != ',')) {
+			bpf_run_error(r, "'%s' is not a list of pids",
+				      r->pid_list);
+			return 1;
+		}
+		if (kill((pid_t)pid, 0) && errno == ESRCH) {
+			bpf_run_error(r, "no process %ld", pid);
+			return 1;
+		}
+		if (KMT_ARRAY_GROW(r->main_pids, r->nr_main + 1, alloc_main)) {
+			bpf_run_error(r, "out of memory");
+			return 2;
+		}
+		r->main_pids[r->nr_main++] = (pid_t)pid;
+		p = *end ? end + 1 : end;
+	}
+	(void)alloc;
+	cfg->filter_tgid = r->nr_main > 0 || r->follow;
+	cfg->follow_forks = r->follow;
+	cfg->comm = r->comm;
+	cfg->self = getpid();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (r->have_cmd) {
+		ret = kmt_workload_prepare(&r->wl, r->argv);
+		if (ret) {
+			bpf_run_error(r, "cannot start '%s': %s", r->argv[0],
+				      strerror(-ret));
+			return 2;
+		}
+	}
+	return 0;
+}
+
+int bpf_run_open(struct bpf_run *r, struct kmt_bpf *b,
+		 const struct kmt_bpf_config *cfg)
+{
+	if (!kmt_bpf_open(b, cfg))
+		return 0;
+	if (b->why == KMT_BPF_NO_MEMORY || b->why == KMT_BPF_OTHER)
+		bpf_run_error(r, "%s", b->errmsg);
+	else
+		bpf_run_error(r, "cannot use BPF: %s; 'kmemtrace record' traces without it",
+			      b->errmsg);
+	return 2;
+}
+
+int bpf_run_start(struct bpf_run *r, struct kmt_bpf *b)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->nr_main; i++) {
+		if (kmt_bpf_add_tgid(b, (uint32_t)r->main_pids[i])) {
+			bpf_run_error(r, "%s", b->errmsg);
+			return 2;
+		}
+	}
+	if (r->follow && kmt_bpf_add_tgid(b, (uint32_t)r->wl.pid)) {
+		bpf_run_error(r, "%s", b->errmsg);
+		return 2;
+	}
+	if (kmt_bpf_attach(b)) {
+		bpf_run_error(r, "cannot use BPF: %s; 'kmemtrace record' traces without it",
+			      b->errmsg);
+		return 2;
+	}
+	r->start = bpf_run_now();
+	if (r->have_cmd) {
+		ret = kmt_workload_start(&r->wl);
+		if (ret) {
+			bpf_run_error(r, "cannot run '%s': %s", r->argv[0],
+				      strerror(-ret));
+			return ret == -ENOENT || ret == -EACCES ? 127 : 2;
+		}
+	}
+	r->started = 1;
+	return 0;
+}
+
+int bpf_run_done(struct bpf_run *r)
+{
+	size_t i;
+
+	if (bpf_run_stop)
+		return 1;
+	if (r->have_cmd && kmt_workload_poll(&r->wl))
+		return 1;
+	if (r->duration && bpf_run_now() - r->start >= r->duration)
+		return 1;
+	if (r->nr_main) {
+		for (i = 0; i < r->nr_main; i++) {
+			if (kill(r->main_pids[i], 0) == 0 || errno != ESRCH)
+				return 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+const char *bpf_run_target(const struct bpf_run *r, char *buf, size_t size)
+{
+	if (r->nr_main)
+		snprintf(buf, size, "process%s %s", r->nr_main > 1 ? "es" : "",
+			 r->pid_list);
+	else if (r->have_cmd && r->follow)
+		snprintf(buf, size, "'%s' and its children", r->argv[0]);
+	else if (r->have_cmd)
+		snprintf(buf, size, "system wide while '%s' runs", r->argv[0]);
+	else
+		snprintf(buf, size, "system wide");
+	if (r->comm) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, size - n, ", tasks named '%s'", r->comm);
+	}
+	return buf;
+}
+
+int bpf_run_finish(struct bpf_run *r, int code)
+{
+	if (!r->have_cmd)
+		return code;
+	if (!r->started) {
+		kmt_workload_abort(&r->wl);
+		return code;
+	}
+	/* a signal meant for kmemtrace alone also ends the command */
+	if (!kmt_workload_poll(&r->wl))
+		kill(r->wl.pid, bpf_run_stop ? bpf_run_stop : SIGTERM);
+	kmt_workload_wait(&r->wl);
+	return code ? code : kmt_workload_exit_code(&r->wl);
+}
+
+void bpf_run_free(struct bpf_run *r)
+{
+	free(r->pids);
+	free(r->main_pids);
+	r->pids = r->main_pids = NULL;
+}
