@@ -233,7 +233,9 @@ static __always_inline void agg_add(const struct kmt_live_val *lv, int sign)
 		v = bpf_map_lookup_elem(&stack_agg, &k);
 	}
 	if (!v) {
-		stat_inc(KMT_S_STACKS_AGG_FULL);
+		/* a free after user space pruned the stack is no loss */
+		if (sign > 0)
+			stat_inc(KMT_S_STACKS_AGG_FULL);
 		return;
 	}
 	if (sign > 0) {

@@ -256,3 +256,27 @@ void bpf_run_free(struct bpf_run *r)
 	free(r->main_pids);
 	r->pids = r->main_pids = NULL;
 }
+
+int bpf_run_duration(const char *arg, double *secs)
+{
+	static const struct {
+		const char *unit;
+		double mul;
+	} units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+		{ "m", 60 }, { "h", 3600 }, { "", 1 },
+	};
+	char *end;
+	double v = strtod(arg, &end);
+	size_t i;
+
+	if (end == arg || !(v >= 0) || *arg == '-')
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].unit)) {
+			*secs = v * units[i].mul;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -56,6 +56,8 @@ void bpf_run_free(struct bpf_run *r);
 /* "kmemtrace NAME: error: ..." */
 void bpf_run_error(const struct bpf_run *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* "500ms", "5s", "2m", "1h" or bare seconds; 0, or -1 */
+int bpf_run_duration(const char *arg, double *secs);
 /* "1.2 MiB" style, into buf */
 const char *bpf_run_size(char *buf, size_t size, double bytes);
 

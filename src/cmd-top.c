@@ -480,13 +480,15 @@ int cmd_top(int argc, char **argv)
 		}
 	}
 	bpf_run_target(&run, target, sizeof(target));
-	if (batch && !json)
-		fprintf(stderr, "kmemtrace top: %s; the maps pin %s of kernel memory\n",
-			target, bpf_run_size(pinned, sizeof(pinned),
-					     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
 	code = bpf_run_start(&run, &bpf);
 	if (code)
 		goto out_file;
+	/* once attached: what a script may wait for */
+	if (batch)
+		fprintf(stderr, "kmemtrace top: %s, live sampled 1 in %u; the maps pin %s of kernel memory\n",
+			target, bpf.cfg.sample,
+			bpf_run_size(pinned, sizeof(pinned),
+				     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
 	kmt_top_init(&top, &bpf, &names, now_ns());
 	o.t = &top;
 	o.run = &run;

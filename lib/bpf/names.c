@@ -128,13 +128,20 @@ uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
 	while (first < nr &&
 	       is_tracing(kmt_symtab_lookup(&n->sess.syms, ips[first], &off)))
 		first++;
-	/* a slab object's stack starts at its callsite */
+	/*
+	 * A slab object's stack starts at its callsite; a page's at the
+	 * first frame past the page allocator (the rule of callsite.h).
+	 */
 	for (i = first; site && i < nr; i++) {
 		if (ips[i] == site) {
 			first = i;
 			break;
 		}
 	}
+	while (!site && first + 1 < nr &&
+	       kmt_callsite_is_page_allocator(
+			kmt_symtab_lookup(&n->sess.syms, ips[first], &off)))
+		first++;
 	id = nr > first ? kmt_stacks_intern(&n->sess.stacks, ips + first,
 					    nr - first) : 0;
 	memo = kmt_hash_put(&n->ids, (uint32_t)stack_id, &is_new);

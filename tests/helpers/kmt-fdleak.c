@@ -7,19 +7,21 @@
  * callsites in this process.  So N eventfds of which K stay open are
  * exactly N allocations at each callsite of which K are outstanding.
  *
- *   kmt-fdleak [-n N] [-k K] [-s STEADY] [-t MS] [-u SOCKETS] [-g GO] [-d DONE]
+ *   kmt-fdleak [-w] [-n N] [-k K] [-s STEPS [-L PER_STEP] [-t MS]] [-u SOCKETS]
  *
- * Prints its pid, waits until the file GO exists (when given: the tracer
- * is attached by then), makes N eventfds and closes all but K; with -s,
- * then leaks one eventfd every MS milliseconds STEADY times while making
- * and closing 20 others each time (a steady leak under a busy, flat
- * cache); with -u, binds and closes SOCKETS UDP sockets, which the
- * kernel frees from an RCU callback, in softirq context.  Then it
- * creates DONE, prints "done", and holds what it leaked until it is
- * killed (SIGTERM), so a tracer sees the leak as outstanding.
+ * Prints its pid; with -w waits for SIGUSR1 (the tracers are attached by
+ * then: waiting in sigwait allocates nothing, so what they see of this
+ * process is the work alone), makes N eventfds and closes all but K; with -s,
+ * then leaks one eventfd (-L: PER_STEP) every MS milliseconds, STEPS
+ * times, making and closing 20 others each time (a steady leak under a
+ * busy, flat cache); with -u, binds and closes SOCKETS UDP sockets, which the
+ * kernel frees from an RCU callback, in softirq context.  Then it prints
+ * "done" and holds what it leaked until it is killed (SIGTERM), so a
+ * tracer sees the leak as outstanding.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,37 +54,46 @@ static int make_eventfd(void)
 
 int main(int argc, char **argv)
 {
-	const char *go = NULL, *done = NULL;
+	int wait_go = 0;
+	sigset_t usr1;
 	long n = 1000, keep = 100, steady = 0, period = 100, sockets = 0;
+	long per_step = 1;
 	long i, j;
 	int opt, *fds;
 
-	while ((opt = getopt(argc, argv, "n:k:s:t:u:g:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "wn:k:s:L:t:u:")) != -1) {
 		switch (opt) {
 		case 'n': n = atol(optarg); break;
 		case 'k': keep = atol(optarg); break;
 		case 's': steady = atol(optarg); break;
+		case 'L': per_step = atol(optarg); break;
 		case 't': period = atol(optarg); break;
 		case 'u': sockets = atol(optarg); break;
-		case 'g': go = optarg; break;
-		case 'd': done = optarg; break;
+		case 'w': wait_go = 1; break;
 		default:
-			fprintf(stderr, "usage: kmt-fdleak [-n N] [-k K] [-s STEADY] [-t MS] [-u SOCKETS] [-g GO] [-d DONE]\n");
+			fprintf(stderr, "usage: kmt-fdleak [-n N] [-k K] [-s STEPS [-L PER_STEP] [-t MS]] [-u SOCKETS]\n");
 			return 129;
 		}
 	}
 	if (n < 0 || keep < 0 || keep > n || steady < 0 || period < 0 ||
+	    per_step < 1 ||
 	    sockets < 0) {
 		fprintf(stderr, "kmt-fdleak: bad counts\n");
 		return 129;
 	}
-	fds = calloc(n + steady + 1, sizeof(*fds));
+	fds = calloc(n + steady * per_step + 1, sizeof(*fds));
 	if (!fds)
 		return 1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
 	printf("%ld\n", (long)getpid());
 	fflush(stdout);
-	while (go && access(go, F_OK))
-		sleep_ms(10);
+	if (wait_go) {
+		int sig;
+
+		sigwait(&usr1, &sig);
+	}
 
 	for (i = 0; i < n; i++)
 		fds[i] = make_eventfd();
@@ -96,7 +107,8 @@ int main(int argc, char **argv)
 			churn[j] = make_eventfd();
 		for (j = 0; j < 20; j++)
 			close(churn[j]);
-		fds[n + i] = make_eventfd();
+		for (j = 0; j < per_step; j++)
+			fds[n + i * per_step + j] = make_eventfd();
 		sleep_ms(period);
 	}
 	for (i = 0; i < sockets; i++) {
@@ -119,12 +131,6 @@ int main(int argc, char **argv)
 	/* the sockets' RCU callbacks: a grace period or two */
 	if (sockets)
 		sleep_ms(200);
-	if (done) {
-		int fd = open(done, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-
-		if (fd >= 0)
-			close(fd);
-	}
 	printf("done\n");
 	fflush(stdout);
 	for (;;)
