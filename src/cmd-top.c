@@ -172,7 +172,7 @@ static void print_text(const struct top_out *o, int max_rows)
 		n = max_rows;
 	for (i = 0; i < n; i++) {
 		const struct kmt_top_row *row = &t->rows[i];
-		char label[512], pg[KMT_TOP_ORDERS][32], live[32], lb[32];
+		char label[512], pg[KMT_TOP_ORDERS][48], live[48], lb[48];
 		int k;
 
 		for (k = 0; k < KMT_TOP_ORDERS; k++) {

@@ -86,7 +86,7 @@ struct kmt_top {
 	struct kmt_top_row *rows;
 	size_t nr_rows, alloc_rows;
 	struct kmt_hash index;		/* view key -> row index + 1 */
-	char errmsg[256];
+	char errmsg[512];
 };
 
 void kmt_top_init(struct kmt_top *t, struct kmt_bpf *b,

@@ -67,7 +67,7 @@ struct kmt_watch {
 	/* outstanding in all, older than older_than, scaled */
 	uint64_t old_count, old_bytes;
 	int64_t live, live_bytes;
-	char errmsg[256];
+	char errmsg[512];
 };
 
 void kmt_watch_init(struct kmt_watch *w, struct kmt_bpf *b,
