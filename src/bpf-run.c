@@ -96,7 +96,7 @@ int bpf_run_check(struct bpf_run *r, int nargs, char **argv)
 int bpf_run_prepare(struct bpf_run *r, struct kmt_bpf_config *cfg)
 {
 	struct sigaction sa;
-	size_t alloc = 0, alloc_main = 0;
+	size_t alloc_main = 0;
 	const char *p = r->pid_list;
 	int ret;
 
@@ -123,7 +123,6 @@ int bpf_run_prepare(struct bpf_run *r, struct kmt_bpf_config *cfg)
 		r->main_pids[r->nr_main++] = (pid_t)pid;
 		p = *end ? end + 1 : end;
 	}
-	(void)alloc;
 	cfg->filter_tgid = r->nr_main > 0 || r->follow;
 	cfg->follow_forks = r->follow;
 	cfg->comm = r->comm;
@@ -252,9 +251,8 @@ int bpf_run_finish(struct bpf_run *r, int code)
 
 void bpf_run_free(struct bpf_run *r)
 {
-	free(r->pids);
 	free(r->main_pids);
-	r->pids = r->main_pids = NULL;
+	r->main_pids = NULL;
 }
 
 int bpf_run_duration(const char *arg, double *secs)

@@ -24,8 +24,8 @@ struct bpf_run {
 	double duration;
 	char **argv;			/* the command, NULL-terminated */
 	int have_cmd;
-	pid_t *pids, *main_pids;
-	size_t nr_pids, nr_main;
+	pid_t *main_pids;		/* -p */
+	size_t nr_main;
 	struct kmt_workload wl;
 	double start;
 	int started;

@@ -64,10 +64,10 @@ EOF
 chmod +x "$dir/timed.sh"
 
 wait_for () {
-	i=0
+	tries=0
 	while ! grep -q "$1" "$2" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 600 ] || return 1
+		tries=$((tries + 1))
+		[ $tries -le 600 ] || return 1
 		sleep 0.1
 	done
 }
