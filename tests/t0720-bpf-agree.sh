@@ -3,7 +3,8 @@
 # by all three at once: kmt-fdleak makes 1000 eventfds and keeps 100
 # open.  watch --sample 1 finds the same outstanding objects per callsite
 # as `record` + `report --leaks`, and `top -b` counts the same
-# allocations per callsite as `report --caller`.
+# allocations per callsite as `report --caller` (to the event, unless BPF
+# says it skipped some: then by no more than those).
 . "$(dirname "$0")/lib.sh"
 
 # BPF needs root and the kernel's BTF; anything else is said by top itself
@@ -72,7 +73,13 @@ test_expect_success 'watch and report --leaks: the same outstanding slab objects
 	rs = {c["callsite"]: c["count"] for c in r["leaks"]["callsites"] if c["kind"] == "slab"}
 	print("watch:", sorted(ws.items()))
 	print("report:", sorted(rs.items()))
-	assert ws == rs, "they differ"
+	# BPF skips an event that comes while its program already runs on
+	# that CPU (an interrupt in the middle of it), and counts it: any
+	# difference must be no more than those
+	skipped = w["counters"]["events the kernel skipped"]
+	diff = sum(abs(ws.get(k, 0) - rs.get(k, 0)) for k in set(ws) | set(rs))
+	print("skipped:", skipped, "difference:", diff)
+	assert diff <= skipped, "they differ"
 	assert ws.get("do_eventfd+34", ws.get(next((k for k in ws if k.startswith("do_eventfd+")), ""), 0)) == 100, "not the 100 eventfds kept"
 	EOF
 '
@@ -87,7 +94,10 @@ test_expect_success 'top -b and report --caller: the same allocations per callsi
 	rs = {c["callsite"]: c["hit"] for c in r["slab"]["callsites"]}
 	print("top:", sorted(ts.items()))
 	print("report:", sorted(rs.items()))
-	assert ts == rs, "they differ"
+	skipped = t["counters"]["events the kernel skipped"]
+	diff = sum(abs(ts.get(k, 0) - rs.get(k, 0)) for k in set(ts) | set(rs))
+	print("skipped:", skipped, "difference:", diff)
+	assert diff <= skipped, "they differ"
 	ev = [v for k, v in ts.items() if k.startswith("do_eventfd+")]
 	assert ev == [1000], "not the 1000 eventfds made"
 	EOF
