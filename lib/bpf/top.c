@@ -586,7 +586,10 @@ int kmt_top_build(struct kmt_top *t, enum kmt_top_view view,
 		*prev = (int64_t)r->live_bytes;
 	}
 	t->prev_view = view;
-	qsort_r(t->rows, t->nr_rows, sizeof(*t->rows), cmp_rows, &sc);
+	/* qsort_r may not be given a NULL array, even empty */
+	if (t->nr_rows)
+		qsort_r(t->rows, t->nr_rows, sizeof(*t->rows), cmp_rows,
+			&sc);
 	return 0;
 }
 

@@ -293,7 +293,9 @@ static int by_site(struct kmt_watch *w)
 	for (i = 0; i < w->nr_sites; i++)
 		w->sites[i].growing = is_growing(w->sites[i].trend,
 						 w->sites[i].nr_trend);
-	qsort(w->sites, w->nr_sites, sizeof(*w->sites), cmp_sites);
+	/* qsort may not be given a NULL array, even empty */
+	if (w->nr_sites)
+		qsort(w->sites, w->nr_sites, sizeof(*w->sites), cmp_sites);
 	return 0;
 }
 
@@ -340,6 +342,8 @@ int kmt_watch_update(struct kmt_watch *w, uint64_t now_ns)
 			return watch_error(w, -ENOMEM, "out of memory");
 		w->sorted[w->nr_sorted++] = g;
 	}
-	qsort(w->sorted, w->nr_sorted, sizeof(*w->sorted), cmp_groups);
+	if (w->nr_sorted)
+		qsort(w->sorted, w->nr_sorted, sizeof(*w->sorted),
+		      cmp_groups);
 	return 0;
 }
