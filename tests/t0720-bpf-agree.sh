@@ -73,8 +73,13 @@ test_expect_success 'watch and report --leaks: the same outstanding slab objects
 	w = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 	r = json.load(open(sys.argv[2]))
 	assert w["final"] and w["sample"] == 1 and not w["estimated"], w
-	ws = {c["callsite"]: c["count"] for c in w["callsites"] if c["kind"] == "slab"}
-	rs = {c["callsite"]: c["count"] for c in r["leaks"]["callsites"] if c["kind"] == "slab"}
+	# Slab metadata (the object extension vector of a new slab) is charged to
+	# the helper but freed when other processes empty that slab, maybe
+	# between the ends of the two tracers: left out.  The objects of the helper
+	# cannot go while it waits.
+	meta = lambda c: c["callsite"].startswith("alloc_slab_obj_exts+")
+	ws = {c["callsite"]: c["count"] for c in w["callsites"] if c["kind"] == "slab" and not meta(c)}
+	rs = {c["callsite"]: c["count"] for c in r["leaks"]["callsites"] if c["kind"] == "slab" and not meta(c)}
 	print("watch:", sorted(ws.items()))
 	print("report:", sorted(rs.items()))
 	# BPF skips an event that comes while its program already runs on
