@@ -12,6 +12,8 @@
 
 CC	?= cc
 PKGS	:= libtraceevent libtracefs libtracecmd libzstd
+# top and watch: their BPF programs load through libbpf
+PKGS	+= libbpf
 O	?= build
 SAN	?=
 VERSION	:= $(shell sed -n 's/.*KMT_VERSION "\(.*\)"/\1/p' src/builtin.h)
@@ -66,6 +68,8 @@ endif
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PGO_FLAGS) $(SAN) -D_GNU_SOURCE \
 	     -Ilib $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# the BPF skeleton (generated) and the structs both sides share
+ALL_CFLAGS += -I$(O)/bpf -Ibpf
 DEPFLAGS = -MMD -MP
 
 # one short line a step; make V=1 prints the commands
@@ -118,6 +122,35 @@ CC_LINE = '$(subst ','\'',$(CC) $(ALL_CFLAGS))'
 $(O)/.cflags: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' $(CC_LINE) | cmp -s - $@ || printf '%s\n' $(CC_LINE) >$@
+
+# The BPF programs of top and watch: C in bpf/, compiled with clang
+# against this kernel's BTF (CO-RE, so the object runs on other kernels
+# too), linked by bpftool (which drops the DWARF) and embedded in the
+# binary as a libbpf skeleton.  The object names no directory: clang's
+# line info is mapped to the tree's relative paths.
+BPF_CLANG ?= clang
+BPFTOOL	?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+BPF_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/;s/s390x/s390/;s/riscv64/riscv/')
+BPF_CFLAGS = -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+	     -fdebug-prefix-map=$(CURDIR)=. -I$(O)/bpf -Ibpf
+
+$(O)/bpf/vmlinux.h: $(wildcard $(VMLINUX_BTF))
+	@mkdir -p $(dir $@)
+	$(say) GEN $@
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && mv $@.tmp $@
+
+$(O)/bpf/%.bpf.o: bpf/%.bpf.c bpf/kmt.h $(O)/bpf/vmlinux.h
+	@mkdir -p $(dir $@)
+	$(say) BPF $<
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@.tmp.o $<
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+$(O)/bpf/kmt.skel.h: $(O)/bpf/kmt.bpf.o
+	$(say) GEN $@
+	$(Q)$(BPFTOOL) gen skeleton $< name kmt_skel >$@.tmp && mv $@.tmp $@
+
+$(O)/lib/bpf/loader.o: $(O)/bpf/kmt.skel.h
 
 $(O)/%.o: %.c $(O)/.cflags $(PGO_STAMP)
 	@mkdir -p $(dir $@)

@@ -9,12 +9,15 @@
 #   bench/views/run.sh      every report view vs the plain report
 #   bench/record/run.sh     the workload untraced, under kmemtrace record,
 #                           under perf kmem record: slowdown, lost events
+#   bench/top-watch/run.sh  the workload under top, watch, bpftrace doing
+#                           the same, record, perf kmem: slowdown, drops,
+#                           user-space memory
 #   bench/pageowner/run.sh  kmemtrace pageowner vs page_owner_sort; needs a
 #                           kernel source tree: KERNEL_SRC=/path make bench
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 rc=0
-for b in report views record; do
+for b in report views record top-watch; do
 	echo "== bench/$b"
 	sh "$TOP/bench/$b/run.sh" || rc=1
 	echo

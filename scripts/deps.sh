@@ -11,6 +11,13 @@ for pc in libtraceevent libtracefs libtracecmd libzstd; do
 	pkg-config --exists "$pc" 2>/dev/null || pkgs="$pkgs $pc-dev"
 done
 command -v trace-cmd >/dev/null 2>&1 || pkgs="$pkgs trace-cmd"
+# top and watch: BPF programs built with clang and bpftool, loaded by libbpf
+pkg-config --exists libbpf 2>/dev/null || pkgs="$pkgs libbpf-dev"
+command -v bpftool >/dev/null 2>&1 || [ -x /usr/sbin/bpftool ] ||
+	pkgs="$pkgs bpftool"
+command -v clang >/dev/null 2>&1 || pkgs="$pkgs clang"
+# the tests drive top's live view in a terminal
+command -v tmux >/dev/null 2>&1 || pkgs="$pkgs tmux"
 command -v pkg-config >/dev/null 2>&1 || pkgs="pkg-config $pkgs"
 command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
 command -v asciidoctor >/dev/null 2>&1 || pkgs="$pkgs asciidoctor"

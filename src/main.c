@@ -14,6 +14,8 @@ static const struct kmt_command commands[] = {
 	{ "pageowner",	cmd_pageowner,	"analyse page_owner dumps (page_owner_sort's job, faster)" },
 	{ "check",	cmd_check,	"verify a recording: events, order, truncation, lost events" },
 	{ "stat",	cmd_stat,	"count kmem events and their rates, live" },
+	{ "top",	cmd_top,	"live view of kernel allocations by callsite, cache, process, stack (BPF)" },
+	{ "watch",	cmd_watch,	"hunt leaks for hours: outstanding objects by stack, with their trend (BPF)" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

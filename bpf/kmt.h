@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_BPF_KMT_H
+#define KMT_BPF_KMT_H
+
+/*
+ * What the BPF programs (bpf/kmt.bpf.c) and user space (lib/bpf) both
+ * read: the maps' keys and values and the drop counters.  The programs
+ * see vmlinux.h's __u64; user space gets them from <linux/types.h>.
+ */
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* frames a stack map entry keeps: deep enough for fs and network paths */
+#define KMT_STACK_DEPTH		64
+
+/* what an event was; the kind of a key in the counts map */
+enum kmt_bpf_kind {
+	KMT_K_KMALLOC = 1,	/* cache: the size class (bytes_alloc) */
+	KMT_K_CACHE_ALLOC,	/* cache: the struct kmem_cache address */
+	KMT_K_KFREE,		/* cache: 0 (kfree does not say) */
+	KMT_K_CACHE_FREE,	/* cache: the struct kmem_cache address */
+	KMT_K_PAGE_ALLOC,	/* order: the order; site: 0 */
+	KMT_K_PAGE_FREE,	/* mm_page_free and mm_page_free_batched */
+	KMT_K_NR
+};
+
+/*
+ * One row of in-kernel counting (top): events of a kind at a callsite,
+ * in a cache, by a process.  A per-CPU hash, so CPUs never share a line.
+ */
+struct kmt_site_key {
+	__u64 site;		/* call_site; 0 for pages */
+	__u64 cache;
+	__u32 tgid;
+	__u8 kind;		/* enum kmt_bpf_kind */
+	__u8 order;		/* pages */
+	__u16 pad;
+};
+
+struct kmt_site_val {
+	__u64 count;
+	__u64 bytes_req;
+	__u64 bytes_alloc;
+};
+
+/*
+ * An object (slab pointer, or struct page address for pages) allocated
+ * while tracing and not yet freed; only sampled addresses are kept.
+ */
+struct kmt_live_val {
+	__u64 ts;		/* bpf_ktime_get_ns() of the allocation */
+	__u64 site;		/* slab call_site; 0 for pages */
+	__u64 cache;		/* as in kmt_site_key */
+	__u32 bytes;		/* bytes_alloc (pages: PAGE_SIZE << order) */
+	__u32 bytes_req;
+	__s32 stack_id;		/* >= 0, or -errno of bpf_get_stackid */
+	__u32 tgid;
+	__u8 kind;
+	__u8 order;
+	__u16 pad;
+	__u32 pad2;
+};
+
+/* per stack (and callsite) of sampled allocations, kept in the kernel */
+struct kmt_stack_key {
+	__u64 site;
+	__s32 stack_id;		/* as in kmt_live_val */
+	__u8 kind;		/* KMT_K_KMALLOC/CACHE_ALLOC/PAGE_ALLOC */
+	__u8 order;
+	__u16 pad;
+};
+
+struct kmt_stack_val {
+	__u64 allocs;		/* sampled allocations */
+	__u64 frees;		/* of those, freed */
+	__u64 bytes;		/* allocated */
+	__s64 live;		/* allocations - frees */
+	__s64 live_bytes;
+};
+
+/* counters of the per-CPU array "stats": every loss and oddity */
+enum kmt_bpf_stat {
+	KMT_S_EVENTS_KMALLOC,	/* events seen, by tracepoint */
+	KMT_S_EVENTS_CACHE_ALLOC,
+	KMT_S_EVENTS_KFREE,
+	KMT_S_EVENTS_CACHE_FREE,
+	KMT_S_EVENTS_PAGE_ALLOC,
+	KMT_S_EVENTS_PAGE_FREE,
+	KMT_S_SAMPLED,		/* allocations kept in the live map */
+	KMT_S_SITES_FULL,	/* counts map full: the event was not counted */
+	KMT_S_LIVE_FULL,	/* live map full: the object is not followed */
+	KMT_S_STACK_COLLISION,	/* bpf_get_stackid -EEXIST */
+	KMT_S_STACK_FULL,	/* bpf_get_stackid -ENOMEM */
+	KMT_S_STACK_FAILED,	/* bpf_get_stackid, any other error */
+	KMT_S_STACKS_AGG_FULL,	/* per-stack map full */
+	KMT_S_UNKNOWN_FREE,	/* sampled free of an object not seen allocated */
+	KMT_S_REALLOC,		/* allocation over a live object (a missed free) */
+	KMT_S_SPLIT_FREE,	/* page freed at another order than allocated */
+	KMT_S_FREE_HARDIRQ,	/* frees of followed objects, by context */
+	KMT_S_FREE_SOFTIRQ,
+	KMT_S_FREE_TASK,
+	KMT_S_COMM_FULL,	/* comm map full */
+	KMT_S_FAILED_ALLOC,	/* ptr NULL: the allocation failed */
+	KMT_S_NR
+};
+
+#endif
