@@ -539,6 +539,20 @@ static void list_by(FILE *out, int help)
 		fputs("pid\ncomm\n", out);
 }
 
+/* --format: the renderers' names, from their table */
+static void list_formats(FILE *out, int help)
+{
+	const struct kmt_renderer *rd;
+	size_t i;
+
+	if (help)
+		fputs("\nformats (--format):", out);
+	for (i = 0; (rd = kmt_renderer_at(i)); i++)
+		fprintf(out, help ? " %s" : "%s\n", rd->name);
+	if (help)
+		fputc('\n', out);
+}
+
 /*
  * Every -s key must be known to some analysis that runs; else the
  * message lists the keys of those that run.
@@ -1130,6 +1144,7 @@ done:
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
+	const char *format = NULL;
 	const char *kernel = NULL;
 	int json = 0, csv = 0, any_view = 0, threads = 0;
 	struct kmt_report_opts opts = { 0 };
@@ -1202,8 +1217,10 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOL(0, "raw-ip", &opts.raw_ip, "print addresses, not symbols"),
 		OPT_BOOL(0, "live", &opts.live, "page: only blocks still allocated at the end"),
 		OPT_GROUP("output"),
-		OPT_BOOL(0, "json", &json, "JSON: every table and summary"),
-		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each"),
+		OPT_WORDS(0, "format", &format, "name", list_formats,
+			  "output format (listed below; default text)"),
+		OPT_BOOL(0, "json", &json, "JSON: every table and summary (--format json)"),
+		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each (--format csv)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the report to <file> ('-': stdout, the default)"),
 		OPT_GROUP("running"),
@@ -1230,11 +1247,25 @@ int cmd_report(int argc, char **argv)
 	if (nargs > 1)
 		return kmt_usage_error("one input at a time, not '%s' and '%s'",
 				       argv[0], argv[1]);
-	if (json && csv)
-		return kmt_usage_error("--json and --csv exclude each other");
+	if (json + csv + !!format > 1)
+		return kmt_usage_error("--format, --json and --csv exclude each other");
 	if (!threads)
 		threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
-	renderer = kmt_renderer_find(json ? "json" : csv ? "csv" : "text");
+	if (!format)
+		format = json ? "json" : csv ? "csv" : "text";
+	renderer = kmt_renderer_find(format);
+	if (!renderer) {
+		const struct kmt_renderer *rd;
+		size_t o = 0;
+
+		for (i = 0; (rd = kmt_renderer_at(i)) && o < sizeof(msg); i++)
+			o += snprintf(msg + o, sizeof(msg) - o, "%s%s",
+				      i ? ", " : "", rd->name);
+		return kmt_usage_error("unknown format '%s': the formats are %s",
+				       format, msg);
+	}
+	if (!strcmp(format, "json"))
+		kmt_errors_as_json(1);
 	if (view_options(&va, &opts, msg, sizeof(msg)))
 		return kmt_usage_error("%s", msg);
 	if (time_arg && parse_time(time_arg, &time_start, &time_end,

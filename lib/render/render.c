@@ -40,6 +40,12 @@ int kmt_render_pieces(const struct kmt_renderer *rd,
 	return ret;
 }
 
+const struct kmt_renderer *kmt_renderer_at(size_t i)
+{
+	return i < sizeof(renderers) / sizeof(renderers[0]) ? &renderers[i] :
+							      NULL;
+}
+
 const struct kmt_renderer *kmt_renderer_find(const char *name)
 {
 	size_t i;

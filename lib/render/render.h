@@ -79,5 +79,7 @@ void kmt_render_csv_layout_free(struct kmt_layout *lay);
 
 /* the renderer called name ("text", "json", "csv"), or NULL */
 const struct kmt_renderer *kmt_renderer_find(const char *name);
+/* the i-th renderer, NULL past the last: for listing the formats */
+const struct kmt_renderer *kmt_renderer_at(size_t i);
 
 #endif
