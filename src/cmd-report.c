@@ -1255,12 +1255,12 @@ int cmd_report(int argc, char **argv)
 		format = json ? "json" : csv ? "csv" : "text";
 	renderer = kmt_renderer_find(format);
 	if (!renderer) {
-		const struct kmt_renderer *rd;
+		const struct kmt_renderer *known;
 		size_t o = 0;
 
-		for (i = 0; (rd = kmt_renderer_at(i)) && o < sizeof(msg); i++)
+		for (i = 0; (known = kmt_renderer_at(i)) && o < sizeof(msg); i++)
 			o += snprintf(msg + o, sizeof(msg) - o, "%s%s",
-				      i ? ", " : "", rd->name);
+				      i ? ", " : "", known->name);
 		return kmt_usage_error("unknown format '%s': the formats are %s",
 				       format, msg);
 	}

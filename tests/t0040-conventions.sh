@@ -270,9 +270,9 @@ test_expect_success '-h lists the sort keys of every table' '
 '
 
 test_expect_success 'other mistakes in the command line: one line, exit 129' '
-	expect 129 "kmemtrace report: error: option '\''--time'\'' needs start,end in seconds, start <= end, not '\''500,499'\'' (see '\''kmemtrace report -h'\'')" \
+	expect 129 "kmemtrace report: error: option '\''--time'\'' needs start,end in seconds as the recording stamps them, or from its start as +S (+1.5,+3), start <= end, not '\''500,499'\'' (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report --time 500,499 &&
-	expect 129 "kmemtrace report: error: --json and --csv exclude each other (see '\''kmemtrace report -h'\'')" \
+	expect 129 "kmemtrace report: error: --format, --json and --csv exclude each other (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report --json --csv &&
 	expect 129 "kmemtrace report: error: option '\''--json'\'' takes no value (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report --json=yes

@@ -65,7 +65,7 @@ test_expect_success 'sort keys after -s, word by word after commas' '
 '
 
 test_expect_success 'the sort keys offered are those report -h lists' '
-	"$KMEMTRACE" report -h | sed -n "/^sort keys/,\$p" | tail -n +2 |
+	"$KMEMTRACE" report -h | sed -n "/^sort keys/,/^\$/p" | tail -n +2 |
 		cut -c15- | tr "\n" " " | sed -E "s/\(default [^)]*\)//g" |
 		tr ", " "\n\n" | grep . | sort -u >listed &&
 	grep -qx outstanding_bytes listed && grep -qx pingpong listed &&
