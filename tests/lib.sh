@@ -26,6 +26,18 @@ test_failed=0
 trap 'rm -rf "$TRASH"' EXIT
 cd "$TRASH" || exit 1
 
+# perf and kmemtrace name a perf.data's kernel addresses from perf's
+# build-id cache (~/.debug), which depends on the machine and its user.
+# Tests use their own, holding the kallsyms of the kernel the committed
+# perf.data files were recorded on (its build id, `perf buildid-list`),
+# made from the committed `perf script -g` text (tests/make-kallsyms.py).
+PERF_BUILDID_DIR=$TRASH/buildid
+REC_BUILD_ID=48dc540c8b76393804ca8088dbfa7d42911a9444
+mkdir -p "$PERF_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID"
+python3 "$TESTS_DIR/make-kallsyms.py" "$DATA/text/perf-both-g.script.txt" \
+	>"$PERF_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID/kallsyms" || exit 1
+export PERF_BUILDID_DIR
+
 test_expect_success () {
 	test_count=$((test_count + 1))
 	if (eval "$2") >"$TRASH/.out" 2>&1; then
@@ -84,4 +96,19 @@ have_root_tracefs () {
 
 test_done () {
 	[ "$test_failed" = 0 ]
+}
+
+# succeeds once no kmemtrace BPF program is in the kernel, waiting up to
+# 5 s: the kernel frees a program after a grace period once the last
+# descriptor is closed, so one may outlive its process briefly.  While a
+# kmemtrace runs (another test's), its programs are its own.
+bpf_programs_gone () {
+	i=0
+	while bpftool prog show 2>/dev/null | grep "name kmt_"; do
+		pgrep -x kmemtrace >/dev/null && return 0
+		i=$((i + 1))
+		[ $i -le 50 ] || return 1
+		sleep 0.1
+	done
+	return 0
 }

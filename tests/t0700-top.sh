@@ -149,8 +149,7 @@ test_expect_success 'the live view: keys switch views and columns, q quits' '
 tmux kill-session -t $S 2>/dev/null
 
 test_expect_success 'no BPF program is left in the kernel after it' '
-	pgrep -x kmemtrace ||
-	! bpftool prog show 2>/dev/null | grep "name kmt_"
+	bpf_programs_gone
 '
 
 test_done

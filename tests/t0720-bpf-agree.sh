@@ -114,8 +114,7 @@ test_expect_success 'top -b and report --caller: the same allocations per callsi
 
 # programs and maps live as long as the process's descriptors: none stay
 test_expect_success 'no BPF program is left in the kernel after them' '
-	pgrep -x kmemtrace ||
-	! bpftool prog show 2>/dev/null | grep "name kmt_"
+	bpf_programs_gone
 '
 
 test_done
