@@ -11,7 +11,7 @@
 #   make bench      the benchmarks (see bench/README.md)
 
 CC	?= cc
-PKGS	:= libtraceevent libtracefs libtracecmd libzstd
+PKGS	:= libtraceevent libtracefs libtracecmd libzstd zlib
 # top and watch: their BPF programs load through libbpf
 PKGS	+= libbpf
 O	?= build

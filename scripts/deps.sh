@@ -10,6 +10,8 @@ pkgs=""
 for pc in libtraceevent libtracefs libtracecmd libzstd; do
 	pkg-config --exists "$pc" 2>/dev/null || pkgs="$pkgs $pc-dev"
 done
+# zlib: the gzip of pprof profiles
+pkg-config --exists zlib 2>/dev/null || pkgs="$pkgs zlib1g-dev"
 command -v trace-cmd >/dev/null 2>&1 || pkgs="$pkgs trace-cmd"
 # top and watch: BPF programs built with clang and bpftool, loaded by libbpf
 pkg-config --exists libbpf 2>/dev/null || pkgs="$pkgs libbpf-dev"
@@ -22,6 +24,8 @@ command -v pkg-config >/dev/null 2>&1 || pkgs="pkg-config $pkgs"
 command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
 command -v asciidoctor >/dev/null 2>&1 || pkgs="$pkgs asciidoctor"
 command -v man >/dev/null 2>&1 || pkgs="$pkgs man-db"
+# the tests read report's pprof profiles with go tool pprof
+command -v go >/dev/null 2>&1 || pkgs="$pkgs golang-go"
 
 [ -z "$pkgs" ] && exit 0
 

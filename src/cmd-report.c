@@ -17,6 +17,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/live.h"
+#include "analysis/profile.h"
 #include "builtin.h"
 #include "event/callsite.h"
 #include "event/pipeline.h"
@@ -44,6 +45,7 @@ struct report_want {
 	int slab, page;
 	int leaks, errors, procs, pcpu, extfrag, caches, sizes, lifetimes;
 	int timeline;
+	int profile;
 };
 
 /* the option values that need parsing before the analyses start */
@@ -72,6 +74,8 @@ static const struct {
 	{ &kmt_analysis_lifetimes, offsetof(struct report_want, lifetimes),
 	  AN_VIEW },
 	{ &kmt_analysis_timeline, offsetof(struct report_want, timeline),
+	  AN_VIEW },
+	{ &kmt_analysis_profile, offsetof(struct report_want, profile),
 	  AN_VIEW },
 };
 
@@ -530,6 +534,15 @@ static void list_sort_keys(FILE *out, int help)
 				fprintf(out, "%s\n", name);
 		}
 	}
+}
+
+/* --weight's values, for completion */
+static void list_weights(FILE *out, int help)
+{
+	size_t i;
+
+	for (i = 0; !help && i < KMT_PROFILE_NR_VALUES; i++)
+		fprintf(out, "%s\n", kmt_profile_values[i][0]);
 }
 
 /* --by for completion */
@@ -1145,7 +1158,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
 	const char *format = NULL;
-	const char *kernel = NULL;
+	const char *kernel = NULL, *weight = NULL;
 	int json = 0, csv = 0, any_view = 0, threads = 0;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
@@ -1205,6 +1218,12 @@ int cmd_report(int argc, char **argv)
 			   "timeline, extfrag: the step (default: the span / 50, rounded)"),
 		OPT_INT(0, "top", &opts.top, "n", 1, INT_MAX,
 			"timeline: callsites drawn (default 10)"),
+		OPT_BOOL(0, "profile", &want.profile,
+			 "allocations by stack, process and cache, with what is live "
+			 "at the end: what --format pprof and folded draw"),
+		OPT_WORDS(0, "weight", &weight, "value", list_weights,
+			  "profile: the value folded draws and pprof shows first "
+			  "(default alloc_space)"),
 		OPT_GROUP("tables"),
 		OPT_BOOL(0, "caller", &opts.caller, "per-callsite table (slab, page, lifetimes)"),
 		OPT_BOOL(0, "alloc", &opts.alloc, "per-object (slab) and per-page table"),
@@ -1266,6 +1285,42 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!strcmp(format, "json"))
 		kmt_errors_as_json(1);
+	opts.weight = KMT_PROFILE_ALLOC_SPACE;
+	if (weight) {
+		opts.weight = kmt_profile_value(weight);
+		if (opts.weight < 0)
+			return kmt_usage_error("option '--weight' needs alloc_objects, "
+					       "alloc_space, inuse_objects or "
+					       "inuse_space, not '%s'", weight);
+	}
+	if (renderer->group) {
+		/* pprof and folded draw the profile and nothing else */
+		for (i = 0; i < NR_ANALYSES; i++) {
+			if (analyses[i].ops != &kmt_analysis_profile &&
+			    wanted(&want, i))
+				return kmt_usage_error("--format %s draws the allocation "
+						       "profile alone, not --%s",
+						       format, analyses[i].ops->name);
+		}
+		if (opts.caller || opts.alloc || opts.live)
+			return kmt_usage_error("--format %s draws the allocation "
+					       "profile alone, not --%s", format,
+					       opts.caller ? "caller" :
+					       opts.alloc ? "alloc" : "live");
+		if (opts.lines)
+			return kmt_usage_error("--format %s draws the whole profile: "
+					       "one cut short by -l would not add up",
+					       format);
+		want.profile = 1;
+		/* a binary file on a terminal helps nobody */
+		if (!strcmp(format, "pprof") && (!output || !strcmp(output, "-")) &&
+		    isatty(STDOUT_FILENO))
+			return kmt_usage_error("--format pprof writes a binary file: "
+					       "give -o FILE (go tool pprof reads it)");
+	} else if (weight && !want.profile) {
+		return kmt_usage_error("--weight goes with --profile or --format "
+				       "pprof or folded");
+	}
 	if (view_options(&va, &opts, msg, sizeof(msg)))
 		return kmt_usage_error("%s", msg);
 	if (time_arg && parse_time(time_arg, &time_start, &time_end,

@@ -29,6 +29,8 @@ struct kmt_report_opts {
 	uint64_t step;		/* timeline, extfrag: ns per step, 0 auto */
 	int by_comm;		/* procs: per command name, not per pid */
 	int top;		/* timeline: callsites drawn, 0 default */
+	int weight;		/* profile: the value the folded format
+				 * draws (enum kmt_profile_value) */
 	/*
 	 * The live-object tracker the caller feeds every event before the
 	 * analyses see it (and which filters them), or NULL: a view then
@@ -74,6 +76,7 @@ extern const struct kmt_analysis_ops kmt_analysis_caches;
 extern const struct kmt_analysis_ops kmt_analysis_sizes;
 extern const struct kmt_analysis_ops kmt_analysis_lifetimes;
 extern const struct kmt_analysis_ops kmt_analysis_timeline;
+extern const struct kmt_analysis_ops kmt_analysis_profile;
 
 /* the symbol of addr as "name+off" (hex offset), or "0x..." */
 const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,

@@ -9,11 +9,14 @@
 static const struct kmt_renderer renderers[] = {
 	{ "text", kmt_render_text, kmt_render_text_more, kmt_render_text_head,
 	  kmt_render_text_layout, kmt_render_text_piece,
-	  kmt_render_text_layout_free },
-	{ "json", kmt_render_json, NULL, NULL, NULL, NULL, NULL },
+	  kmt_render_text_layout_free, NULL },
+	{ "json", kmt_render_json, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "csv", kmt_render_csv, kmt_render_csv_more, NULL,
 	  kmt_render_csv_layout, kmt_render_csv_piece,
-	  kmt_render_csv_layout_free },
+	  kmt_render_csv_layout_free, NULL },
+	{ "pprof", kmt_render_pprof, NULL, NULL, NULL, NULL, NULL, "profile" },
+	{ "folded", kmt_render_folded, NULL, NULL, NULL, NULL, NULL,
+	  "profile" },
 };
 
 size_t kmt_render_section_rows(const struct kmt_report *r, size_t i)

@@ -51,6 +51,12 @@ struct kmt_renderer {
 	int (*piece)(const struct kmt_layout *lay, size_t sec, size_t r0,
 		     size_t r1, FILE *out);
 	void (*layout_free)(struct kmt_layout *lay);
+	/*
+	 * The one group of sections the format draws ("profile": pprof and
+	 * folded draw the allocation profile), which the command then makes
+	 * alone; NULL: it draws every section.
+	 */
+	const char *group;
 };
 
 /* every section of r whole, in order, by pieces; 0 or -1 (errno set) */
@@ -76,6 +82,9 @@ struct kmt_layout *kmt_render_csv_layout(const struct kmt_report *r,
 int kmt_render_csv_piece(const struct kmt_layout *lay, size_t sec,
 			 size_t r0, size_t r1, FILE *out);
 void kmt_render_csv_layout_free(struct kmt_layout *lay);
+
+int kmt_render_pprof(const struct kmt_report *r, FILE *out);
+int kmt_render_folded(const struct kmt_report *r, FILE *out);
 
 /* the renderer called name ("text", "json", "csv"), or NULL */
 const struct kmt_renderer *kmt_renderer_find(const char *name);
