@@ -18,6 +18,7 @@ int cmd_report(int argc, char **argv);
 int cmd_pageowner(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
@@ -58,6 +59,9 @@ enum kmt_exit {
 void kmt_set_command(const char *name);
 const char *kmt_command_name(void);	/* "kmemtrace report" */
 void kmt_errors_as_json(int on);
+/* while locked, kmt_errors_as_json changes nothing: a command run
+ * inside another keeps the outer one's choice */
+void kmt_errors_lock_json(int locked);
 int kmt_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int kmt_usage_error(const char *fmt, ...)

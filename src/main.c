@@ -12,6 +12,7 @@ static const struct kmt_command commands[] = {
 	{ "record",	cmd_record,	"capture kmem events losslessly into a trace.dat" },
 	{ "report",	cmd_report,	"analyse a recording: slab, page, callers, lost events" },
 	{ "pageowner",	cmd_pageowner,	"analyse page_owner dumps (page_owner_sort's job, faster)" },
+	{ "diff",	cmd_diff,	"compare two recordings, or a saved report and a recording" },
 	{ "check",	cmd_check,	"verify a recording: events, order, truncation, lost events" },
 	{ "stat",	cmd_stat,	"count kmem events and their rates, live" },
 	{ "top",	cmd_top,	"live view of kernel allocations by callsite, cache, process, stack (BPF)" },

@@ -18,6 +18,8 @@
 static char command_name[64] = "kmemtrace";
 /* --json given: errors are {"error": ...} on stdout too */
 static int json_errors;
+/* a command run inside another (diff runs report) keeps the outer's */
+static int json_errors_locked;
 
 void kmt_set_command(const char *name)
 {
@@ -31,7 +33,13 @@ const char *kmt_command_name(void)
 
 void kmt_errors_as_json(int on)
 {
-	json_errors = on;
+	if (!json_errors_locked)
+		json_errors = on;
+}
+
+void kmt_errors_lock_json(int locked)
+{
+	json_errors_locked = locked;
 }
 
 static void say(const char *kind, const char *fmt, va_list ap,

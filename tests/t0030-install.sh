@@ -132,7 +132,7 @@ test_expect_success 'help <command> from the build tree: the page built beside i
 	MANPATH="$TRASH/empty-manpath" "$KMEMTRACE" help report >out 2>err &&
 	grep "^ *kmemtrace-report - analyse a recording" out &&
 	grep "^SYNOPSIS" out &&
-	grep "kmemtrace report \[-i FILE\]" out &&
+	grep "kmemtrace report \[\[-i\] FILE\]" out &&
 	! test -s err
 '
 

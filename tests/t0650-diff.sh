@@ -1,0 +1,110 @@
+#!/bin/sh
+# kmemtrace diff: two recordings, or a saved baseline and a recording,
+# compared per callsite, cache, command and stack, matched by name.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'a recording against itself: every row equal' '
+	"$KMEMTRACE" diff --json "$DATA/capture.dat" "$DATA/capture.dat" >d.json &&
+	python3 - d.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert not d["rates"]
+	n = 0
+	for dim in ("callsites", "caches", "comms", "stacks"):
+	    for r in d[dim]:
+	        assert r["in"] == "both", r
+	        for m in ("allocs", "bytes", "wasted", "live", "live_bytes"):
+	            assert r[m]["a"] == r[m]["b"], r
+	        n += 1
+	assert n > 40, n
+	EOF
+'
+
+test_expect_success 'a saved baseline compares as its recording does' '
+	"$KMEMTRACE" diff --save base.json "$DATA/capture.dat" &&
+	"$KMEMTRACE" diff "$DATA/capture.dat" "$DATA/perf-both-g.data" |
+		sed 1d >rec.txt &&
+	"$KMEMTRACE" diff base.json "$DATA/perf-both-g.data" | sed 1d >base.txt &&
+	test_cmp rec.txt base.txt &&
+	grep -q "^# the spans differ: allocations, bytes and waste compared per second" rec.txt
+'
+
+test_expect_success 'names match across formats: addresses and text agree' '
+	"$KMEMTRACE" diff --json "$DATA/capture.dat" "$DATA/capture.trace.txt" >d.json &&
+	python3 - d.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	rows = d["callsites"]
+	assert rows and all(r["in"] == "both" for r in rows), \
+	    [r["name"] for r in rows if r["in"] != "both"]
+	assert all(r["bytes"]["a"] == r["bytes"]["b"] for r in rows)
+	EOF
+'
+
+test_expect_success 'rows only in one side are marked; the table sorts by growth' '
+	"$KMEMTRACE" diff -s allocs "$DATA/capture.dat" "$DATA/perf-both-g.data" >d.txt &&
+	grep -q "^DIFF by callsites: allocations per second, sorted by growth" d.txt &&
+	grep -q " only in B$" d.txt && grep -q " only in A$" d.txt &&
+	"$KMEMTRACE" diff --json -s allocs "$DATA/capture.dat" \
+		"$DATA/perf-both-g.data" >d.json &&
+	python3 - d.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	g = [r["allocs"]["b"] - r["allocs"]["a"] for r in d["callsites"]]
+	assert g == sorted(g, reverse=True), g
+	EOF
+'
+
+test_expect_success 'mistakes: one line each, and the right status' '
+	"$KMEMTRACE" diff "$DATA/capture.dat" 2>err; test $? = 129 &&
+	grep "^kmemtrace diff: error: two inputs to compare" err &&
+	"$KMEMTRACE" diff -s nosuch "$DATA/capture.dat" "$DATA/capture.dat" 2>err
+	test $? = 129 && grep "the keys are allocs, bytes, wasted, live, live_bytes" err &&
+	printf "{\"input\": " >bad.json &&
+	"$KMEMTRACE" diff bad.json "$DATA/capture.dat" 2>err; test $? = 1 &&
+	grep "^kmemtrace diff: error: .bad.json. is not a report.s JSON: byte 10: " err &&
+	echo "{\"a\": 1}" >other.json &&
+	"$KMEMTRACE" diff other.json "$DATA/capture.dat" 2>err; test $? = 1 &&
+	grep "is JSON but not a kmemtrace report" err &&
+	echo junk >junk.txt &&
+	"$KMEMTRACE" diff junk.txt "$DATA/capture.dat" >out 2>err; test $? = 1 &&
+	test $(wc -l <err) = 1 && test ! -s out &&
+	grep "^kmemtrace diff: error: .junk.txt. is not a perf.data" err &&
+	"$KMEMTRACE" diff --time 1,2 base.json "$DATA/capture.dat" 2>err
+	test $? = 129 && grep "is a saved report" err
+'
+
+if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/kmem ]; then
+	test_skip 'a planted allocation loop is the one difference' 'needs root and tracefs'
+	test_done
+	exit 0
+fi
+
+# kmt-fdleak -n N makes N eventfds: each is a kmalloc in do_eventfd and
+# the file and dentry behind it (alloc_empty_file, security_file_alloc,
+# __d_alloc); the page allocator and slab bookkeeping grow a little
+test_expect_success 'a planted allocation loop is the one difference' '
+	"$KMEMTRACE" record -q -o a.dat -- timeout 1 "$HELPERS/kmt-fdleak" -n 1 -k 0 >/dev/null
+	test -s a.dat &&
+	"$KMEMTRACE" record -q -o b.dat -- timeout 1 "$HELPERS/kmt-fdleak" -n 2001 -k 0 >/dev/null
+	test -s b.dat &&
+	"$KMEMTRACE" diff --comm kmt-fdleak --json -s allocs a.dat b.dat >d.json &&
+	python3 - d.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert not d["rates"], (d["a"], d["b"])
+	rows = {(r["kind"], r["name"]): r for r in d["callsites"]}
+	ev = rows[("slab", "do_eventfd")]
+	print(ev)
+	assert ev["allocs"] == {"a": 1, "b": 2001}, ev
+	eventfd = {"do_eventfd", "alloc_empty_file", "security_file_alloc",
+	           "__d_alloc", "d_alloc_pseudo", "alloc_file_pseudo"}
+	moved = {r["name"] for r in d["callsites"]
+	         if abs(r["allocs"]["b"] - r["allocs"]["a"]) >= 1000}
+	print(moved)
+	assert moved <= eventfd, moved - eventfd
+	assert d["callsites"][0]["allocs"]["b"] - d["callsites"][0]["allocs"]["a"] == 2000
+	EOF
+'
+
+test_done
