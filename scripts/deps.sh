@@ -24,8 +24,10 @@ command -v pkg-config >/dev/null 2>&1 || pkgs="pkg-config $pkgs"
 command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
 command -v asciidoctor >/dev/null 2>&1 || pkgs="$pkgs asciidoctor"
 command -v man >/dev/null 2>&1 || pkgs="$pkgs man-db"
-# the tests read report's pprof profiles with go tool pprof
+# the tests read report's pprof profiles with go tool pprof, and load
+# its ndjson rows into sqlite
 command -v go >/dev/null 2>&1 || pkgs="$pkgs golang-go"
+command -v sqlite3 >/dev/null 2>&1 || pkgs="$pkgs sqlite3"
 
 [ -z "$pkgs" ] && exit 0
 

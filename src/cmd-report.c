@@ -87,6 +87,7 @@ static int wanted(const struct report_want *w, size_t i)
 }
 
 struct report_run {
+	const char *host;	/* --host: the machine's name in ndjson rows */
 	void *ctx[NR_ANALYSES];
 	int on[NR_ANALYSES];
 	/* the analyses on, in table order: what feed() calls per event */
@@ -342,6 +343,7 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 	m->input = s->input;
 	m->format = s->format ? s->format : "unknown";
 	m->kernel = s->kernel_release;
+	m->host = s->hostname;
 	m->nr_cpus = s->nr_cpus;
 	m->first_ts = s->first_ts;
 	m->last_ts = s->last_ts;
@@ -1113,6 +1115,8 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	}
 	kmt_report_init(&r);
 	fill_meta(&r, run->s);
+	if (run->host)
+		r.meta.host = run->host;
 	r.meta.matches_nothing = run->empty;
 	split = threads > 1 && nr && renderer->layout &&
 		!share_start(&share, run, drawn, second, renderer);
@@ -1158,7 +1162,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
 	const char *format = NULL;
-	const char *kernel = NULL, *weight = NULL;
+	const char *kernel = NULL, *weight = NULL, *host = NULL;
 	int json = 0, csv = 0, any_view = 0, threads = 0;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
@@ -1242,6 +1246,9 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each (--format csv)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the report to <file> ('-': stdout, the default)"),
+		OPT_STRING(0, "host", &host, "name",
+			   "ndjson: the host name every row carries (default: the "
+			   "recording's, where it says it)"),
 		OPT_GROUP("running"),
 		OPT_INT(0, "threads", &threads, "n", 0, 2,
 			"threads to use (0, the default: 2 with 2 CPUs or more; "
@@ -1380,6 +1387,7 @@ int cmd_report(int argc, char **argv)
 		run.active[run.nr_active++] = i;
 	}
 	run.s = &s;
+	run.host = host;
 	/* the slab and page analyses need no slab stacks or names, views do */
 	s.no_slab_stacks = !run.live;
 	s.no_cache_names = !run.live;

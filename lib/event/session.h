@@ -74,6 +74,7 @@ struct kmt_session {
 	const char *input;		/* file name as the user gave it */
 	const char *format;		/* "perf.data", "trace.dat v7", ... */
 	char kernel_release[64];	/* uname -r of the traced machine, "" unknown */
+	char hostname[64];		/* uname -n of the traced machine, "" unknown */
 	/*
 	 * The tool that wrote the recording, as the recording names it
 	 * ("kmemtrace 0.1", "trace-cmd ..."), "" unknown: what it may have

@@ -7,8 +7,8 @@
 #include "report/report.h"
 #include "util/json.h"
 
-static void json_val(struct kmt_json *j, const char *key, enum kmt_val_type type,
-		     const union kmt_val *v)
+void kmt_render_json_val(struct kmt_json *j, const char *key,
+			 enum kmt_val_type type, const union kmt_val *v)
 {
 	char buf[32];
 
@@ -48,7 +48,7 @@ static void json_series(struct kmt_json *j, const char *key,
 	for (c = 0; c < t->ncols; c++) {
 		kmt_json_arr_open(j, t->cols[c].key);
 		for (r = 0; r < t->nrows; r++)
-			json_val(j, NULL, t->cols[c].type,
+			kmt_render_json_val(j, NULL, t->cols[c].type,
 				 &kmt_table_row(t, r, buf)[c]);
 		kmt_json_arr_close(j);
 	}
@@ -75,7 +75,7 @@ static void json_table(struct kmt_json *j, const char *key,
 
 		kmt_json_obj_open(j, NULL);
 		for (c = 0; c < t->ncols; c++)
-			json_val(j, t->cols[c].key, t->cols[c].type, &row[c]);
+			kmt_render_json_val(j, t->cols[c].key, t->cols[c].type, &row[c]);
 		kmt_json_obj_close(j);
 	}
 	kmt_json_arr_close(j);
@@ -99,7 +99,7 @@ static void json_summary(struct kmt_json *j, const char *key,
 
 		switch (it->kind) {
 		case KMT_SUM_VALUE:
-			json_val(j, it->key, it->type, &it->v);
+			kmt_render_json_val(j, it->key, it->type, &it->v);
 			break;
 		case KMT_SUM_RATIO:
 			kmt_json_obj_open(j, it->key);

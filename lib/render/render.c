@@ -14,6 +14,7 @@ static const struct kmt_renderer renderers[] = {
 	{ "csv", kmt_render_csv, kmt_render_csv_more, NULL,
 	  kmt_render_csv_layout, kmt_render_csv_piece,
 	  kmt_render_csv_layout_free, NULL },
+	{ "ndjson", kmt_render_ndjson, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "pprof", kmt_render_pprof, NULL, NULL, NULL, NULL, NULL, "profile" },
 	{ "folded", kmt_render_folded, NULL, NULL, NULL, NULL, NULL,
 	  "profile" },

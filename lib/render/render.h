@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct kmt_report;
+#include "report/report.h"
+
+struct kmt_json;
 
 /*
  * Renderers draw a whole report model to a stream.  Each output format is
@@ -83,8 +85,13 @@ int kmt_render_csv_piece(const struct kmt_layout *lay, size_t sec,
 			 size_t r0, size_t r1, FILE *out);
 void kmt_render_csv_layout_free(struct kmt_layout *lay);
 
+int kmt_render_ndjson(const struct kmt_report *r, FILE *out);
 int kmt_render_pprof(const struct kmt_report *r, FILE *out);
 int kmt_render_folded(const struct kmt_report *r, FILE *out);
+
+/* a value of a table or summary as JSON, by its type (json.c) */
+void kmt_render_json_val(struct kmt_json *j, const char *key,
+			 enum kmt_val_type type, const union kmt_val *v);
 
 /* the renderer called name ("text", "json", "csv"), or NULL */
 const struct kmt_renderer *kmt_renderer_find(const char *name);

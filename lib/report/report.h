@@ -151,6 +151,7 @@ struct kmt_report_meta {
 	const char *input;
 	const char *format;
 	const char *kernel;	/* "" unknown */
+	const char *host;	/* the traced machine's name, "" unknown */
 	int nr_cpus;
 	uint64_t first_ts, last_ts;
 	uint64_t time_start, time_end;	/* --time, 0 open */

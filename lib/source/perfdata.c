@@ -96,6 +96,7 @@ enum {
 enum {
 	FEAT_TRACING_DATA	= 1,
 	FEAT_BUILD_ID		= 2,
+	FEAT_HOSTNAME		= 3,
 	FEAT_OSRELEASE		= 4,
 	FEAT_NRCPUS		= 7,
 	FEAT_COMPRESSED		= 27,
@@ -886,17 +887,25 @@ static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
 		}
 		break;
 	case FEAT_OSRELEASE:
+	case FEAT_HOSTNAME: {
+		/* perf's string: a u32 length, then the text */
+		char *dst = feat == FEAT_HOSTNAME ? s->hostname :
+						    s->kernel_release;
+		size_t max = feat == FEAT_HOSTNAME ? sizeof(s->hostname) :
+						     sizeof(s->kernel_release);
+
 		if (len < 4)
 			break;
 		n = RD32(pd->swap, data);
 		if (n > len - 4)
 			n = len - 4;
 		n = strnlen((const char *)data + 4, n);
-		if (n >= sizeof(s->kernel_release))
-			n = sizeof(s->kernel_release) - 1;
-		memcpy(s->kernel_release, data + 4, n);
-		s->kernel_release[n] = '\0';
+		if (n >= max)
+			n = max - 1;
+		memcpy(dst, data + 4, n);
+		dst[n] = '\0';
 		break;
+	}
 	case FEAT_NRCPUS:
 		/* available (present) CPUs first, then online ones */
 		if (len >= 4)
@@ -939,6 +948,7 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
 		}
 		if (bit != FEAT_TRACING_DATA && bit != FEAT_BUILD_ID &&
 		    bit != FEAT_OSRELEASE && bit != FEAT_NRCPUS &&
+		    bit != FEAT_HOSTNAME &&
 		    bit != FEAT_COMPRESSED)
 			continue;
 		ret = pd_load(pd, off, len, "a feature section", &data);

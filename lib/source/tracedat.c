@@ -1504,6 +1504,17 @@ static void set_release(struct kmt_session *s, const char *uname)
 	size_t len;
 	int i;
 
+	/* "sysname nodename release machine": the second word is the host */
+	p = strchr(uname, ' ');
+	if (p) {
+		len = strcspn(p + 1, " \n");
+		if (len >= sizeof(s->hostname))
+			len = sizeof(s->hostname) - 1;
+		memcpy(s->hostname, p + 1, len);
+		s->hostname[len] = '\0';
+	}
+	p = uname;
+
 	/* "sysname nodename release machine": the third word */
 	for (i = 0; i < 2 && p; i++) {
 		p = strchr(p, ' ');

@@ -1,0 +1,24 @@
+-- Rows of many hosts' recordings, loaded into sqlite 3.38 or later:
+--   for f in *.dat; do kmemtrace report --format ndjson --slab --page --caller --caches "$f"; done >rows.ndjson
+--   sqlite3 fleet.db '.read doc/examples/fleet.sql'
+CREATE TABLE IF NOT EXISTS raw(j TEXT);
+.mode tabs
+.import rows.ndjson raw
+CREATE VIEW IF NOT EXISTS rows AS
+	SELECT j ->> '$.host' AS host, j ->> '$.kernel' AS kernel,
+	       j ->> '$.table' AS tbl, j ->> '$.span_ns' AS span_ns, j AS row
+	FROM raw;
+.mode list
+.separator " "
+-- top growth across hosts: the slab callsites whose allocation rate
+-- (bytes a second) differs most between the hosts
+SELECT row ->> '$.callsite' AS callsite,
+       round(max(row ->> '$.total_alloc' * 1e9 / span_ns)) AS most,
+       round(min(row ->> '$.total_alloc' * 1e9 / span_ns)) AS least
+FROM rows WHERE tbl = 'slab.callsites'
+GROUP BY callsite ORDER BY most - least DESC, callsite LIMIT 10;
+-- one function across kernels: its allocations and bytes per kernel,
+-- whatever its offset in each build
+SELECT kernel, sum(row ->> '$.hit'), sum(row ->> '$.total_alloc')
+FROM rows WHERE tbl = 'slab.callsites' AND row ->> '$.callsite' LIKE 'copy_process+%'
+GROUP BY kernel ORDER BY kernel;
