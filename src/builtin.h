@@ -19,6 +19,8 @@ int cmd_pageowner(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+/* kmemtrace pageowner --diff A B (cmd-diff.c) */
+int cmd_pageowner_diff(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_watch(int argc, char **argv);

@@ -43,12 +43,59 @@ static const char *const diff_usage[] = {
 	NULL
 };
 
-enum metric { M_ALLOCS, M_BYTES, M_WASTED, M_LIVE, M_LIVE_BYTES, NR_METRICS };
+#define MAX_METRICS 5
+#define MAX_DIMS 4
 
-static const struct {
+struct metric_def {
 	const char *name, *title;
 	int flow;		/* a rate when the spans differ */
-} metrics[NR_METRICS] = {
+};
+
+/*
+ * Where each figure comes from in a side's JSON: a table (group, key;
+ * no group: the document's own member), its name column, an optional
+ * kind column or fixed kind, and per metric a column (minus another,
+ * times a scale).  Several sources may feed one dimension, and several
+ * rows one name: they add up.
+ */
+struct source {
+	int dim;
+	const char *group, *table, *name_col;
+	const char *kind_col, *kind;
+	int symbols;		/* names are symbols: drop the offsets */
+	struct {
+		int m;
+		const char *col, *minus;
+		double scale;
+	} vals[4];
+};
+
+struct pass {
+	const char *older_than, *time, *comm, *pid;
+};
+
+/* what is compared: report's recordings, or page_owner dumps */
+struct diff_kind {
+	const char *command;	/* whose messages: "diff", "pageowner" */
+	const struct metric_def *metrics;
+	size_t nr_metrics;
+	int default_sort;
+	int fallback;		/* a dimension without the sort key's figure
+				 * sorts by this one */
+	const char *const *dims;
+	size_t nr_dims;
+	const struct source *sources;
+	size_t nr_sources;
+	/* the side's JSON for an input that is not JSON, written to path */
+	int (*reduce)(const char *input, const char *path,
+		      const struct pass *ps);
+	const char *must_have;	/* a member every such JSON has */
+	const char *what;	/* "a kmemtrace report" */
+};
+
+enum metric { M_ALLOCS, M_BYTES, M_WASTED, M_LIVE, M_LIVE_BYTES };
+
+static const struct metric_def report_metrics[] = {
 	[M_ALLOCS] = { "allocs", "allocations", 1 },
 	[M_BYTES] = { "bytes", "bytes allocated", 1 },
 	[M_WASTED] = { "wasted", "bytes wasted (allocated - requested)", 1 },
@@ -56,31 +103,13 @@ static const struct {
 	[M_LIVE_BYTES] = { "live_bytes", "bytes live at the end", 0 },
 };
 
-enum dim { D_CALLSITE, D_CACHE, D_COMM, D_STACK, NR_DIMS };
+enum dim { D_CALLSITE, D_CACHE, D_COMM, D_STACK };
 
-static const char *const dim_names[NR_DIMS] = {
+static const char *const report_dims[] = {
 	"callsites", "caches", "comms", "stacks",
 };
 
-/*
- * Where each figure comes from in report's JSON: a table (group, key),
- * its name column, an optional kind column or fixed kind, and per
- * metric a column (minus another, times a scale).  Several sources may
- * feed one dimension, and several rows one name: they add up.
- */
-struct source {
-	enum dim dim;
-	const char *group, *table, *name_col;
-	const char *kind_col, *kind;
-	int symbols;		/* names are symbols: drop the offsets */
-	struct {
-		enum metric m;
-		const char *col, *minus;
-		double scale;
-	} vals[4];
-};
-
-static const struct source sources[] = {
+static const struct source report_sources[] = {
 	{ D_CALLSITE, "slab", "callsites", "callsite", NULL, "slab", 1,
 	  { { M_ALLOCS, "hit", NULL, 1 }, { M_BYTES, "total_alloc", NULL, 1 },
 	    { M_WASTED, "total_alloc", "total_req", 1 } } },
@@ -104,29 +133,49 @@ static const struct source sources[] = {
 	  { { M_LIVE, "count", NULL, 1 }, { M_LIVE_BYTES, "bytes", NULL, 1 } } },
 };
 
-#define NR_SOURCES (sizeof(sources) / sizeof(sources[0]))
+/* page_owner dumps: pages and records per stack, allocator and memcg */
+enum { PM_PAGES, PM_RECORDS };
+
+static const struct metric_def pageowner_metrics[] = {
+	[PM_PAGES] = { "pages", "pages", 0 },
+	[PM_RECORDS] = { "records", "records (allocations)", 0 },
+};
+
+static const char *const pageowner_dims[] = {
+	"stacks", "allocators", "memcgs",
+};
+
+static const struct source pageowner_sources[] = {
+	{ 0, NULL, "groups", "stack", "allocator", NULL, 1,
+	  { { PM_PAGES, "pages", NULL, 1 }, { PM_RECORDS, "times", NULL, 1 } } },
+	{ 1, NULL, "classes", "class", NULL, "", 0,
+	  { { PM_PAGES, "pages", NULL, 1 }, { PM_RECORDS, "records", NULL, 1 } } },
+	{ 2, NULL, "memcgs", "memcg", NULL, "", 0,
+	  { { PM_PAGES, "pages", NULL, 1 }, { PM_RECORDS, "records", NULL, 1 } } },
+};
 
 struct side {
 	const char *path;
 	struct kmt_arena arena;
 	struct kmt_jv *doc;
-	double span;		/* seconds */
-	int has[NR_DIMS];	/* the document holds the dimension's tables */
+	double span;		/* seconds; 0 for a snapshot */
+	int has[MAX_DIMS];	/* the document holds the dimension's tables */
 };
 
 struct drow {
 	uint32_t kind, name;	/* strtab ids */
-	double v[2][NR_METRICS];
+	double v[2][MAX_METRICS];
 	int in[2];
 };
 
 struct diff {
+	const struct diff_kind *k;
 	struct kmt_strtab strs;
-	struct drow *rows[NR_DIMS];
-	size_t nr[NR_DIMS], alloc[NR_DIMS];
-	struct kmt_hash_u32 index[NR_DIMS];	/* kind << 32 | name -> row + 1 */
+	struct drow *rows[MAX_DIMS];
+	size_t nr[MAX_DIMS], alloc[MAX_DIMS];
+	struct kmt_hash_u32 index[MAX_DIMS];	/* kind << 32 | name -> row + 1 */
 	int rates;
-	enum metric sort;
+	int sort;
 };
 
 /* ---- reading a side ---- */
@@ -157,10 +206,6 @@ static int is_json(const char *path)
  * written to path: report itself does it, so a baseline saved with
  * --save is what a comparison of the recording would read.
  */
-struct pass {
-	const char *older_than, *time, *comm, *pid;
-};
-
 static int run_report(const char *input, const char *path,
 		      const struct pass *ps)
 {
@@ -205,6 +250,44 @@ static int run_report(const char *input, const char *path,
 	return ret;
 }
 
+/* pageowner's JSON for a dump, grouped by stack, with its totals */
+static int run_pageowner(const char *input, const char *path,
+			 const struct pass *ps)
+{
+	char *argv[12];
+	int argc = 0, ret;
+
+	(void)ps;
+	argv[argc++] = (char *)"pageowner";
+	argv[argc++] = (char *)"--json";
+	argv[argc++] = (char *)"--summary";
+	argv[argc++] = (char *)"--cull";
+	argv[argc++] = (char *)"stacktrace";
+	argv[argc++] = (char *)"-o";
+	argv[argc++] = (char *)path;
+	argv[argc++] = (char *)"--";
+	argv[argc++] = (char *)input;
+	argv[argc] = NULL;
+	kmt_errors_lock_json(1);
+	ret = cmd_pageowner(argc, argv);
+	kmt_errors_lock_json(0);
+	kmt_set_command("pageowner");
+	return ret;
+}
+
+static const struct diff_kind report_kind = {
+	"diff", report_metrics, 5, M_BYTES, M_LIVE_BYTES, report_dims, 4,
+	report_sources, sizeof(report_sources) / sizeof(report_sources[0]),
+	run_report, "span_ns", "a kmemtrace report",
+};
+
+static const struct diff_kind pageowner_kind = {
+	"pageowner", pageowner_metrics, 2, PM_PAGES, PM_PAGES, pageowner_dims, 3,
+	pageowner_sources,
+	sizeof(pageowner_sources) / sizeof(pageowner_sources[0]),
+	run_pageowner, "groups", "kmemtrace pageowner's JSON",
+};
+
 static int read_all(int fd, char **out, size_t *len)
 {
 	struct kmt_sb sb = KMT_SB_INIT;
@@ -224,7 +307,8 @@ static int read_all(int fd, char **out, size_t *len)
 	return 0;
 }
 
-static int load_side(struct side *sd, const struct pass *ps)
+static int load_side(const struct diff_kind *k, struct side *sd,
+		     const struct pass *ps)
 {
 	const struct kmt_jv *span;
 	const char *what;
@@ -251,7 +335,7 @@ static int load_side(struct side *sd, const struct pass *ps)
 			return kmt_error(KMT_EXIT_RUNTIME, "cannot make a "
 					 "temporary file: %s", strerror(errno));
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		ret = run_report(sd->path, path, ps);
+		ret = k->reduce(sd->path, path, ps);
 		if (ret && ret != KMT_EXIT_PARTIAL) {
 			close(fd);
 			return ret;
@@ -269,14 +353,15 @@ static int load_side(struct side *sd, const struct pass *ps)
 	if (ret == -ENOMEM)
 		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 	if (ret)
-		return kmt_error(KMT_EXIT_INPUT, "'%s' is not a report's JSON: "
-				 "byte %zu: %s", sd->path, off, what);
+		return kmt_error(KMT_EXIT_INPUT, "'%s' is not %s: byte %zu: %s",
+				 sd->path, k->what, off, what);
 	if (sd->doc->type != KMT_J_OBJ || !kmt_jv_get(sd->doc, "input") ||
-	    !(span = kmt_jv_get(sd->doc, "span_ns")) || span->type != KMT_J_NUM)
-		return kmt_error(KMT_EXIT_INPUT, "'%s' is JSON but not a "
-				 "kmemtrace report (no input or span_ns)",
-				 sd->path);
-	sd->span = span->num / 1e9;
+	    !kmt_jv_get(sd->doc, k->must_have))
+		return kmt_error(KMT_EXIT_INPUT, "'%s' is JSON but not %s "
+				 "(no input or %s)", sd->path, k->what,
+				 k->must_have);
+	span = kmt_jv_get(sd->doc, "span_ns");
+	sd->span = span && span->type == KMT_J_NUM ? span->num / 1e9 : 0;
 	return 0;
 }
 
@@ -313,7 +398,7 @@ static double num(const struct kmt_jv *row, const char *col)
 	return v && v->type == KMT_J_NUM ? v->num : 0;
 }
 
-static struct drow *row_for(struct diff *d, enum dim dim, uint32_t kind,
+static struct drow *row_for(struct diff *d, int dim, uint32_t kind,
 			    uint32_t name)
 {
 	uint64_t key = (uint64_t)kind << 32 | name;
@@ -337,13 +422,13 @@ static struct drow *row_for(struct diff *d, enum dim dim, uint32_t kind,
 static int add_side(struct diff *d, struct side *sd, int which)
 {
 	struct kmt_sb sb = KMT_SB_INIT;
-	size_t i, r, k;
+	size_t i, r, k, f;
 
-	for (i = 0; i < NR_SOURCES; i++) {
-		const struct source *src = &sources[i];
-		const struct kmt_jv *t = kmt_jv_get(kmt_jv_get(sd->doc,
-							     src->group),
-						    src->table);
+	for (i = 0; i < d->k->nr_sources; i++) {
+		const struct source *src = &d->k->sources[i];
+		const struct kmt_jv *g = src->group ?
+			kmt_jv_get(sd->doc, src->group) : sd->doc;
+		const struct kmt_jv *t = kmt_jv_get(g, src->table);
 
 		if (!t || t->type != KMT_J_ARR)
 			continue;
@@ -358,12 +443,25 @@ static int add_side(struct diff *d, struct side *sd, int which)
 			uint32_t kid, nid;
 			struct drow *dr;
 
-			if (!nv || nv->type != KMT_J_STR || !kind)
+			if (!nv || !kind)
 				continue;
 			kmt_sb_reset(&sb);
-			if (src->dim == D_STACK)
+			if (nv->type == KMT_J_ARR) {
+				/* a stack as frames (pageowner's) */
+				for (f = 0; f < nv->n; f++) {
+					const struct kmt_jv *fr = nv->items[f];
+
+					if (fr->type != KMT_J_STR)
+						continue;
+					if (f)
+						kmt_sb_adds(&sb, " <- ");
+					add_name(&sb, fr->str, strlen(fr->str), 1);
+				}
+			} else if (nv->type != KMT_J_STR) {
+				continue;
+			} else if (strstr(nv->str, " <- ")) {
 				add_stack(&sb, nv->str);
-			else
+			} else
 				add_name(&sb, nv->str, strlen(nv->str),
 					 src->symbols);
 			if (sb.oom)
@@ -392,34 +490,35 @@ oom:
 /* ---- output ---- */
 
 static double value(const struct diff *d, const struct side *sd,
-		    const struct drow *r, int which, enum metric m)
+		    const struct drow *r, int which, int m)
 {
 	double v = r->v[which][m];
 
-	if (d->rates && metrics[m].flow && sd->span > 0)
+	if (d->rates && d->k->metrics[m].flow && sd->span > 0)
 		v /= sd->span;
 	return v;
 }
 
 /* the figure dimension dim is sorted by: the one asked for, or, where
- * its tables lack it (stacks have only what is live), bytes live */
-static enum metric dim_metric(enum dim dim, enum metric want)
+ * its tables lack it (stacks have only what is live), the fallback */
+static int dim_metric(const struct diff_kind *k, int dim, int want)
 {
-	size_t i, k;
+	size_t i, v;
 
-	for (i = 0; i < NR_SOURCES; i++) {
-		for (k = 0; k < 4 && sources[i].vals[k].col; k++) {
-			if (sources[i].dim == dim && sources[i].vals[k].m == want)
+	for (i = 0; i < k->nr_sources; i++) {
+		for (v = 0; v < 4 && k->sources[i].vals[v].col; v++) {
+			if (k->sources[i].dim == dim &&
+			    k->sources[i].vals[v].m == want)
 				return want;
 		}
 	}
-	return M_LIVE_BYTES;
+	return k->fallback;
 }
 
 struct sorted {
 	const struct diff *d;
 	const struct side *s;
-	enum dim dim;
+	int dim;
 };
 
 static int cmp_growth(const void *pa, const void *pb, void *ctx)
@@ -428,7 +527,7 @@ static int cmp_growth(const void *pa, const void *pb, void *ctx)
 	const struct drow *a = pa, *b = pb;
 	const struct diff *d = sc->d;
 	const struct side *s = sc->s;
-	enum metric m = dim_metric(sc->dim, d->sort);
+	int m = dim_metric(d->k, sc->dim, d->sort);
 	double ga = value(d, &s[1], a, 1, m) - value(d, &s[0], a, 0, m);
 	double gb = value(d, &s[1], b, 1, m) - value(d, &s[0], b, 0, m);
 
@@ -481,10 +580,10 @@ static int draw_text(struct diff *d, struct side *s, int lines, FILE *out)
 	int ret = 0;
 
 	kmt_report_init(&rep);
-	for (dim = 0; dim < NR_DIMS; dim++) {
-		struct sorted sc = { d, s, (enum dim)dim };
-		enum metric m = dim_metric((enum dim)dim, d->sort);
-		int rate = d->rates && metrics[m].flow;
+	for (dim = 0; dim < d->k->nr_dims; dim++) {
+		struct sorted sc = { d, s, (int)dim };
+		int m = dim_metric(d->k, (int)dim, d->sort);
+		int rate = d->rates && d->k->metrics[m].flow;
 		const char *title;
 		struct kmt_table *t;
 		size_t n = d->nr[dim];
@@ -493,9 +592,9 @@ static int draw_text(struct diff *d, struct side *s, int lines, FILE *out)
 			continue;
 		qsort_r(d->rows[dim], n, sizeof(struct drow), cmp_growth, &sc);
 		title = kmt_report_printf(&rep, "DIFF by %s: %s%s, sorted by growth",
-					  dim_names[dim], metrics[m].title,
+					  d->k->dims[dim], d->k->metrics[m].title,
 					  rate ? " per second" : "");
-		t = kmt_report_add_table(&rep, "diff", dim_names[dim], title,
+		t = kmt_report_add_table(&rep, "diff", d->k->dims[dim], title,
 					 diff_cols[rate], 6, KMT_TABLE_PLAIN);
 		if (!t)
 			goto oom;
@@ -558,15 +657,15 @@ static int draw_json(struct diff *d, struct side *s, int lines, FILE *out)
 	json_side(&j, "a", &s[0]);
 	json_side(&j, "b", &s[1]);
 	kmt_json_bool(&j, "rates", d->rates);
-	kmt_json_str(&j, "sort", metrics[d->sort].name);
-	for (dim = 0; dim < NR_DIMS; dim++) {
-		struct sorted sc = { d, s, (enum dim)dim };
+	kmt_json_str(&j, "sort", d->k->metrics[d->sort].name);
+	for (dim = 0; dim < d->k->nr_dims; dim++) {
+		struct sorted sc = { d, s, (int)dim };
 
 		if (!s[0].has[dim] && !s[1].has[dim])
 			continue;
 		qsort_r(d->rows[dim], d->nr[dim], sizeof(struct drow),
 			cmp_growth, &sc);
-		kmt_json_arr_open(&j, dim_names[dim]);
+		kmt_json_arr_open(&j, d->k->dims[dim]);
 		for (i = 0; i < d->nr[dim] && (!lines || i < (size_t)lines); i++) {
 			const struct drow *r = &d->rows[dim][i];
 
@@ -575,8 +674,8 @@ static int draw_json(struct diff *d, struct side *s, int lines, FILE *out)
 			kmt_json_str(&j, "name", kmt_strtab_get(&d->strs, r->name));
 			kmt_json_str(&j, "in", r->in[0] && r->in[1] ? "both" :
 					       r->in[0] ? "a" : "b");
-			for (m = 0; m < NR_METRICS; m++) {
-				kmt_json_obj_open(&j, metrics[m].name);
+			for (m = 0; m < d->k->nr_metrics; m++) {
+				kmt_json_obj_open(&j, d->k->metrics[m].name);
 				kmt_json_double(&j, "a", value(d, &s[0], r, 0, m));
 				kmt_json_double(&j, "b", value(d, &s[1], r, 1, m));
 				kmt_json_obj_close(&j);
@@ -590,23 +689,123 @@ static int draw_json(struct diff *d, struct side *s, int lines, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-static void list_metrics(FILE *out, int help)
+static void list_metrics_of(const struct diff_kind *k, FILE *out, int help)
 {
 	size_t m;
 
 	if (help)
 		fputs("\nsort keys (-s):", out);
-	for (m = 0; m < NR_METRICS; m++)
-		fprintf(out, help ? " %s" : "%s\n", metrics[m].name);
+	for (m = 0; m < k->nr_metrics; m++)
+		fprintf(out, help ? " %s" : "%s\n", k->metrics[m].name);
 	if (help)
 		fputc('\n', out);
+}
+
+static void list_metrics(FILE *out, int help)
+{
+	list_metrics_of(&report_kind, out, help);
+}
+
+/*
+ * Compares the inputs A and B by k's tables and draws the comparison:
+ * the exit status.
+ */
+static int compare(const struct diff_kind *k, char **paths,
+		   const struct pass *ps, const char *sort, int lines,
+		   int json, const char *output)
+{
+	struct side s[2];
+	struct diff d;
+	FILE *out;
+	size_t m, dim;
+	int ret = 0, i;
+
+	memset(&d, 0, sizeof(d));
+	d.k = k;
+	d.sort = k->default_sort;
+	if (sort) {
+		char keys[128];
+		size_t o = 0;
+
+		for (m = 0; m < k->nr_metrics && strcmp(k->metrics[m].name, sort);
+		     m++)
+			;
+		if (m < k->nr_metrics) {
+			d.sort = (int)m;
+		} else {
+			for (m = 0; m < k->nr_metrics && o < sizeof(keys); m++)
+				o += (size_t)snprintf(keys + o, sizeof(keys) - o,
+						      "%s%s", m ? ", " : "",
+						      k->metrics[m].name);
+			return kmt_usage_error("unknown sort key '%s': the keys "
+					       "are %s", sort, keys);
+		}
+	}
+	memset(s, 0, sizeof(s));
+	s[0].path = paths[0];
+	s[1].path = paths[1];
+	if (!strcmp(s[0].path, "-") && !strcmp(s[1].path, "-"))
+		return kmt_usage_error("only one of A and B can be the standard input");
+	for (i = 0; i < 2 && !ret; i++)
+		ret = load_side(k, &s[i], ps);
+	if (ret)
+		goto out_sides;
+	if (kmt_strtab_init(&d.strs)) {
+		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		goto out_sides;
+	}
+	for (dim = 0; dim < k->nr_dims; dim++)
+		kmt_hash_u32_init(&d.index[dim]);
+	/* spans a tenth apart or more: flows compare as rates */
+	d.rates = fabs(s[0].span - s[1].span) >
+		  0.1 * fmax(s[0].span, s[1].span);
+	if (add_side(&d, &s[0], 0) || add_side(&d, &s[1], 1)) {
+		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		goto out;
+	}
+	out = kmt_open_output(output);
+	if (!out) {
+		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
+				strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	if (!json) {
+		if (k == &report_kind)
+			fprintf(out, "# A: %s (%.6f s)\n# B: %s (%.6f s)\n",
+				s[0].path, s[0].span, s[1].path, s[1].span);
+		else
+			fprintf(out, "# A: %s\n# B: %s\n", s[0].path, s[1].path);
+		if (d.rates)
+			fprintf(out, "# the spans differ: allocations, bytes and "
+				"waste compared per second; live at the end as it is\n");
+		for (dim = 0; dim < k->nr_dims; dim++) {
+			if (s[0].has[dim] != s[1].has[dim])
+				fprintf(out, "# %s: not in %s\n", k->dims[dim],
+					s[0].has[dim] ? "B" : "A");
+		}
+		ret = draw_text(&d, s, lines, out);
+	} else {
+		ret = draw_json(&d, s, lines, out);
+	}
+	ret = kmt_close_output(out, output, ret ? (errno ? errno : EIO) : 0);
+out:
+	for (dim = 0; dim < k->nr_dims; dim++) {
+		free(d.rows[dim]);
+		kmt_hash_u32_free(&d.index[dim]);
+	}
+	kmt_strtab_free(&d.strs);
+out_sides:
+	kmt_arena_free(&s[0].arena);
+	kmt_arena_free(&s[1].arena);
+	return ret;
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	const char *output = NULL, *sort = NULL, *save = NULL;
 	struct pass ps = { NULL, NULL, NULL, NULL };
-	int json = 0, lines = 0, ret, nargs, i;
+	int json = 0, lines = 0, nargs;
 	const struct kmt_option options[] = {
 		OPT_GROUP("what is compared"),
 		OPT_WORDS('s', "sort", &sort, "key", list_metrics,
@@ -632,11 +831,6 @@ int cmd_diff(int argc, char **argv)
 			   "<file>, to compare later without the recording"),
 		OPT_END(),
 	};
-	struct side s[2];
-	struct diff d;
-	FILE *out;
-	size_t m, dim;
-
 	nargs = kmt_parse_options(argc, argv, options, diff_usage, 0);
 	if (save) {
 		if (nargs != 1)
@@ -652,72 +846,41 @@ int cmd_diff(int argc, char **argv)
 	if (nargs != 2)
 		return kmt_usage_error("two inputs to compare, A and B, not %d",
 				       nargs);
-	memset(&d, 0, sizeof(d));
-	d.sort = M_BYTES;
-	if (sort) {
-		for (m = 0; m < NR_METRICS && strcmp(metrics[m].name, sort); m++)
-			;
-		if (m == NR_METRICS)
-			return kmt_usage_error("unknown sort key '%s': the keys are "
-					       "allocs, bytes, wasted, live, "
-					       "live_bytes", sort);
-		d.sort = (enum metric)m;
-	}
-	memset(s, 0, sizeof(s));
-	s[0].path = argv[0];
-	s[1].path = argv[1];
-	if (!strcmp(s[0].path, "-") && !strcmp(s[1].path, "-"))
-		return kmt_usage_error("only one of A and B can be the standard input");
-	ret = 0;
-	for (i = 0; i < 2 && !ret; i++)
-		ret = load_side(&s[i], &ps);
-	if (ret)
-		goto out_sides;
-	if (kmt_strtab_init(&d.strs)) {
-		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
-		goto out_sides;
-	}
-	for (dim = 0; dim < NR_DIMS; dim++)
-		kmt_hash_u32_init(&d.index[dim]);
-	/* spans a tenth apart or more: flows compare as rates */
-	d.rates = fabs(s[0].span - s[1].span) >
-		  0.1 * fmax(s[0].span, s[1].span);
-	if (add_side(&d, &s[0], 0) || add_side(&d, &s[1], 1)) {
-		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
-		goto out;
-	}
-	out = kmt_open_output(output);
-	if (!out) {
-		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
-				strerror(errno));
-		goto out;
-	}
-	errno = 0;
-	if (!json) {
-		fprintf(out, "# A: %s (%.6f s)\n# B: %s (%.6f s)\n", s[0].path,
-			s[0].span, s[1].path, s[1].span);
-		if (d.rates)
-			fprintf(out, "# the spans differ: allocations, bytes and "
-				"waste compared per second; live at the end as it is\n");
-		for (dim = 0; dim < NR_DIMS; dim++) {
-			if (s[0].has[dim] != s[1].has[dim])
-				fprintf(out, "# %s: not in %s (save baselines "
-					"with kmemtrace diff --save)\n",
-					dim_names[dim], s[0].has[dim] ? "B" : "A");
-		}
-		ret = draw_text(&d, s, lines, out);
-	} else {
-		ret = draw_json(&d, s, lines, out);
-	}
-	ret = kmt_close_output(out, output, ret ? (errno ? errno : EIO) : 0);
-out:
-	for (dim = 0; dim < NR_DIMS; dim++) {
-		free(d.rows[dim]);
-		kmt_hash_u32_free(&d.index[dim]);
-	}
-	kmt_strtab_free(&d.strs);
-out_sides:
-	kmt_arena_free(&s[0].arena);
-	kmt_arena_free(&s[1].arena);
-	return ret;
+	return compare(&report_kind, argv, &ps, sort, lines, json, output);
+}
+
+static const char *const pageowner_diff_usage[] = {
+	"kmemtrace pageowner --diff [-s pages|records] [-l N] [--json] [-o <file>] <A> <B>",
+	NULL
+};
+
+static void list_pageowner_metrics(FILE *out, int help)
+{
+	list_metrics_of(&pageowner_kind, out, help);
+}
+
+int cmd_pageowner_diff(int argc, char **argv)
+{
+	const char *output = NULL, *sort = NULL;
+	struct pass ps = { NULL, NULL, NULL, NULL };
+	int json = 0, lines = 0, diff = 0, nargs;
+	const struct kmt_option options[] = {
+		OPT_BOOL(0, "diff", &diff, "compare two dumps, or saved --json "
+			 "outputs of them: pages and records per stack, "
+			 "allocator and memcg"),
+		OPT_WORDS('s', "sort", &sort, "key", list_pageowner_metrics,
+			  "the figure shown and sorted by its growth (default pages)"),
+		OPT_INT('l', "limit", &lines, "n", 0, INT_MAX,
+			"print at most n rows per table (0: all, the default)"),
+		OPT_BOOL(0, "json", &json, "JSON: every row with every figure"),
+		OPT_STRING('o', "output", &output, "file",
+			   "write the comparison to <file> ('-': stdout, the default)"),
+		OPT_END(),
+	};
+
+	nargs = kmt_parse_options(argc, argv, options, pageowner_diff_usage, 0);
+	if (nargs != 2)
+		return kmt_usage_error("--diff compares two dumps, A and B, not %d",
+				       nargs);
+	return compare(&pageowner_kind, argv, &ps, sort, lines, json, output);
 }

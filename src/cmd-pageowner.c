@@ -967,7 +967,12 @@ int cmd_pageowner(int argc, char **argv)
 	size_t nr_pids = 0, nr_tgids = 0, nr_names = 0, nr_print, i;
 	uint32_t *order = NULL;
 	char err[512];
+	int diff = 0;
 	const struct kmt_option options[] = {
+		OPT_BOOL(0, "diff", &diff,
+			 "compare two dumps A and B (or saved --json outputs): pages "
+			 "and records per stack, allocator and memcg; -s pages|records, "
+			 "-l, --json and -o go with it"),
 		OPT_GROUP("input and output (or page_owner_sort's <input> <output>)"),
 		OPT_STRING('i', "input", &input, "file",
 			   "the dump, '-' for stdin (default: " PAGE_OWNER_PATH
@@ -1007,6 +1012,12 @@ int cmd_pageowner(int argc, char **argv)
 	};
 
 	memset(&c, 0, sizeof(c));
+	/* --diff is a mode of its own, with its own options (cmd-diff.c) */
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--diff"))
+			return cmd_pageowner_diff(argc, argv);
+	}
+	(void)diff;
 #ifdef M_MMAP_THRESHOLD
 	/*
 	 * The group arrays grow by doubling to tens of megabytes.  Kept in

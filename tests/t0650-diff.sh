@@ -62,7 +62,7 @@ test_expect_success 'mistakes: one line each, and the right status' '
 	test $? = 129 && grep "the keys are allocs, bytes, wasted, live, live_bytes" err &&
 	printf "{\"input\": " >bad.json &&
 	"$KMEMTRACE" diff bad.json "$DATA/capture.dat" 2>err; test $? = 1 &&
-	grep "^kmemtrace diff: error: .bad.json. is not a report.s JSON: byte 10: " err &&
+	grep "^kmemtrace diff: error: .bad.json. is not a kmemtrace report: byte 10: " err &&
 	echo "{\"a\": 1}" >other.json &&
 	"$KMEMTRACE" diff other.json "$DATA/capture.dat" 2>err; test $? = 1 &&
 	grep "is JSON but not a kmemtrace report" err &&
@@ -72,6 +72,55 @@ test_expect_success 'mistakes: one line each, and the right status' '
 	grep "^kmemtrace diff: error: .junk.txt. is not a perf.data" err &&
 	"$KMEMTRACE" diff --time 1,2 base.json "$DATA/capture.dat" 2>err
 	test $? = 129 && grep "is a saved report" err
+'
+
+PO=$DATA/pageowner
+
+test_expect_success 'pageowner --diff: a dump against itself, and its saved JSON' '
+	"$KMEMTRACE" pageowner --diff --json "$PO/current.txt" "$PO/current.txt" >d.json &&
+	python3 - d.json <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	for dim in ("stacks", "allocators", "memcgs"):
+	    assert d[dim], dim
+	    for r in d[dim]:
+	        assert r["in"] == "both" and r["pages"]["a"] == r["pages"]["b"], r
+	EOF
+	"$KMEMTRACE" pageowner --json --summary --cull stacktrace -o po.json "$PO/current.txt" &&
+	"$KMEMTRACE" pageowner --diff "$PO/current.txt" "$PO/freets-6.1.txt" | sed 1d >dump.txt &&
+	"$KMEMTRACE" pageowner --diff po.json "$PO/freets-6.1.txt" | sed 1d >saved.txt &&
+	test_cmp dump.txt saved.txt
+'
+
+# B is A with its first record (an anonymous page, order 0, in
+# session-2.scope) there three more times
+test_expect_success 'pageowner --diff: the records added are the difference' '
+	{ cat "$PO/current.txt" &&
+	  for i in 1 2 3; do
+		sed -n "1,/^\$/p" "$PO/current.txt"
+	  done; } >more.txt &&
+	"$KMEMTRACE" pageowner --diff --json "$PO/current.txt" more.txt >d.json &&
+	python3 - d.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	moved = [(dim, r["name"].split(" <- ")[6] if dim == "stacks" else r["name"],
+	          r["pages"]["b"] - r["pages"]["a"], r["records"]["b"] - r["records"]["a"])
+	         for dim in ("stacks", "allocators", "memcgs") for r in d[dim]
+	         if r["pages"]["a"] != r["pages"]["b"] or r["records"]["a"] != r["records"]["b"]]
+	print(moved)
+	assert sorted(moved) == [("allocators", "anon", 3, 3),
+	                         ("memcgs", "session-2.scope", 3, 3),
+	                         ("stacks", "do_anonymous_page", 3, 3)], moved
+	EOF
+'
+
+test_expect_success 'pageowner --diff: mistakes' '
+	"$KMEMTRACE" pageowner --diff "$PO/current.txt" 2>err; test $? = 129 &&
+	grep "^kmemtrace pageowner: error: --diff compares two dumps" err &&
+	"$KMEMTRACE" pageowner --diff -s bytes "$PO/current.txt" "$PO/current.txt" 2>err
+	test $? = 129 && grep "the keys are pages, records" err &&
+	"$KMEMTRACE" pageowner --diff "$DATA/capture.dat" "$PO/current.txt" 2>err
+	test $? = 1 && grep "^kmemtrace pageowner: error: .*capture.dat.* read it with .kmemtrace report." err
 '
 
 if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/kmem ]; then
