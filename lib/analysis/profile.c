@@ -48,7 +48,17 @@ struct prof_row {
 	int accounted;
 };
 
+/* a stack's frames as drawn, made once for every row that has it */
+struct prof_frames {
+	uint64_t callsite;
+	const char *names, *ips;
+};
+
+KMT_HASH_TYPE(prof_frames_memo, struct prof_frames)
+
 struct profile_ctx {
+	/* frames made, by stack id ([0]) and, without a stack, callsite */
+	struct prof_frames_memo memo[2];
 	struct kmt_session *s;
 	struct kmt_report_opts opts;
 	struct kmt_live_use live;
@@ -121,6 +131,8 @@ static void *profile_create(struct kmt_session *s,
 	kmt_live_use_init(&c->live, s, opts->tracker);
 	kmt_rows_init(&c->rows, sizeof(struct prof_row),
 		      sizeof(struct prof_key));
+	prof_frames_memo_init(&c->memo[0]);
+	prof_frames_memo_init(&c->memo[1]);
 	kmt_view_sort(&c->sort, opts->sort, PROFILE_DEFAULT_SORT,
 		      profile_sort_keys, KMT_NCOLS(profile_sort_keys),
 		      cmp_identity);
@@ -135,6 +147,8 @@ static void profile_destroy(void *ctx)
 		return;
 	kmt_live_use_free(&c->live);
 	kmt_rows_free(&c->rows);
+	prof_frames_memo_free(&c->memo[0]);
+	prof_frames_memo_free(&c->memo[1]);
 	free(c);
 }
 
@@ -222,13 +236,12 @@ static int add_inuse(struct profile_ctx *c, const struct kmt_live_objs *h)
 static void add_function(struct profile_ctx *c, struct kmt_report *r,
 			 struct kmt_sb *sb, uint64_t addr)
 {
-	uint64_t off;
-	const char *name = NULL;
+	/* the report's memo of "name+off" per address: one lookup each */
+	const char *sym = kmt_analysis_sym(c->s, r, addr, c->opts.raw_ip);
+	const char *plus = strrchr(sym, '+');
 
-	if (addr && !c->opts.raw_ip)
-		name = kmt_symtab_lookup(&c->s->syms, addr, &off);
-	kmt_sb_adds(sb, name ? name : kmt_analysis_sym(c->s, r, addr,
-							c->opts.raw_ip));
+	kmt_sb_add(sb, sym, plus && sym[0] != '0' ? (size_t)(plus - sym) :
+						    strlen(sym));
 }
 
 /*
@@ -237,9 +250,9 @@ static void add_function(struct profile_ctx *c, struct kmt_report *r,
  * callsite's frame out, as the views show it; the callsite alone when
  * the stack does not hold it or there is none.
  */
-static int frames_of(struct profile_ctx *c, struct kmt_report *r,
-		     const struct prof_row *row, const char **names,
-		     const char **ips)
+static int make_frames(struct profile_ctx *c, struct kmt_report *r,
+		       const struct prof_row *row, const char **names,
+		       const char **ips)
 {
 	const struct kmt_stack *st = kmt_stacks_get(&c->s->stacks,
 						    row->k.stack);
@@ -274,6 +287,32 @@ static int frames_of(struct profile_ctx *c, struct kmt_report *r,
 	kmt_sb_release(&n);
 	kmt_sb_release(&a);
 	return ret;
+}
+
+/* the frames of row, shared with every row of its stack */
+static int frames_of(struct profile_ctx *c, struct kmt_report *r,
+		     const struct prof_row *row, const char **names,
+		     const char **ips)
+{
+	int by_site = !row->k.stack;
+	uint64_t key = by_site ? row->k.callsite : row->k.stack;
+	struct prof_frames *f;
+	int is_new;
+
+	f = prof_frames_memo_put(&c->memo[by_site], key, &is_new);
+	if (!f)
+		return make_frames(c, r, row, names, ips);
+	if (!is_new && f->callsite == row->k.callsite) {
+		*names = f->names;
+		*ips = f->ips;
+		return 0;
+	}
+	if (make_frames(c, r, row, names, ips))
+		return -ENOMEM;
+	f->callsite = row->k.callsite;
+	f->names = *names;
+	f->ips = *ips;
+	return 0;
 }
 
 /* the columns the pprof and folded renderers read, by these keys */

@@ -104,9 +104,13 @@ static uint32_t str_id(struct pprof *p, const char *s)
 static uint32_t location(struct pprof *p, const char *name, size_t len,
 			 uint64_t addr)
 {
-	uint32_t fn = kmt_strtab_intern(&p->strs, name, len), *slot;
+	uint32_t fn, *slot;
 	int is_new;
 
+	/* most frames are of addresses met before: no name to intern */
+	if (addr && (slot = kmt_hash_u32_get(&p->locs, addr)))
+		return *slot;
+	fn = kmt_strtab_intern(&p->strs, name, len);
 	if (!fn) {
 		p->oom = 1;
 		return 0;
