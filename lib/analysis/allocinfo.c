@@ -331,12 +331,13 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 				      keep(ai, &ai->tags[i], o);
 	s = kmt_report_add_summary(r, "allocinfo", "totals", "Totals");
 	if (!s ||
-	    kmt_summary_u64(s, "Tags", "tags", tags) ||
+	    kmt_summary_u64(s, "Tags:                         ", "tags", tags) ||
 	    kmt_summary_add(s, &(struct kmt_sum_item){
-		    .kind = KMT_SUM_VALUE, .label = "Bytes", .key = "bytes",
+		    .kind = KMT_SUM_VALUE,
+		    .label = "Bytes:                        ", .key = "bytes",
 		    .type = KMT_V_S64, .v.s = bytes }) ||
-	    kmt_summary_u64(s, "Calls", "calls", calls) ||
-	    kmt_summary_u64(s, "Tags with inaccurate counters",
+	    kmt_summary_u64(s, "Calls:                        ", "calls", calls) ||
+	    kmt_summary_u64(s, "Tags with inaccurate counters:",
 			    "inaccurate_tags", inaccurate))
 		goto out;
 	ret = r->oom ? -ENOMEM : 0;
@@ -409,19 +410,22 @@ int kmt_ai_report_diff(struct kmt_report *r, const struct kmt_allocinfo *a,
 					   kmt_report_printf(r, "%s_totals", key),
 					   "Totals");
 		if (!s ||
-		    kmt_summary_u64(s, "Rows", "rows", rows.nr) ||
+		    kmt_summary_u64(s, "Rows:                         ", "rows", rows.nr) ||
 		    kmt_summary_add(s, &(struct kmt_sum_item){
-			    .kind = KMT_SUM_VALUE, .label = "Bytes in A",
+			    .kind = KMT_SUM_VALUE,
+			    .label = "Bytes in A:                   ",
 			    .key = "bytes_a", .type = KMT_V_S64, .v.s = bytes_a }) ||
 		    kmt_summary_add(s, &(struct kmt_sum_item){
-			    .kind = KMT_SUM_VALUE, .label = "Bytes in B",
+			    .kind = KMT_SUM_VALUE,
+			    .label = "Bytes in B:                   ",
 			    .key = "bytes_b", .type = KMT_V_S64, .v.s = bytes_b }) ||
 		    kmt_summary_add(s, &(struct kmt_sum_item){
-			    .kind = KMT_SUM_VALUE, .label = "Growth",
+			    .kind = KMT_SUM_VALUE,
+			    .label = "Growth:                       ",
 			    .key = "growth", .type = KMT_V_S64,
 			    .v.s = bytes_b - bytes_a }) ||
-		    kmt_summary_u64(s, "Only in A", "only_a", only_a) ||
-		    kmt_summary_u64(s, "Only in B", "only_b", only_b))
+		    kmt_summary_u64(s, "Only in A:                    ", "only_a", only_a) ||
+		    kmt_summary_u64(s, "Only in B:                    ", "only_b", only_b))
 			goto out;
 	}
 	ret = r->oom ? -ENOMEM : 0;
