@@ -63,8 +63,8 @@ static void list_words(FILE *out, int help, const char *head,
 static void list_sort_keys(FILE *out, int help)
 {
 	list_words(out, help,
-		   "\nsort keys (-s): bytes (default), calls; with --diff or -I "
-		   "growth (their default), calls being the calls' growth:\n",
+		   "\nsort keys (-s), bytes the default; growth, the default "
+		   "of --diff and -I:\n",
 		   kmt_ai_sort_name);
 }
 
@@ -210,6 +210,8 @@ static int sample(struct ai_cmd *c, const char *input, int seconds,
 	code = read_snapshot(c, 0, input);
 	if (code)
 		return code;
+	/* thousands of tags, few of which move in a second */
+	c->o.changed_only = 1;
 	kmt_report_init(&all);
 	fill_meta(&all, &c->snap[0], 1, paths);
 	for (k = 1; !count || k <= count; k++) {
@@ -254,7 +256,7 @@ int cmd_allocinfo(int argc, char **argv)
 {
 	const char *input = NULL, *output = NULL, *sort = NULL, *by = NULL;
 	const char *module = NULL, *file = NULL, *func = NULL;
-	int json = 0, diff = 0, limit = 20, interval = 0, count = -1;
+	int json = 0, diff = 0, limit = 0, interval = 0, count = -1;
 	const struct kmt_option options[] = {
 		OPT_STRING('i', "input", &input, "file",
 			   "a /proc/allocinfo snapshot, '-' for stdin (default: "
@@ -268,7 +270,7 @@ int cmd_allocinfo(int argc, char **argv)
 		OPT_WORDS('s', "sort", &sort, "key", list_sort_keys,
 			  "sort by bytes, calls or growth (see below)"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX,
-			"show the first <n> rows (default 20, 0: all)"),
+			"show the first <n> rows (0, the default: all)"),
 		OPT_LIST(0, "module", &module, "globs",
 			 "only tags of modules matching a glob ('*' built in too)"),
 		OPT_LIST(0, "file", &file, "globs",

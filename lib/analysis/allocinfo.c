@@ -363,6 +363,16 @@ int kmt_ai_report_diff(struct kmt_report *r, const struct kmt_allocinfo *a,
 	kmt_ai_groups_init(&rows.index);
 	if (gather(&rows, a, 0, o) || gather(&rows, b, 1, o))
 		goto out;
+	if (o->changed_only) {
+		size_t k = 0;
+
+		for (i = 0; i < rows.nr; i++)
+			if (rows.v[i].bytes[0] != rows.v[i].bytes[1] ||
+			    rows.v[i].calls[0] != rows.v[i].calls[1] ||
+			    rows.v[i].in[0] != rows.v[i].in[1])
+				rows.v[k++] = rows.v[i];
+		rows.nr = k;
+	}
 	sort_rows(&rows, o->sort);
 	ncols = o->by == KMT_AI_BY_TAG ? NR(diff_cols) : NR_DIFF_VALUES + 1;
 	cols = kmt_arena_alloc(&r->arena, sizeof(diff_cols));

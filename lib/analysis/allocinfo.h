@@ -31,6 +31,8 @@ struct kmt_ai_opts {
 	size_t limit;		/* rows drawn, 0 all */
 	/* comma-separated fnmatch(3) patterns, any of which keeps a tag; NULL keeps all */
 	const char *module, *file, *func;
+	/* growth: leave out rows whose bytes and calls did not change */
+	int changed_only;
 };
 
 /* the names of the words, i from 0 on; NULL past the last */
