@@ -17,10 +17,12 @@
 
 #include "analysis/allocinfo.h"
 #include "builtin.h"
+#include "event/session.h"
 #include "options.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "source/allocinfo.h"
+#include "source/source.h"
 #include "util/strbuf.h"
 
 #define ALLOCINFO_PATH "/proc/allocinfo"
@@ -34,7 +36,7 @@
 	"CONFIG_MEM_ALLOC_PROFILING_ENABLED_BY_DEFAULT=y), or give -i FILE"
 
 static const char *const allocinfo_usage[] = {
-	"kmemtrace allocinfo [<options>] [-i] [<file>]",
+	"kmemtrace allocinfo [<options>] [--recording <rec>] [-i] [<file>]",
 	"kmemtrace allocinfo [<options>] --diff <a> <b>",
 	"kmemtrace allocinfo [<options>] -I <seconds> [-n <count>] [-i <file>]",
 	NULL
@@ -198,6 +200,38 @@ static int render(struct ai_cmd *c, struct kmt_report *r, FILE *out,
 	return c->rd->render(r, out);
 }
 
+/*
+ * --recording: the slab allocations a recording traced, per function,
+ * for the tags of those functions.  0, or the exit code after the
+ * message.
+ */
+static int read_recording(struct ai_cmd *c, struct kmt_ai_join *j,
+			  const char *path)
+{
+	struct kmt_session s;
+	uint64_t n;
+	int ret;
+
+	if (kmt_session_init(&s))
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+	s.consumer = kmt_ai_join_event;
+	s.consumer_ctx = j;
+	ret = kmt_source_read_file(&s, path);
+	if (!ret && kmt_ai_join_resolve(j, &s, &c->names))
+		ret = kmt_session_error(&s, ENOMEM, "out of memory");
+	if (ret) {
+		ret = kmt_error(kmt_read_exit(ret), "%s", s.errmsg);
+		goto out;
+	}
+	n = kmt_session_unreadable(&s);
+	if (n)
+		kmt_warning("'%s': %llu record%s of the recording could not be read, left out of its figures",
+			    path, (unsigned long long)n, n == 1 ? "" : "s");
+out:
+	kmt_session_free(&s);
+	return ret;
+}
+
 /* -I: the growth of every tag over each interval, count of them (0: on and on) */
 static int sample(struct ai_cmd *c, const char *input, int seconds,
 		  int count, FILE *out, int json)
@@ -255,7 +289,7 @@ out:
 int cmd_allocinfo(int argc, char **argv)
 {
 	const char *input = NULL, *output = NULL, *sort = NULL, *by = NULL;
-	const char *module = NULL, *file = NULL, *func = NULL;
+	const char *module = NULL, *file = NULL, *func = NULL, *rec = NULL;
 	int json = 0, diff = 0, limit = 0, interval = 0, count = -1;
 	const struct kmt_option options[] = {
 		OPT_STRING('i', "input", &input, "file",
@@ -277,6 +311,8 @@ int cmd_allocinfo(int argc, char **argv)
 			 "only tags in source files matching a glob (mm/*)"),
 		OPT_LIST(0, "func", &func, "globs",
 			 "only tags in functions matching a glob"),
+		OPT_STRING(0, "recording", &rec, "file",
+			   "add a recording's slab allocations per function beside the tags"),
 		OPT_GROUP("comparing snapshots"),
 		OPT_BOOL(0, "diff", &diff,
 			 "compare two snapshots <a> and <b>: growth per tag"),
@@ -288,6 +324,7 @@ int cmd_allocinfo(int argc, char **argv)
 	};
 	const char *paths[2];
 	struct kmt_report r;
+	struct kmt_ai_join join;
 	struct ai_cmd c;
 	char msg[512], keys[128];
 	int nargs, code, v, i;
@@ -318,6 +355,8 @@ int cmd_allocinfo(int argc, char **argv)
 	}
 	if (diff && interval)
 		return kmt_usage_error("--diff and -I exclude each other");
+	if (rec && (diff || interval))
+		return kmt_usage_error("--recording joins one snapshot, not --diff or -I");
 	if (count >= 0 && !interval)
 		return kmt_usage_error("-n counts the intervals of -I: give -I SECONDS");
 	if (interval && json && count < 0)
@@ -351,7 +390,14 @@ int cmd_allocinfo(int argc, char **argv)
 	kmt_allocinfo_init(&c.snap[0], &c.names);
 	kmt_allocinfo_init(&c.snap[1], &c.names);
 	kmt_report_init(&r);
+	kmt_ai_join_init(&join);
 
+	if (rec) {
+		code = read_recording(&c, &join, rec);
+		if (code)
+			goto out;
+		c.o.join = &join;
+	}
 	if (!interval) {
 		for (i = 0; i < (diff ? 2 : 1); i++) {
 			code = read_snapshot(&c, i, paths[i]);
@@ -376,6 +422,9 @@ int cmd_allocinfo(int argc, char **argv)
 		}
 	} else {
 		fill_meta(&r, c.snap, diff ? 2 : 1, paths);
+		if (rec)
+			r.meta.input = kmt_report_printf(&r, "%s, recording %s",
+							 r.meta.input, rec);
 		if (diff)
 			code = kmt_ai_report_diff(&r, &c.snap[0], &c.snap[1],
 						  &c.o, "allocinfo", "diff",
@@ -400,6 +449,7 @@ int cmd_allocinfo(int argc, char **argv)
 	}
 out:
 	kmt_report_free(&r);
+	kmt_ai_join_free(&join);
 	kmt_allocinfo_free(&c.snap[0]);
 	kmt_allocinfo_free(&c.snap[1]);
 	kmt_strtab_free(&c.names);

@@ -172,7 +172,7 @@ assert rows[\"(built in)\"][\"growth\"] == 536576
 '
 
 test_expect_success '-I: the input read again each interval, the tags that changed' '
-	cp "$AI/v1.txt" live &&
+	cp "$AI/v1.txt" live || return 1
 	(sleep 1.5; cp "$AI/v2.txt" live.new; mv live.new live) &
 	"$KMEMTRACE" allocinfo -I 1 -n 2 -i live --json >i.json &&
 	wait &&
@@ -184,7 +184,7 @@ rows = iv[\"2\"]
 assert rows[0][\"func\"] == \"alloc_slab_page\" and rows[0][\"growth\"] == 524288, rows[0]
 assert len(rows) == 6, [r[\"func\"] for r in rows]
 " &&
-	cp "$AI/v1.txt" live &&
+	cp "$AI/v1.txt" live || return 1
 	(sleep 1.5; cp "$AI/v2.txt" live.new; mv live.new live) &
 	"$KMEMTRACE" allocinfo -I 1 -n 2 -l 1 -i live >out &&
 	wait &&
@@ -192,6 +192,36 @@ assert len(rows) == 6, [r[\"func\"] for r in rows]
 	grep "^Interval 2: growth over 1 s$" out &&
 	grep " (none)$" out && grep "5 more rows" out &&
 	test $(grep -c "^# input:" out) = 1
+'
+
+test_expect_success '--recording: a recording of slab allocations beside the tags of their functions' '
+	"$KMEMTRACE" report -i "$DATA/capture.dat" --caller -l 0 --json >rep.json &&
+	"$KMEMTRACE" allocinfo --recording "$DATA/capture.dat" "$AI/join.txt" --json >j.json &&
+	python3 -c "
+import json
+rep = json.load(open(\"rep.json\"))
+d = json.load(open(\"j.json\"))
+assert d[\"input\"].endswith(\", recording $DATA/capture.dat\"), d[\"input\"]
+# what report says of each function, its callsites (name+off) added
+want = {}
+for t in rep[\"slab\"].values():
+	if not isinstance(t, list): continue
+	for r in t:
+		if \"callsite\" not in r: continue
+		f = r[\"callsite\"].split(\"+\")[0]
+		a = want.setdefault(f, [0, 0]); a[0] += r[\"hit\"]; a[1] += r[\"total_alloc\"]
+rows = d[\"allocinfo\"][\"tags\"]
+got = {r[\"func\"]: [r[\"traced_allocs\"], r[\"traced_bytes\"]] for r in rows}
+assert got[\"anon_vma_fork\"] == [48, 4032] == want[\"anon_vma_fork\"], (got, want.get(\"anon_vma_fork\"))
+assert got[\"alloc_fdtable\"] == [6, 4416] == want[\"alloc_fdtable\"], got
+assert got[\"alloc_slab_page\"] == [0, 0]
+t = d[\"allocinfo\"][\"totals\"]
+assert t[\"traced_functions_tagged\"] == 2 and t[\"traced_callsites_unnamed\"] == 0, t
+" &&
+	"$KMEMTRACE" allocinfo --recording "$DATA/capture.dat" --by func "$AI/join.txt" >out &&
+	grep "^ alloc_fdtable  *2  *12288  *24  *6  *4416$" out &&
+	"$KMEMTRACE" allocinfo --recording "$AI/v1.txt" "$AI/join.txt" 2>err; test $? = 1 &&
+	test $(wc -l <err) = 1
 '
 
 if test -e /proc/allocinfo; then
@@ -211,7 +241,8 @@ fi
 test_expect_success 'usage errors: one line, exit 129' '
 	for args in "-s nosuch" "-s growth" "--by nosuch" "-n 2" "-I 1 -" \
 		    "--diff" "--diff a b" "--diff -I 1 a b" "-I 1 --json" \
-		    "-l 1 -l 2" "-I 0" "a b" "--diff - -"; do
+		    "-l 1 -l 2" "-I 0" "a b" "--diff - -" \
+		    "--diff --recording r a"; do
 		"$KMEMTRACE" allocinfo $args "$AI/v1.txt" >out 2>err </dev/null
 		rc=$?
 		test $rc = 129 && test $(wc -l <err) = 1 || { echo "$args: exit $rc"; cat err; return 1; }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/allocinfo.h"
+#include "event/session.h"
 #include "util/array.h"
 #include "util/hash.h"
 
@@ -48,6 +49,65 @@ int kmt_ai_by_parse(const char *name)
 int kmt_ai_sort_parse(const char *name)
 {
 	return find_name(sort_names, NR(sort_names), name);
+}
+
+void kmt_ai_join_init(struct kmt_ai_join *j)
+{
+	memset(j, 0, sizeof(*j));
+	kmt_ai_traced_init(&j->by_addr);
+	kmt_ai_traced_init(&j->by_func);
+}
+
+void kmt_ai_join_free(struct kmt_ai_join *j)
+{
+	kmt_ai_traced_free(&j->by_addr);
+	kmt_ai_traced_free(&j->by_func);
+}
+
+int kmt_ai_join_event(void *ctx, const struct kmt_event *ev)
+{
+	struct kmt_ai_join *j = ctx;
+	struct kmt_ai_traced_fn *f;
+
+	/* failed allocations (ptr 0) hold nothing */
+	if ((ev->type != KMT_EV_KMALLOC && ev->type != KMT_EV_CACHE_ALLOC) ||
+	    !ev->ptr || !ev->call_site)
+		return 0;
+	f = kmt_ai_traced_put(&j->by_addr, ev->call_site, NULL);
+	if (!f)
+		return -ENOMEM;
+	f->allocs++;
+	f->bytes_req += ev->bytes_req;
+	f->bytes_alloc += ev->bytes_alloc;
+	return 0;
+}
+
+int kmt_ai_join_resolve(struct kmt_ai_join *j, struct kmt_session *s,
+			struct kmt_strtab *names)
+{
+	struct kmt_ai_traced_fn *v, *f;
+	const char *name;
+	uint64_t addr, off;
+	size_t it = 0;
+	uint32_t id;
+
+	while (kmt_ai_traced_next(&j->by_addr, &it, &addr, &v)) {
+		name = kmt_symtab_lookup(&s->syms, addr, &off);
+		if (!name) {
+			j->unnamed++;
+			continue;
+		}
+		id = kmt_strtab_intern(names, name, strlen(name));
+		if (!id)
+			return -ENOMEM;
+		f = kmt_ai_traced_put(&j->by_func, id, NULL);
+		if (!f)
+			return -ENOMEM;
+		f->allocs += v->allocs;
+		f->bytes_req += v->bytes_req;
+		f->bytes_alloc += v->bytes_alloc;
+	}
+	return 0;
 }
 
 /* the row of a group: the tag's id of that group -> index in rows */
@@ -202,14 +262,24 @@ static const struct kmt_col tag_cols[] = {
 	{ "location", "file:line", KMT_V_STR, KMT_COL_LEFT },
 	{ "module", "module", KMT_V_STR, KMT_COL_LEFT },
 	{ "accurate", "accurate", KMT_V_STR, KMT_COL_LEFT },
+	/* with a recording */
+	{ "traced_allocs", "traced allocs", KMT_V_U64, 0 },
+	{ "traced_bytes", "traced bytes", KMT_V_U64, 0 },
 };
+
+#define NR_TAG_VALUES 6
 
 static const struct kmt_col group_cols[] = {
 	{ "name", NULL, KMT_V_STR, KMT_COL_LEFT },
 	{ "tags", "tags", KMT_V_U64, 0 },
 	{ "bytes", "bytes", KMT_V_S64, 0 },
 	{ "calls", "calls", KMT_V_U64, 0 },
+	/* by func with a recording */
+	{ "traced_allocs", "traced allocs", KMT_V_U64, 0 },
+	{ "traced_bytes", "traced bytes", KMT_V_U64, 0 },
 };
+
+#define NR_GROUP_VALUES 4
 
 static const struct kmt_col diff_cols[] = {
 	{ "bytes_a", "bytes A", KMT_V_S64, 0 },
@@ -263,6 +333,39 @@ static size_t shown(size_t nr, size_t limit)
 	return limit && limit < nr ? limit : nr;
 }
 
+/*
+ * How well the recording's callsites met the tags: its functions, those
+ * some tag (that the filters keep) names, and callsites without a name.
+ */
+static int join_summary(struct kmt_summary *s, const struct kmt_allocinfo *ai,
+			const struct kmt_ai_opts *o)
+{
+	struct kmt_ai_groups funcs;
+	uint64_t matched = 0, key;
+	size_t i, it = 0;
+	int ret = -ENOMEM;
+
+	kmt_ai_groups_init(&funcs);
+	for (i = 0; i < ai->nr; i++)
+		if (keep(ai, &ai->tags[i], o) &&
+		    !kmt_ai_groups_put(&funcs, ai->tags[i].func, NULL))
+			goto out;
+	while (kmt_ai_traced_next(&o->join->by_func, &it, &key, NULL))
+		matched += kmt_ai_groups_get(&funcs, key) != NULL;
+	if (kmt_summary_u64(s, "Recording's callsite functions:",
+			    "traced_functions",
+			    kmt_ai_traced_count(&o->join->by_func)) ||
+	    kmt_summary_u64(s, "  named by a tag:              ",
+			    "traced_functions_tagged", matched) ||
+	    kmt_summary_u64(s, "  callsites without a symbol:  ",
+			    "traced_callsites_unnamed", o->join->unnamed))
+		goto out;
+	ret = 0;
+out:
+	kmt_ai_groups_free(&funcs);
+	return ret;
+}
+
 int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 		  const struct kmt_ai_opts *o)
 {
@@ -274,6 +377,11 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 	int64_t bytes = 0;
 	size_t i, n;
 	int ret = -ENOMEM;
+	/* a recording's figures are per function: for tags and functions */
+	int joined = o->join && (o->by == KMT_AI_BY_TAG ||
+				 o->by == KMT_AI_BY_FUNC);
+	const struct kmt_ai_traced_fn *tr;
+	size_t n_col;
 
 	kmt_ai_groups_init(&rows.index);
 	if (gather(&rows, ai, 1, o))
@@ -282,7 +390,8 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 			 KMT_AI_SORT_BYTES);
 	if (o->by == KMT_AI_BY_TAG) {
 		t = kmt_report_add_table(r, "allocinfo", "tags",
-					 "Top tags", tag_cols, NR(tag_cols),
+					 "Top tags", tag_cols,
+					 o->join ? NR(tag_cols) : NR_TAG_VALUES,
 					 KMT_TABLE_PLAIN);
 	} else {
 		cols = kmt_arena_alloc(&r->arena, sizeof(group_cols));
@@ -293,7 +402,8 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 		t = kmt_report_add_table(r, "allocinfo", table_keys[o->by],
 					 kmt_report_printf(r, "Totals per %s",
 							   group_titles[o->by]),
-					 cols, NR(group_cols), KMT_TABLE_PLAIN);
+					 cols, joined ? NR(group_cols) :
+					 NR_GROUP_VALUES, KMT_TABLE_PLAIN);
 	}
 	if (!t)
 		goto out;
@@ -324,6 +434,14 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 			v[2].s = row->bytes[1];
 			v[3].u = row->calls[1];
 		}
+		tr = joined ? kmt_ai_traced_get(&o->join->by_func,
+						row->tag->func) : NULL;
+		if (tr) {
+			n_col = o->by == KMT_AI_BY_TAG ? NR_TAG_VALUES :
+							 NR_GROUP_VALUES;
+			v[n_col].u = tr->allocs;
+			v[n_col + 1].u = tr->bytes_alloc;
+		}
 	}
 	if (o->by != KMT_AI_BY_TAG)
 		for (i = 0; i < ai->nr; i++)
@@ -339,6 +457,8 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 	    kmt_summary_u64(s, "Calls:                        ", "calls", calls) ||
 	    kmt_summary_u64(s, "Tags with inaccurate counters:",
 			    "inaccurate_tags", inaccurate))
+		goto out;
+	if (o->join && join_summary(s, ai, o))
 		goto out;
 	ret = r->oom ? -ENOMEM : 0;
 out:

@@ -4,8 +4,43 @@
 
 #include <stddef.h>
 
+#include "event/event.h"
 #include "report/report.h"
 #include "source/allocinfo.h"
+#include "util/hash.h"
+
+struct kmt_session;
+
+/*
+ * What a recording traced of slab allocations, per callsite address
+ * while it is read, then per function: the join with allocinfo's tags,
+ * whose counters are kept per function that called the allocator, as a
+ * slab event's call_site is.
+ */
+struct kmt_ai_traced_fn {
+	uint64_t allocs;
+	uint64_t bytes_req;
+	uint64_t bytes_alloc;
+};
+
+KMT_HASH_TYPE(kmt_ai_traced, struct kmt_ai_traced_fn)
+
+struct kmt_ai_join {
+	struct kmt_ai_traced by_addr;	/* call_site -> figures */
+	struct kmt_ai_traced by_func;	/* function's id in the names -> figures */
+	uint64_t unnamed;		/* callsites no symbol covers */
+};
+
+void kmt_ai_join_init(struct kmt_ai_join *j);
+void kmt_ai_join_free(struct kmt_ai_join *j);
+/* a session's consumer (ctx: the join): counts slab allocations */
+int kmt_ai_join_event(void *ctx, const struct kmt_event *ev);
+/*
+ * After the read: the callsites named by the session's symbols, into
+ * by_func keyed by their ids in names.  0 or -ENOMEM.
+ */
+int kmt_ai_join_resolve(struct kmt_ai_join *j, struct kmt_session *s,
+			struct kmt_strtab *names);
 
 /*
  * /proc/allocinfo snapshots made into report tables: one snapshot's top
@@ -33,6 +68,11 @@ struct kmt_ai_opts {
 	const char *module, *file, *func;
 	/* growth: leave out rows whose bytes and calls did not change */
 	int changed_only;
+	/*
+	 * A recording's figures per function: the tags and functions
+	 * tables get its allocations and bytes beside each row
+	 */
+	const struct kmt_ai_join *join;
 };
 
 /* the names of the words, i from 0 on; NULL past the last */
