@@ -232,7 +232,11 @@ out:
 	return ret;
 }
 
-/* -I: the growth of every tag over each interval, count of them (0: on and on) */
+/*
+ * -I: the growth of every tag over each interval, count of them (0: on
+ * and on).  0; an exit code after its message; or -1 when out could not
+ * be written (errno says why), for the caller to say.
+ */
 static int sample(struct ai_cmd *c, const char *input, int seconds,
 		  int count, FILE *out, int json)
 {
@@ -251,6 +255,7 @@ static int sample(struct ai_cmd *c, const char *input, int seconds,
 	for (k = 1; !count || k <= count; k++) {
 		struct kmt_report *r = json ? &all : &one;
 		const char *title;
+		int oom;
 
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
@@ -264,23 +269,25 @@ static int sample(struct ai_cmd *c, const char *input, int seconds,
 		}
 		title = kmt_report_printf(r, "Interval %d: growth over %d s",
 					  k, seconds);
-		if (kmt_ai_report_diff(r, &c->snap[prev], &c->snap[!prev],
-				       &c->o, "intervals",
-				       kmt_report_printf(r, "%d", k), title, 0))
-			code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
-		else if (!json && render(c, &one, out, k > 1))
-			code = KMT_EXIT_RUNTIME;
+		oom = kmt_ai_report_diff(r, &c->snap[prev], &c->snap[!prev],
+					 &c->o, "intervals",
+					 kmt_report_printf(r, "%d", k), title, 0);
+		if (!oom && !json && render(c, &one, out, k > 1))
+			code = -1;
 		if (!json)
 			kmt_report_free(&one);
-		if (code == KMT_EXIT_RUNTIME && !json)
-			code = kmt_close_output(out, NULL, errno ? errno : EIO);
+		if (oom)
+			code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		if (!code && fflush(out))
+			code = -1;
 		if (code)
 			goto out;
-		fflush(out);
 		prev = !prev;
 	}
+	/* the header counts what every snapshot had unreadable */
+	all.meta.unreadable = c->unreadable;
 	if (json && render(c, &all, out, 0))
-		code = kmt_close_output(out, NULL, errno ? errno : EIO);
+		code = -1;
 out:
 	kmt_report_free(&all);
 	return code;
@@ -415,6 +422,10 @@ int cmd_allocinfo(int argc, char **argv)
 	if (interval) {
 		code = sample(&c, paths[0], interval, count < 0 ? 0 : count,
 			      out, json);
+		if (code < 0) {
+			code = kmt_close_output(out, output, errno ? errno : EIO);
+			goto out;
+		}
 		if (code) {
 			if (out != stdout)
 				fclose(out);
