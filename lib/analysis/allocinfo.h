@@ -64,7 +64,10 @@ struct kmt_ai_opts {
 	enum kmt_ai_by by;
 	enum kmt_ai_sort sort;
 	size_t limit;		/* rows drawn, 0 all */
-	/* comma-separated fnmatch(3) patterns, any of which keeps a tag; NULL keeps all */
+	/*
+	 * comma-separated fnmatch(3) patterns, any of which keeps a tag;
+	 * NULL keeps all
+	 */
 	const char *module, *file, *func;
 	/* growth: leave out rows whose bytes and calls did not change */
 	int changed_only;
