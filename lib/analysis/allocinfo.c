@@ -261,13 +261,14 @@ static const struct kmt_col tag_cols[] = {
 	{ "func", "function", KMT_V_STR, KMT_COL_LEFT },
 	{ "location", "file:line", KMT_V_STR, KMT_COL_LEFT },
 	{ "module", "module", KMT_V_STR, KMT_COL_LEFT },
+	/* from version 2.0, which says it: "no" for accurate:no */
 	{ "accurate", "accurate", KMT_V_STR, KMT_COL_LEFT },
 	/* with a recording */
 	{ "traced_allocs", "traced allocs", KMT_V_U64, 0 },
 	{ "traced_bytes", "traced bytes", KMT_V_U64, 0 },
 };
 
-#define NR_TAG_VALUES 6
+#define NR_TAG_VALUES 5
 
 static const struct kmt_col group_cols[] = {
 	{ "name", NULL, KMT_V_STR, KMT_COL_LEFT },
@@ -381,7 +382,9 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 	int joined = o->join && (o->by == KMT_AI_BY_TAG ||
 				 o->by == KMT_AI_BY_FUNC);
 	const struct kmt_ai_traced_fn *tr;
-	size_t n_col;
+	/* where the recording's columns start; the accurate column shown */
+	size_t join_col = NR_GROUP_VALUES;
+	int accurate = 0;
 
 	kmt_ai_groups_init(&rows.index);
 	if (gather(&rows, ai, 1, o))
@@ -389,9 +392,19 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 	sort_rows(&rows, o->sort == KMT_AI_SORT_CALLS ? KMT_AI_SORT_CALLS :
 			 KMT_AI_SORT_BYTES);
 	if (o->by == KMT_AI_BY_TAG) {
-		t = kmt_report_add_table(r, "allocinfo", "tags",
-					 "Top tags", tag_cols,
-					 o->join ? NR(tag_cols) : NR_TAG_VALUES,
+		/* version 1.0 cannot tell: no column that would claim it */
+		accurate = ai->nr_inaccurate ||
+			   (ai->version[0] && strcmp(ai->version, "1.0"));
+		join_col = NR_TAG_VALUES + accurate;
+		cols = kmt_arena_alloc(&r->arena, sizeof(tag_cols));
+		if (!cols)
+			goto out;
+		memcpy(cols, tag_cols, sizeof(tag_cols));
+		if (!accurate)
+			memmove(cols + NR_TAG_VALUES, cols + NR_TAG_VALUES + 1,
+				2 * sizeof(*cols));
+		t = kmt_report_add_table(r, "allocinfo", "tags", "Top tags",
+					 cols, join_col + (o->join ? 2 : 0),
 					 KMT_TABLE_PLAIN);
 	} else {
 		cols = kmt_arena_alloc(&r->arena, sizeof(group_cols));
@@ -427,7 +440,9 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 			v[0].s = row->bytes[1];
 			v[1].u = row->calls[1];
 			put_names(r, row, o->by, v + 2);
-			v[5].str = row->inaccurate ? "no" : "yes";
+			if (accurate)
+				v[NR_TAG_VALUES].str = row->inaccurate ? "no" :
+									 "yes";
 		} else {
 			put_names(r, row, o->by, v);
 			v[1].u = row->tags;
@@ -437,10 +452,8 @@ int kmt_ai_report(struct kmt_report *r, const struct kmt_allocinfo *ai,
 		tr = joined ? kmt_ai_traced_get(&o->join->by_func,
 						row->tag->func) : NULL;
 		if (tr) {
-			n_col = o->by == KMT_AI_BY_TAG ? NR_TAG_VALUES :
-							 NR_GROUP_VALUES;
-			v[n_col].u = tr->allocs;
-			v[n_col + 1].u = tr->bytes_alloc;
+			v[join_col].u = tr->allocs;
+			v[join_col + 1].u = tr->bytes_alloc;
 		}
 	}
 	if (o->by != KMT_AI_BY_TAG)
