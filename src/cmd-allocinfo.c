@@ -271,7 +271,7 @@ static int sample(struct ai_cmd *c, const char *input, int seconds,
 					  k, seconds);
 		oom = kmt_ai_report_diff(r, &c->snap[prev], &c->snap[!prev],
 					 &c->o, "intervals",
-					 kmt_report_printf(r, "%d", k), title, 0);
+					 kmt_report_printf(r, "%d", k), title, 1);
 		if (!oom && !json && render(c, &one, out, k > 1))
 			code = -1;
 		if (!json)

@@ -178,8 +178,13 @@ test_expect_success '-I: the input read again each interval, the tags that chang
 	wait &&
 	json i.json "
 iv = d[\"intervals\"]
-assert list(iv) == [\"1\", \"2\"], list(iv)
+assert list(iv) == [\"1\", \"1_totals\", \"2\", \"2_totals\"], list(iv)
 assert iv[\"1\"] == [], iv[\"1\"]
+assert iv[\"1_totals\"][\"growth\"] == 0 and iv[\"2_totals\"][\"growth\"] == 573440, iv
+assert iv[\"2_totals\"][\"only_a\"] == 1 and iv[\"2_totals\"][\"only_b\"] == 1
+# the totals are of every tag, the rows of those that changed
+assert iv[\"2_totals\"][\"bytes_a\"] == 1703936 and iv[\"2_totals\"][\"bytes_b\"] == 2277376, iv[\"2_totals\"]
+assert iv[\"2_totals\"][\"rows\"] == 6
 rows = iv[\"2\"]
 assert rows[0][\"func\"] == \"alloc_slab_page\" and rows[0][\"growth\"] == 524288, rows[0]
 assert len(rows) == 6, [r[\"func\"] for r in rows]

@@ -496,6 +496,13 @@ int kmt_ai_report_diff(struct kmt_report *r, const struct kmt_allocinfo *a,
 	kmt_ai_groups_init(&rows.index);
 	if (gather(&rows, a, 0, o) || gather(&rows, b, 1, o))
 		goto out;
+	/* the totals are of every tag, whether or not its row is shown */
+	for (i = 0; i < rows.nr; i++) {
+		bytes_a += rows.v[i].bytes[0];
+		bytes_b += rows.v[i].bytes[1];
+		only_a += rows.v[i].in[0] && !rows.v[i].in[1];
+		only_b += !rows.v[i].in[0] && rows.v[i].in[1];
+	}
 	if (o->changed_only) {
 		size_t k = 0;
 
@@ -526,12 +533,8 @@ int kmt_ai_report_diff(struct kmt_report *r, const struct kmt_allocinfo *a,
 		const struct ai_row *row = &rows.v[i];
 		union kmt_val *v;
 
-		bytes_a += row->bytes[0];
-		bytes_b += row->bytes[1];
-		only_a += row->in[0] && !row->in[1];
-		only_b += !row->in[0] && row->in[1];
 		if (i >= n)
-			continue;
+			break;
 		v = kmt_table_add_row(t);
 		if (!v)
 			goto out;
