@@ -11,6 +11,7 @@ COMMANDS='
 report      capture.dat                 json    -s
 check       capture.dat                 json    -
 pageowner   pageowner/current.txt       json    --sort
+allocinfo   allocinfo/v1.txt            json    -s
 stat        -                           json    -
 record      -                           -       -
 '
@@ -27,6 +28,9 @@ pageowner   --line       0    2147483647
 pageowner   --threads    0    64
 record      -b           0    67108864
 stat        -I           10   2147483647
+allocinfo   -l           0    2147483647
+allocinfo   -I           1    86400
+allocinfo   -n           1    2147483647
 '
 
 # the rows of a table, one a line, without blank lines

@@ -64,6 +64,15 @@ test_expect_success 'sort keys after -s, word by word after commas' '
 	printf -- "-allocator\n-alloc_ts\n" | sort >expect && test_cmp expect out
 '
 
+test_expect_success 'allocinfo: its tables after --by, its sort keys after -s' '
+	complete_words kmemtrace allocinfo --by m >out &&
+	echo module >expect && test_cmp expect out &&
+	complete_words kmemtrace allocinfo -s gr >out &&
+	echo growth >expect && test_cmp expect out &&
+	complete_words kmemtrace allocinfo --di >out &&
+	echo --diff >expect && test_cmp expect out
+'
+
 test_expect_success 'the sort keys offered are those report -h lists' '
 	"$KMEMTRACE" report -h | sed -n "/^sort keys/,/^\$/p" | tail -n +2 |
 		cut -c15- | tr "\n" " " | sed -E "s/\(default [^)]*\)//g" |

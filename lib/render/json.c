@@ -121,12 +121,33 @@ static void json_summary(struct kmt_json *j, const char *key,
 	kmt_json_obj_close(j);
 }
 
+static void json_unreadable(struct kmt_json *j,
+			    const struct kmt_report_meta *m)
+{
+	size_t i;
+
+	kmt_json_u64(j, "unreadable_records", m->unreadable);
+	kmt_json_arr_open(j, "unreadable");
+	for (i = 0; i < m->nr_notes; i++) {
+		kmt_json_obj_open(j, NULL);
+		if (m->notes[i].unit)
+			kmt_json_u64(j, m->notes[i].unit, m->notes[i].where);
+		kmt_json_str(j, "why", m->notes[i].why);
+		kmt_json_obj_close(j);
+	}
+	kmt_json_arr_close(j);
+}
+
 static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 {
 	size_t i;
 
 	kmt_json_str(j, "input", m->input);
 	kmt_json_str(j, "format", m->format);
+	if (m->snapshot) {
+		json_unreadable(j, m);
+		return;
+	}
 	kmt_json_str(j, "kernel", m->kernel && *m->kernel ? m->kernel : NULL);
 	kmt_json_u64(j, "cpus", (uint64_t)m->nr_cpus);
 	kmt_json_u64(j, "first_ts_ns", m->first_ts);
@@ -146,16 +167,7 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 	kmt_json_u64(j, "other_events", m->other_events);
 	kmt_json_u64(j, "lost_events", m->lost_events);
 	kmt_json_u64(j, "lost_records", m->lost_records);
-	kmt_json_u64(j, "unreadable_records", m->unreadable);
-	kmt_json_arr_open(j, "unreadable");
-	for (i = 0; i < m->nr_notes; i++) {
-		kmt_json_obj_open(j, NULL);
-		if (m->notes[i].unit)
-			kmt_json_u64(j, m->notes[i].unit, m->notes[i].where);
-		kmt_json_str(j, "why", m->notes[i].why);
-		kmt_json_obj_close(j);
-	}
-	kmt_json_arr_close(j);
+	json_unreadable(j, m);
 	kmt_json_u64(j, "out_of_order_events", m->out_of_order);
 	if (m->matches_nothing)
 		kmt_json_str(j, "matches_nothing", m->matches_nothing);

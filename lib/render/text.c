@@ -741,6 +741,8 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 	if (m->nr_cpus)
 		fprintf(out, ", %d CPUs", m->nr_cpus);
 	fprintf(out, ")\n");
+	if (m->snapshot)
+		goto unreadable;
 	if (m->last_ts >= m->first_ts && m->first_ts)
 		fprintf(out, "# span:   %.6f s (%" PRIu64 ".%06" PRIu64
 			" .. %" PRIu64 ".%06" PRIu64 ")\n",
@@ -766,6 +768,7 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 	if (m->lost_records)
 		fprintf(out, " (%" PRIu64 " loss reports)", m->lost_records);
 	fputc('\n', out);
+unreadable:
 	fprintf(out, "# unreadable: %" PRIu64 " record%s", m->unreadable,
 		m->unreadable == 1 ? "" : "s");
 	if (m->unreadable) {

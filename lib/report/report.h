@@ -172,6 +172,12 @@ struct kmt_report_meta {
 	/* a filter or --time window that matched no event, or NULL */
 	const char *matches_nothing;
 	int has_stacks;
+	/*
+	 * The input is a snapshot of counters (/proc/allocinfo), not a
+	 * trace: it has no span, events, losses or order to state, only
+	 * what could not be read.
+	 */
+	int snapshot;
 };
 
 /* a number -> a text made for a report (in its arena, or static) */
