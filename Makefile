@@ -69,7 +69,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PGO_FLAGS) $(SAN) -D_GNU_SOURCE \
 	     -Ilib $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # the BPF skeleton (generated) and the structs both sides share
-ALL_CFLAGS += -I$(O)/bpf -Ibpf
+ALL_CFLAGS += -I$(O)/bpf -Ibpf -I$(O)/gen
 DEPFLAGS = -MMD -MP
 
 # one short line a step; make V=1 prints the commands
@@ -151,6 +151,15 @@ $(O)/bpf/kmt.skel.h: $(O)/bpf/kmt.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name kmt_skel >$@.tmp && mv $@.tmp $@
 
 $(O)/lib/bpf/loader.o: $(O)/bpf/kmt.skel.h
+
+# the HTML report's script and style, carried by the binary
+$(O)/gen/html-assets.h: lib/render/html-report.js lib/render/html-report.css scripts/embed.py
+	@mkdir -p $(dir $@)
+	$(say) GEN $@
+	$(Q)python3 scripts/embed.py $@.tmp kmt_html_js=lib/render/html-report.js \
+		kmt_html_css=lib/render/html-report.css && mv $@.tmp $@
+
+$(O)/lib/render/html.o: $(O)/gen/html-assets.h
 
 $(O)/%.o: %.c $(O)/.cflags $(PGO_STAMP)
 	@mkdir -p $(dir $@)

@@ -28,6 +28,8 @@ command -v man >/dev/null 2>&1 || pkgs="$pkgs man-db"
 # its ndjson rows into sqlite
 command -v go >/dev/null 2>&1 || pkgs="$pkgs golang-go"
 command -v sqlite3 >/dev/null 2>&1 || pkgs="$pkgs sqlite3"
+# and open its HTML pages in headless Chromium
+command -v chromium >/dev/null 2>&1 || pkgs="$pkgs chromium"
 
 [ -z "$pkgs" ] && exit 0
 

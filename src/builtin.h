@@ -96,5 +96,14 @@ FILE *kmt_open_output(const char *path);
  * (the caller's errno, 0 if none), else what the flush found.
  */
 int kmt_close_output(FILE *out, const char *path, int err);
+/*
+ * The same for a file that must never be seen half written (an HTML
+ * page, a pprof profile): written as a temporary file beside path (its
+ * name in tmp, len bytes), renamed to path when whole, removed if not.
+ * Standard output and devices are written directly.
+ */
+FILE *kmt_open_output_whole(const char *path, char *tmp, size_t len);
+int kmt_close_output_whole(FILE *out, const char *path, const char *tmp,
+			   int err);
 
 #endif

@@ -1102,7 +1102,8 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	int drawn[NR_ANALYSES];
 	struct share share;
 	struct kmt_report r;
-	int split, ret = KMT_EXIT_RUNTIME, err;
+	char tmp[4096];
+	int split, ret = KMT_EXIT_RUNTIME, err, whole;
 	FILE *out;
 
 	for (i = 0; i < NR_ANALYSES; i++) {
@@ -1135,7 +1136,10 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	/* nothing is written until every part is ready to be */
 	if (split && share_first(&share, &r))
 		goto oom;
-	out = kmt_open_output(output);
+	/* a document others open whole is never left half written */
+	whole = renderer->group || renderer->all_views;
+	out = !whole ? kmt_open_output(output) :
+		       kmt_open_output_whole(output, tmp, sizeof(tmp));
 	if (!out) {
 		kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
 			  strerror(errno));
@@ -1147,7 +1151,8 @@ static int make_report(struct report_run *run, const struct report_want *want,
 		errno = 0;
 		err = renderer->render(&r, out) ? errno_or_eio() : 0;
 	}
-	ret = kmt_close_output(out, output, err);
+	ret = !whole ? kmt_close_output(out, output, err) :
+		       kmt_close_output_whole(out, output, tmp, err);
 	goto done;
 oom:
 	fail(KMT_EXIT_RUNTIME, "out of memory");
@@ -1162,7 +1167,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *time_arg = NULL, *output = NULL;
 	const char *format = NULL;
-	const char *kernel = NULL, *weight = NULL, *host = NULL;
+	const char *kernel = NULL, *weight = NULL, *host = NULL, *html = NULL;
 	int json = 0, csv = 0, any_view = 0, threads = 0;
 	struct kmt_report_opts opts = { 0 };
 	struct report_want want = { 0 };
@@ -1244,6 +1249,9 @@ int cmd_report(int argc, char **argv)
 			  "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "JSON: every table and summary (--format json)"),
 		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each (--format csv)"),
+		OPT_STRING(0, "html", &html, "file",
+			   "a page to open, mail or attach: every view, the flame graph "
+			   "(--format html -o <file>)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the report to <file> ('-': stdout, the default)"),
 		OPT_STRING(0, "host", &host, "name",
@@ -1273,8 +1281,15 @@ int cmd_report(int argc, char **argv)
 	if (nargs > 1)
 		return kmt_usage_error("one input at a time, not '%s' and '%s'",
 				       argv[0], argv[1]);
-	if (json + csv + !!format > 1)
-		return kmt_usage_error("--format, --json and --csv exclude each other");
+	if (json + csv + !!format + !!html > 1)
+		return kmt_usage_error("--format, --json, --csv and --html exclude "
+				       "each other");
+	if (html) {
+		if (output)
+			return kmt_usage_error("--html names its file: no -o with it");
+		format = "html";
+		output = html;
+	}
 	if (!threads)
 		threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
 	if (!format)
@@ -1324,6 +1339,17 @@ int cmd_report(int argc, char **argv)
 		    isatty(STDOUT_FILENO))
 			return kmt_usage_error("--format pprof writes a binary file: "
 					       "give -o FILE (go tool pprof reads it)");
+	} else if (renderer->all_views) {
+		/* a page to look at: every view, and the tables in reason */
+		if (opts.alloc)
+			return kmt_usage_error("--format %s draws no per-object table: "
+					       "leave out --alloc", format);
+		for (i = 0; i < NR_ANALYSES; i++)
+			*(int *)((char *)&want + analyses[i].want) = 1;
+		opts.caller = 1;
+		opts.profile_whole = 1;
+		if (!opts.lines)
+			opts.lines = 500;
 	} else if (weight && !want.profile) {
 		return kmt_usage_error("--weight goes with --profile or --format "
 				       "pprof or folded");

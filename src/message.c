@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -126,6 +127,50 @@ FILE *kmt_open_output(const char *path)
 	if (!path || !strcmp(path, "-"))
 		return stdout;
 	return fopen(path, "w");
+}
+
+FILE *kmt_open_output_whole(const char *path, char *tmp, size_t len)
+{
+	struct stat st;
+	mode_t mask;
+	int fd;
+
+	tmp[0] = '\0';
+	if (!path || !strcmp(path, "-") ||
+	    (!stat(path, &st) && !S_ISREG(st.st_mode)))
+		return kmt_open_output(path);
+	if ((size_t)snprintf(tmp, len, "%s.kmt-XXXXXX", path) >= len) {
+		tmp[0] = '\0';
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		tmp[0] = '\0';
+		return NULL;
+	}
+	/* the mode fopen would give, not mkstemp's 0600 */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0) {
+		/* not worth failing for */
+	}
+	return fdopen(fd, "w");
+}
+
+int kmt_close_output_whole(FILE *out, const char *path, const char *tmp,
+			   int err)
+{
+	int ret = kmt_close_output(out, tmp[0] ? tmp : path, err);
+
+	if (!tmp[0])
+		return ret;
+	if (!ret && rename(tmp, path) < 0)
+		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", path,
+				strerror(errno));
+	if (ret)
+		unlink(tmp);
+	return ret;
 }
 
 int kmt_close_output(FILE *out, const char *path, int err)

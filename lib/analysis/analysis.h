@@ -29,6 +29,8 @@ struct kmt_report_opts {
 	uint64_t step;		/* timeline, extfrag: ns per step, 0 auto */
 	int by_comm;		/* procs: per command name, not per pid */
 	int top;		/* timeline: callsites drawn, 0 default */
+	int profile_whole;	/* profile: every row, whatever -l says (the
+				 * flame graph adds them up) */
 	int weight;		/* profile: the value the folded format
 				 * draws (enum kmt_profile_value) */
 	/*

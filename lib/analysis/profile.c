@@ -348,13 +348,15 @@ static int profile_finish(void *ctx, struct kmt_report *r)
 				 profile_cols, KMT_NCOLS(profile_cols),
 				 KMT_TABLE_PLAIN);
 	if (!t || kmt_table_reserve(t, c->opts.lines > 0 &&
+				    !c->opts.profile_whole &&
 				    (size_t)c->opts.lines < c->rows.nr ?
 				    (size_t)c->opts.lines : c->rows.nr))
 		return -ENOMEM;
 	kmt_sort_rows(c->rows.rows, c->rows.nr, c->rows.row_size, &c->sort);
 	kmt_hash_u32_clear(&c->rows.index);	/* the sort moved the rows */
 	for (i = 0; i < c->rows.nr; i++) {
-		if (c->opts.lines > 0 && i == (size_t)c->opts.lines)
+		if (c->opts.lines > 0 && i == (size_t)c->opts.lines &&
+		    !c->opts.profile_whole)
 			break;
 		const struct prof_row *row = kmt_rows_at(&c->rows, i);
 		union kmt_val *val = kmt_table_add_row(t);

@@ -176,10 +176,16 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 
 int kmt_render_json(const struct kmt_report *r, FILE *out)
 {
+	return kmt_render_json_except(r, out, NULL, 1);
+}
+
+int kmt_render_json_except(const struct kmt_report *r, FILE *out,
+			   const struct kmt_section *skip, int pretty)
+{
 	struct kmt_json j;
 	size_t i, k;
 
-	kmt_json_init(&j, out, 1);
+	kmt_json_init(&j, out, pretty);
 	kmt_json_obj_open(&j, NULL);
 	json_meta(&j, &r->meta);
 	/* one object per group, in the order groups first appear */
@@ -195,7 +201,7 @@ int kmt_render_json(const struct kmt_report *r, FILE *out)
 		for (k = i; k < r->nr; k++) {
 			const struct kmt_section *sec = r->sections[k];
 
-			if (strcmp(sec->group, group))
+			if (strcmp(sec->group, group) || sec == skip)
 				continue;
 			if (sec->kind == KMT_SEC_TABLE)
 				json_table(&j, sec->key, &sec->table);

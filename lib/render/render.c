@@ -9,15 +9,17 @@
 static const struct kmt_renderer renderers[] = {
 	{ "text", kmt_render_text, kmt_render_text_more, kmt_render_text_head,
 	  kmt_render_text_layout, kmt_render_text_piece,
-	  kmt_render_text_layout_free, NULL },
-	{ "json", kmt_render_json, NULL, NULL, NULL, NULL, NULL, NULL },
+	  kmt_render_text_layout_free, NULL, 0 },
+	{ "json", kmt_render_json, NULL, NULL, NULL, NULL, NULL, NULL, 0 },
 	{ "csv", kmt_render_csv, kmt_render_csv_more, NULL,
 	  kmt_render_csv_layout, kmt_render_csv_piece,
-	  kmt_render_csv_layout_free, NULL },
-	{ "ndjson", kmt_render_ndjson, NULL, NULL, NULL, NULL, NULL, NULL },
-	{ "pprof", kmt_render_pprof, NULL, NULL, NULL, NULL, NULL, "profile" },
+	  kmt_render_csv_layout_free, NULL, 0 },
+	{ "ndjson", kmt_render_ndjson, NULL, NULL, NULL, NULL, NULL, NULL, 0 },
+	{ "html", kmt_render_html, NULL, NULL, NULL, NULL, NULL, NULL, 1 },
+	{ "pprof", kmt_render_pprof, NULL, NULL, NULL, NULL, NULL, "profile",
+	  0 },
 	{ "folded", kmt_render_folded, NULL, NULL, NULL, NULL, NULL,
-	  "profile" },
+	  "profile", 0 },
 };
 
 size_t kmt_render_section_rows(const struct kmt_report *r, size_t i)

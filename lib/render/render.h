@@ -59,6 +59,8 @@ struct kmt_renderer {
 	 * alone; NULL: it draws every section.
 	 */
 	const char *group;
+	/* it draws every view, the profile too: the command runs them all */
+	int all_views;
 };
 
 /* every section of r whole, in order, by pieces; 0 or -1 (errno set) */
@@ -77,6 +79,10 @@ int kmt_render_text_piece(const struct kmt_layout *lay, size_t sec,
 			  size_t r0, size_t r1, FILE *out);
 void kmt_render_text_layout_free(struct kmt_layout *lay);
 int kmt_render_json(const struct kmt_report *r, FILE *out);
+/* the JSON of every section but skip (NULL: all), pretty or compact */
+int kmt_render_json_except(const struct kmt_report *r, FILE *out,
+			   const struct kmt_section *skip, int pretty);
+int kmt_render_html(const struct kmt_report *r, FILE *out);
 int kmt_render_csv(const struct kmt_report *r, FILE *out);
 int kmt_render_csv_more(const struct kmt_report *r, FILE *out);
 struct kmt_layout *kmt_render_csv_layout(const struct kmt_report *r,
