@@ -7,6 +7,7 @@
 #                           cachegrind (not run here: a tool for comparing
 #                           two builds without the machine's noise)
 #   bench/views/run.sh      every report view vs the plain report
+#   bench/html/run.sh       the HTML report: its size, the time to draw it
 #   bench/record/run.sh     the workload untraced, under kmemtrace record,
 #                           under perf kmem record: slowdown, lost events
 #   bench/top-watch/run.sh  the workload under top, watch, bpftrace doing
@@ -17,7 +18,7 @@
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 rc=0
-for b in report views record top-watch; do
+for b in report views html record top-watch; do
 	echo "== bench/$b"
 	sh "$TOP/bench/$b/run.sh" || rc=1
 	echo
