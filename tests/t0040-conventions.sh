@@ -31,7 +31,15 @@ stat        -I           10   2147483647
 allocinfo   -l           0    2147483647
 allocinfo   -I           1    86400
 allocinfo   -n           1    2147483647
+diff        -l           0    2147483647
+diff        --limit      0    2147483647
+top         -l           0    2147483647
+watch       -l           0    2147483647
 '
+
+# commands the tables above check only in part, and why: diff takes two
+# inputs; top and watch read the kernel, not an input
+PARTLY='diff top watch'
 
 # the rows of a table, one a line, without blank lines
 rows () {
@@ -276,7 +284,7 @@ test_expect_success '-h lists the sort keys of every table' '
 test_expect_success 'other mistakes in the command line: one line, exit 129' '
 	expect 129 "kmemtrace report: error: option '\''--time'\'' needs start,end in seconds as the recording stamps them, or from its start as +S (+1.5,+3), start <= end, not '\''500,499'\'' (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report --time 500,499 &&
-	expect 129 "kmemtrace report: error: --format, --json and --csv exclude each other (see '\''kmemtrace report -h'\'')" \
+	expect 129 "kmemtrace report: error: --format, --json, --csv and --html exclude each other (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report --json --csv &&
 	expect 129 "kmemtrace report: error: option '\''--json'\'' takes no value (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report --json=yes
@@ -292,5 +300,14 @@ if have_root_tracefs; then
 else
 	test_skip 'record and stat write to -o FILE' 'needs root and tracefs'
 fi
+
+test_expect_success 'no command escapes the tables' '
+	for cmd in $("$KMEMTRACE" --list-cmds); do
+		rows "$COMMANDS" | grep -q "^$cmd " ||
+			case " $PARTLY " in *" $cmd "*) ;; *) echo "$cmd"; exit 1 ;; esac
+		rows "$NUMBERS" | grep -q "^$cmd " ||
+			{ "$KMEMTRACE" $cmd --list-opts | grep -q "^-l" && { echo "$cmd -l"; exit 1; }; }
+	done
+'
 
 test_done
