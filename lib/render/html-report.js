@@ -229,6 +229,13 @@
 			{ name: "page bytes allocated", values: t.page_alloc_bytes },
 			{ name: "page bytes freed", values: t.page_freed_bytes },
 		], "B/step");
+		// the top callsites' outstanding bytes, one line each
+		const sites = (report.timeline.callsites || []).slice(0, 4);
+		if (sites.length)
+			lineChart(box, t.offset_ns, sites.map((c, k) => ({
+				name: c.kind + " " + c.callsite,
+				values: t["site_" + (k + 1)] || [],
+			})), "B");
 		if (report.lost_events)
 			box.appendChild(el("p", { "class": "kmt-warn" }, "The recording lost " +
 				fmt(report.lost_events) + " events; when is not recorded."));
