@@ -414,10 +414,11 @@ static int nothing_to_report(const struct kmt_session *s,
 	int cpu;
 
 	if (!total) {
-		snprintf(msg, len, "'%s' has no kmem events (%llu events of other "
-			 "subsystems): record them with 'kmemtrace record' or "
+		snprintf(msg, len, "'%s' has no kmem events (%llu event%s of "
+			 "other kinds): record them with 'kmemtrace record' or "
 			 "'perf kmem record'", s->input,
-			 (unsigned long long)s->nr_other);
+			 (unsigned long long)s->nr_other,
+			 s->nr_other == 1 ? "" : "s");
 		return 1;
 	}
 	if (time_arg && !s->nr_emitted) {
