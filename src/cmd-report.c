@@ -368,6 +368,11 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 	}
 	m->out_of_order = s->anomalies[KMT_ANOM_OUT_OF_ORDER];
 	m->has_stacks = s->has_stacks;
+	m->types_known = s->types_known;
+	for (i = 1; i < KMT_EV_NR && s->types_known; i++) {
+		if (s->recorded_types & KMT_EV_BIT(i))
+			m->recorded[m->nr_recorded++] = kmt_ev_type_name(i);
+	}
 }
 
 /* the message, and {"error": ...} on stdout with --json; returns code */
@@ -743,6 +748,36 @@ static int seal_analyses(struct report_run *run, size_t from, size_t to)
 }
 
 /* cuts p's sections into pieces; 0 or -ENOMEM */
+/*
+ * Analysis i was asked for but the recording holds none of the events
+ * it reads: its tables would be zeros that say "none happened".
+ */
+static int unrecorded(const struct kmt_session *s, size_t i)
+{
+	uint32_t needs = analyses[i].ops->needs;
+
+	return needs && !(needs & kmt_session_types(s));
+}
+
+/*
+ * Analysis i's sections into r, or "--pcpu: not recorded: ..." in their
+ * place.  0, or -ENOMEM.
+ */
+static int finish_one(struct report_run *run, size_t i, struct kmt_report *r)
+{
+	char name[64];
+
+	if (!unrecorded(run->s, i))
+		return analyses[i].ops->finish(run->ctx[i], r) ? -ENOMEM : 0;
+	/* asked for by its option: --page, --pcpu */
+	snprintf(name, sizeof(name), "--%s", analyses[i].ops->name);
+	return kmt_report_add_missing(r, analyses[i].ops->name,
+				      kmt_report_strdup(r, name),
+				      analyses[i].ops->needs &
+				      ~kmt_session_types(run->s),
+				      run->s->types_known);
+}
+
 static int make_pieces(struct part *p, size_t piece_rows)
 {
 	const struct kmt_report *r = p->r;
@@ -864,8 +899,7 @@ static void *share_helper(void *arg)
 	int err = seal_analyses(sh->run, sh->first, NR_ANALYSES);
 
 	for (i = sh->first; i < NR_ANALYSES && !err; i++) {
-		if (sh->drawn[i] &&
-		    analyses[i].ops->finish(sh->run->ctx[i], &sh->r))
+		if (sh->drawn[i] && finish_one(sh->run, i, &sh->r))
 			err = -ENOMEM;
 	}
 	if (sh->r.oom)
@@ -1110,7 +1144,7 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	for (i = 0; i < (split ? second : NR_ANALYSES); i++) {
 		if (!drawn[i])
 			continue;
-		if (analyses[i].ops->finish(run->ctx[i], &r))
+		if (finish_one(run, i, &r))
 			goto oom;
 	}
 	/* a name the report had no memory for: it would print blank */

@@ -1104,6 +1104,7 @@ void kmt_page_get_totals(const void *ctx, struct kmt_page_totals *out)
 
 const struct kmt_analysis_ops kmt_analysis_page = {
 	.name = "page",
+	.needs = KMT_EV_PAGE_BITS,
 	.create = page_create,
 	.on_event = page_on_event,
 	.seal = page_seal,

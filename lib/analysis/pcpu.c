@@ -282,6 +282,7 @@ uint64_t kmt_pcpu_drained_unseen(const void *ctx)
 
 const struct kmt_analysis_ops kmt_analysis_pcpu = {
 	.name = "pcpu",
+	.needs = KMT_EV_PCPU_BITS,
 	.create = pcpu_create,
 	.on_event = pcpu_on_event,
 	.finish = pcpu_finish,
