@@ -128,19 +128,19 @@ test_expect_success 'events the kernel lost are counted, the file is ok' '
 	test "$(value events out)" = 2694
 '
 
-# perf record -o perf-cycles.data -- true: cycles samples, no tracepoint,
+# perf record -o nokmem-cycles.data -- true: cycles samples, no tracepoint,
 # no tracing data; whole, but nothing for report (was: "damaged")
 test_expect_success 'a whole perf.data without tracepoints: no-kmem-events, exit 1' '
-	"$KMEMTRACE" check "$DATA/perf-cycles.data" >out 2>err; test $? = 1 &&
+	"$KMEMTRACE" check "$DATA/nokmem-cycles.data" >out 2>err; test $? = 1 &&
 	test "$(value status out)" = no-kmem-events &&
 	test "$(value events out)" = 0 &&
 	test "$(value other-events out)" = 2 &&
 	test "$(value bad-records out)" = 0 &&
-	grep "error: .*perf-cycles.data'\'' is whole but has no kmem events (2 events of other kinds): record them with" err &&
+	grep "error: .*nokmem-cycles.data'\'' is whole but has no kmem events (2 events of other kinds): record them with" err &&
 	test $(wc -l <err) = 1 &&
-	"$KMEMTRACE" check --json "$DATA/perf-cycles.data" >out.json; test $? = 1 &&
+	"$KMEMTRACE" check --json "$DATA/nokmem-cycles.data" >out.json; test $? = 1 &&
 	grep "\"status\": \"no-kmem-events\"" out.json &&
-	test_must_fail "$KMEMTRACE" report "$DATA/perf-cycles.data" 2>err &&
+	test_must_fail "$KMEMTRACE" report "$DATA/nokmem-cycles.data" 2>err &&
 	grep "has no kmem events (2 events of other kinds)" err
 '
 
