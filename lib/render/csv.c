@@ -11,7 +11,8 @@
  * tables of whatever columns it holds (pandas.read_csv, Python's csv
  * module, sqlite's .import), and one table is a filter and a pivot
  * away.  table is the JSON path of the table (group.key), row its row
- * from 0, column the JSON member.  A value whose events were not
+ * from 0, column the JSON member; <path>_rows says how many rows were
+ * drawn and how many there were before -l.  A value whose events were not
  * recorded is empty, and the table <path>_not_recorded says which and
  * how to record them; a view not recorded at all is the table
  * <group>.not_recorded (none_seen for text inputs).  The report's
@@ -120,6 +121,8 @@ static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
 		const union kmt_val *row = kmt_table_row(t, k, buf);
 
 		for (c = 0; c < t->ncols; c++) {
+			if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+				continue;
 			cell_head(out, sec->group, sec->key, "", k,
 				  t->cols[c].key);
 			if (!(t->unrecorded >> c & 1))
@@ -129,9 +132,10 @@ static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
 	}
 	if (r1 < t->nrows)
 		return;
-	if (t->total_rows > t->nrows)
-		cell_u64(out, sec->group, sec->key, "_omitted", 0, "rows",
-			 t->total_rows - t->nrows);
+	/* an empty table is there too, and what -l left out is said */
+	cell_u64(out, sec->group, sec->key, "_rows", 0, "drawn", t->nrows);
+	cell_u64(out, sec->group, sec->key, "_rows", 0, "total",
+		 t->total_rows > t->nrows ? t->total_rows : t->nrows);
 	if (t->unrecorded && t->missing) {
 		const char *suffix = t->missing->known ? "_not_recorded" :
 							 "_none_seen";

@@ -93,6 +93,8 @@ static void json_series(struct kmt_json *j, const char *key,
 		return;
 	kmt_json_obj_open(j, key);
 	for (c = 0; c < t->ncols; c++) {
+		if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+			continue;
 		kmt_json_arr_open(j, t->cols[c].key);
 		for (r = 0; r < t->nrows; r++)
 			json_cell(j, t, c, &kmt_table_row(t, r, buf)[c]);
@@ -121,8 +123,10 @@ static void json_table(struct kmt_json *j, const char *key,
 		const union kmt_val *row = kmt_table_row(t, r, buf);
 
 		kmt_json_obj_open(j, NULL);
-		for (c = 0; c < t->ncols; c++)
-			json_cell(j, t, c, &row[c]);
+		for (c = 0; c < t->ncols; c++) {
+			if (!(t->cols[c].flags & KMT_COL_TEXT_ONLY))
+				json_cell(j, t, c, &row[c]);
+		}
 		kmt_json_obj_close(j);
 	}
 	kmt_json_arr_close(j);

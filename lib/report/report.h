@@ -31,6 +31,8 @@ enum kmt_col_flags {
 	KMT_COL_DOT_ZERO  = 1 << 2, /* text: "." for 0, as perf's matrix */
 	KMT_COL_NO_TEXT	  = 1 << 3, /* JSON only */
 	KMT_COL_GROUPED   = 1 << 4, /* text: thousands separators */
+	KMT_COL_TEXT_ONLY = 1 << 5, /* text only: JSON and CSV have the
+				     * full form in another column */
 };
 
 struct kmt_col {
