@@ -978,7 +978,8 @@ static void mark_used(struct page_ctx *c, const char *full)
 
 /*
  * Under a table whose GFP column is abbreviated: each short name its
- * rows drawn use, with its full name.  0 or -ENOMEM.
+ * rows drawn use, with its full name; and what migratetype 4 is, when
+ * a row has it.  0 or -ENOMEM.
  */
 static int gfp_legend(struct page_ctx *c, struct kmt_report *r,
 		      struct kmt_table *t, const struct page_table *tab)
@@ -987,7 +988,7 @@ static int gfp_legend(struct page_ctx *c, struct kmt_report *r,
 	struct kmt_sb line = KMT_SB_INIT;
 	const char **lines = NULL;
 	size_t i, n = 0, alloc = 0;
-	int is_new, err = 0;
+	int is_new, err = 0, mt4 = 0;
 
 	memset(c->gfp_used, 0, c->nr_gfp_names);
 	kmt_report_texts_init(&seen);
@@ -1005,6 +1006,7 @@ static int gfp_legend(struct page_ctx *c, struct kmt_report *r,
 		}
 		if (is_new)
 			mark_used(c, row->gfp_name);
+		mt4 |= row->k.mt == 4;
 	}
 	for (i = 0; i <= c->nr_gfp_names; i++) {
 		int last = i == c->nr_gfp_names;
@@ -1030,6 +1032,15 @@ static int gfp_legend(struct page_ctx *c, struct kmt_report *r,
 			break;
 		kmt_sb_addf(&line, "%s%s", line.len ? ", " :
 			    n ? "           " : "GFP flags: ", item);
+	}
+	/* the number the recording cannot tell apart, as under the matrix */
+	if (mt4) {
+		if (KMT_ARRAY_GROW(lines, n + 1, alloc)) {
+			err = -ENOMEM;
+			goto out;
+		}
+		lines[n++] = "CMA/ISOLATE: migratetype 4, MIGRATE_CMA where the "
+			     "kernel has CONFIG_CMA, else MIGRATE_ISOLATE";
 	}
 	if (n) {
 		const char **copy = kmt_arena_zalloc(&r->arena,
@@ -1184,7 +1195,7 @@ static const struct kmt_col matrix_cols_new[] = {
 	{ "movable", "Movable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "reclaimable", "Reclaimable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "highatomic", "HighAtomic", KMT_V_U64, KMT_COL_DOT_ZERO },
-	{ "cma_isolate", "CMA/Isolated", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "cma_isolate", "CMA/Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "isolate", "Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "unknown", "Unknown", KMT_V_U64, KMT_COL_DOT_ZERO },
 };
@@ -1195,9 +1206,15 @@ static const struct kmt_col matrix_cols_old[] = {
 	{ "reclaimable", "Reclaimable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "movable", "Movable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "reserve", "Reserved", KMT_V_U64, KMT_COL_DOT_ZERO },
-	{ "cma_isolate", "CMA/Isolated", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "cma_isolate", "CMA/Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "isolate", "Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "unknown", "Unknown", KMT_V_U64, KMT_COL_DOT_ZERO },
+};
+
+/* the recording does not say which of CMA and ISOLATE the kernel has */
+static const char *const mt_note[] = {
+	"CMA/Isolate: migratetype 4, MIGRATE_CMA where the kernel has CONFIG_CMA, "
+	"else MIGRATE_ISOLATE; Isolate: 5, MIGRATE_ISOLATE after CMA",
 };
 
 static int add_matrix(struct page_ctx *c, struct kmt_report *r)
@@ -1221,6 +1238,8 @@ static int add_matrix(struct page_ctx *c, struct kmt_report *r)
 		for (m = 0; m < KMT_PAGE_MT_COLS; m++)
 			row[m + 1].u = c->t.matrix[o][m];
 	}
+	t->legend = mt_note;
+	t->nr_legend = NCOLS(mt_note);
 	return 0;
 }
 

@@ -200,8 +200,9 @@ static inline uint64_t kmt_session_total_events(const struct kmt_session *s)
 /*
  * Migratetype names as the traced kernel numbers them: since 4.4
  * UNMOVABLE, MOVABLE, RECLAIMABLE, HIGHATOMIC; before it UNMOVABLE,
- * RECLAIMABLE, MOVABLE, RESERVE.  Types past those are CMA/ISOLATE by
- * config and are named "CMA/ISOLATE".  NULL for an unknown number.
+ * RECLAIMABLE, MOVABLE, RESERVE.  Then CMA and ISOLATE, each there by
+ * config: 4 is "CMA/ISOLATE" (CMA with CONFIG_CMA, else ISOLATE), 5
+ * "ISOLATE".  NULL for an unknown number.
  */
 const char *kmt_session_migratetype_name(const struct kmt_session *s, int mt);
 static inline int kmt_session_cpu_node(const struct kmt_session *s, int cpu)
