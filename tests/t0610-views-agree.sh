@@ -270,7 +270,7 @@ if [ $found = 0 ]; then
 	test_skip 'views agree on real recordings' 'no recordings in tests/data'
 fi
 test_expect_success '--threads: 0 is the default, other numbers a one-line error' '
-	f=$(ls "$DATA"/*.data | head -1) &&
+	f=$(ls "$DATA"/perf-*.data | head -1) &&
 	"$KMEMTRACE" report -i "$f" --json >default.json &&
 	"$KMEMTRACE" report -i "$f" --threads 0 --json >zero.json &&
 	test_cmp default.json zero.json &&

@@ -1214,7 +1214,8 @@ static const struct kmt_col matrix_cols_old[] = {
 /* the recording does not say which of CMA and ISOLATE the kernel has */
 static const char *const mt_note[] = {
 	"CMA/Isolate: migratetype 4, MIGRATE_CMA where the kernel has CONFIG_CMA, "
-	"else MIGRATE_ISOLATE; Isolate: 5, MIGRATE_ISOLATE after CMA",
+	"else MIGRATE_ISOLATE",
+	"Isolate: migratetype 5, MIGRATE_ISOLATE after MIGRATE_CMA",
 };
 
 static int add_matrix(struct page_ctx *c, struct kmt_report *r)
