@@ -1255,7 +1255,7 @@ int cmd_report(int argc, char **argv)
 		OPT_WORDS(0, "format", &format, "name", list_formats,
 			  "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "JSON: every table and summary (--format json)"),
-		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each (--format csv)"),
+		OPT_BOOL(0, "csv", &csv, "CSV: one row a value, table,row,column,value (--format csv)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the report to <file> ('-': stdout, the default)"),
 		OPT_GROUP("running"),

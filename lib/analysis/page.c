@@ -984,28 +984,40 @@ static void mark_used(struct page_ctx *c, const char *full)
 static int gfp_legend(struct page_ctx *c, struct kmt_report *r,
 		      struct kmt_table *t, const struct page_table *tab)
 {
-	struct kmt_report_texts seen;
 	struct kmt_sb line = KMT_SB_INIT;
 	const char **lines = NULL;
 	size_t i, n = 0, alloc = 0;
-	int is_new, err = 0, mt4 = 0;
+	int err = 0, mt4 = 0;
+	uint8_t *seen = calloc(c->callers.nr + 1, 1);
 
+	if (!seen)
+		return -ENOMEM;
 	memset(c->gfp_used, 0, c->nr_gfp_names);
-	kmt_report_texts_init(&seen);
-	for (i = 0; i < t->nrows; i++) {
-		const struct page_row *row = tab->by_page ?
-			((const struct page_arow *)
-			 kmt_sorted_at(&tab->rows, i))->crow :
-			kmt_sorted_at(&tab->rows, i);
+	/*
+	 * The callsite rows the rows drawn come from.  A whole table of
+	 * pages (a million rows) is walked in memory order, not sorted.
+	 */
+	if (tab->by_page && t->nrows == tab->rows.nr) {
+		for (i = 0; i < c->nr_arows; i++)
+			seen[((const unsigned char *)c->arows[i].crow -
+			      c->callers.rows) / c->callers.row_size] = 1;
+	} else {
+		for (i = 0; i < t->nrows; i++) {
+			const struct page_row *row = tab->by_page ?
+				((const struct page_arow *)
+				 kmt_sorted_at(&tab->rows, i))->crow :
+				kmt_sorted_at(&tab->rows, i);
 
-		/* a few dozen distinct masks in a million rows */
-		if (!kmt_report_texts_put(&seen, (uintptr_t)row->gfp_name,
-					  &is_new)) {
-			err = -ENOMEM;
-			goto out;
+			seen[((const unsigned char *)row - c->callers.rows) /
+			     c->callers.row_size] = 1;
 		}
-		if (is_new)
-			mark_used(c, row->gfp_name);
+	}
+	for (i = 0; i < c->callers.nr; i++) {
+		const struct page_row *row = kmt_rows_at(&c->callers, i);
+
+		if (!seen[i])
+			continue;
+		mark_used(c, row->gfp_name);
 		mt4 |= row->k.mt == 4;
 	}
 	for (i = 0; i <= c->nr_gfp_names; i++) {
@@ -1056,8 +1068,8 @@ static int gfp_legend(struct page_ctx *c, struct kmt_report *r,
 	}
 out:
 	free(lines);
+	free(seen);
 	kmt_sb_release(&line);
-	kmt_report_texts_free(&seen);
 	return err;
 }
 
