@@ -85,7 +85,7 @@ test_expect_success 'recorded but none happened: a true 0, no not recorded' '
 
 test_expect_success 'text input: none seen, since text does not say what was enabled' '
 	"$KMEMTRACE" report -i "$DATA/views/leaks.txt" --extfrag --leaks >out &&
-	grep -q "^--extfrag: none seen: the input has no kmem:mm_page_alloc_extfrag events (text does not say which events were enabled) (record them with: kmemtrace record --extfrag)$" out &&
+	grep -q "^--extfrag: none seen: the input has no kmem:mm_page_alloc_extfrag events, and text does not say which events were enabled (record them with: kmemtrace record --extfrag)$" out &&
 	"$KMEMTRACE" report -i "$DATA/views/leaks.txt" --extfrag --json >out.json &&
 	python3 -c "
 import json

@@ -667,8 +667,8 @@ static void missing_why(const struct kmt_missing *m, FILE *f)
 	if (m->known)
 		fprintf(f, "the recording has no %s events", m->events_text);
 	else
-		fprintf(f, "the input has no %s events (text does not say "
-			"which events were enabled)", m->events_text);
+		fprintf(f, "the input has no %s events, and text does not "
+			"say which events were enabled", m->events_text);
 	fprintf(f, " (record them with: %s)\n", m->record_with);
 }
 
