@@ -52,7 +52,14 @@ struct verdict {
 	uint64_t unknown_ids;
 	uint64_t bad_records;
 	int damaged;
+	/* whole, but without one kmem event: nothing to report on */
+	int empty;
 };
+
+static const char *status_name(const struct verdict *v)
+{
+	return v->damaged ? "damaged" : v->empty ? "no-kmem-events" : "ok";
+}
 
 static void print_text(FILE *out, const struct kmt_session *s,
 		       const char *path, const struct verdict *v,
@@ -82,7 +89,7 @@ static void print_text(FILE *out, const struct kmt_session *s,
 	fprintf(out, "stacks: %s\n", s->has_stacks ? "yes" : "no");
 	fprintf(out, "first-ts: %llu\n", (unsigned long long)s->first_ts);
 	fprintf(out, "last-ts: %llu\n", (unsigned long long)s->last_ts);
-	fprintf(out, "status: %s\n", v->damaged ? "damaged" : "ok");
+	fprintf(out, "status: %s\n", status_name(v));
 }
 
 static void print_json(FILE *out, const struct kmt_session *s,
@@ -114,7 +121,7 @@ static void print_json(FILE *out, const struct kmt_session *s,
 	kmt_json_bool(&j, "stacks", s->has_stacks);
 	kmt_json_u64(&j, "first_ts", s->first_ts);
 	kmt_json_u64(&j, "last_ts", s->last_ts);
-	kmt_json_str(&j, "status", v->damaged ? "damaged" : "ok");
+	kmt_json_str(&j, "status", status_name(v));
 	if (error)
 		kmt_json_str(&j, "error", error);
 	kmt_json_obj_close(&j);
@@ -176,6 +183,7 @@ int cmd_check(int argc, char **argv)
 	v.bad_records = s.anomalies[KMT_ANOM_BAD_RECORD];
 	v.damaged = ret != 0 || v.out_of_order || v.unknown_ids ||
 		    v.bad_records;
+	v.empty = !kmt_session_total_events(&s);
 
 	out = kmt_open_output(output);
 	if (!out) {
@@ -195,6 +203,14 @@ int cmd_check(int argc, char **argv)
 	code = kmt_close_output(out, output, 0);
 	if (!code && v.damaged)
 		code = KMT_EXIT_INPUT;
+	/* as report says it: the file is sound, the recording is not */
+	else if (!code && v.empty)
+		code = kmt_error(KMT_EXIT_INPUT,
+				 "'%s' is whole but has no kmem events (%llu "
+				 "event%s of other kinds): record them with "
+				 "'kmemtrace record' or 'perf kmem record'",
+				 input, (unsigned long long)s.nr_other,
+				 s.nr_other == 1 ? "" : "s");
 out:
 	kmt_hash_u64_free(&oc.last_ts);
 	kmt_session_free(&s);

@@ -106,9 +106,12 @@ static void print_summary(const struct kmt_rec *l,
 {
 	int i;
 
-	fprintf(stderr, "kmemtrace record: %llu events", (unsigned long long)res->events);
+	fprintf(stderr, "kmemtrace record: %llu event%s",
+		(unsigned long long)res->events, res->events == 1 ? "" : "s");
 	if (res->other)
-		fprintf(stderr, " (and %llu stacks)", (unsigned long long)res->other);
+		fprintf(stderr, " (and %llu stack%s)",
+			(unsigned long long)res->other,
+			res->other == 1 ? "" : "s");
 	fprintf(stderr, ", %llu lost, wrote %s (%.1f MB)\n",
 		(unsigned long long)res->lost,
 		strcmp(output, "-") ? output : "the standard output",
@@ -117,15 +120,18 @@ static void print_summary(const struct kmt_rec *l,
 		const struct kmt_rec_cpu *c = &l->cpus[i];
 
 		if (c->overrun || c->commit_overrun || c->dropped)
-			kmt_warning("CPU %d lost %llu events (overrun %llu, commit overrun %llu, dropped %llu): a larger -b may help",
+			kmt_warning("CPU %d lost %llu event%s (overrun %llu, commit overrun %llu, dropped %llu): a larger -b may help",
 				    i, (unsigned long long)(c->overrun +
 							    c->commit_overrun + c->dropped),
+				    c->overrun + c->commit_overrun +
+				    c->dropped == 1 ? "" : "s",
 				    (unsigned long long)c->overrun,
 				    (unsigned long long)c->commit_overrun,
 				    (unsigned long long)c->dropped);
 		if (c->entries)
-			kmt_warning("CPU %d: %llu events were left unread in the buffer",
-				    i, (unsigned long long)c->entries);
+			kmt_warning("CPU %d: %llu event%s left unread in the buffer",
+				    i, (unsigned long long)c->entries,
+				    c->entries == 1 ? " was" : "s were");
 	}
 }
 

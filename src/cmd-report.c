@@ -375,6 +375,11 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 	}
 	m->out_of_order = s->anomalies[KMT_ANOM_OUT_OF_ORDER];
 	m->has_stacks = s->has_stacks;
+	m->types_known = s->types_known;
+	for (i = 1; i < KMT_EV_NR && s->types_known; i++) {
+		if (s->recorded_types & KMT_EV_BIT(i))
+			m->recorded[m->nr_recorded++] = kmt_ev_type_name(i);
+	}
 }
 
 /* the message, and {"error": ...} on stdout with --json; returns code */
@@ -421,10 +426,11 @@ static int nothing_to_report(const struct kmt_session *s,
 	int cpu;
 
 	if (!total) {
-		snprintf(msg, len, "'%s' has no kmem events (%llu events of other "
-			 "subsystems): record them with 'kmemtrace record' or "
+		snprintf(msg, len, "'%s' has no kmem events (%llu event%s of "
+			 "other kinds): record them with 'kmemtrace record' or "
 			 "'perf kmem record'", s->input,
-			 (unsigned long long)s->nr_other);
+			 (unsigned long long)s->nr_other,
+			 s->nr_other == 1 ? "" : "s");
 		return 1;
 	}
 	if (time_arg && !s->nr_emitted) {
@@ -686,6 +692,36 @@ static int seal_analyses(struct report_run *run, size_t from, size_t to)
 #define PIECE_ROWS_ENV "KMT_TEST_PIECE_ROWS"
 #define SPOOL_MAX_ENV "KMT_TEST_SPOOL_MAX"
 
+/*
+ * Analysis i was asked for but the recording holds none of the events
+ * it reads: its tables would be zeros that say "none happened".
+ */
+static int unrecorded(const struct kmt_session *s, size_t i)
+{
+	uint32_t needs = analyses[i].ops->needs;
+
+	return needs && !(needs & kmt_session_types(s));
+}
+
+/*
+ * Analysis i's sections into r, or "--pcpu: not recorded: ..." in their
+ * place.  0, or -ENOMEM.
+ */
+static int finish_one(struct report_run *run, size_t i, struct kmt_report *r)
+{
+	char name[64];
+
+	if (!unrecorded(run->s, i))
+		return analyses[i].ops->finish(run->ctx[i], r) ? -ENOMEM : 0;
+	/* asked for by its option: --page, --pcpu */
+	snprintf(name, sizeof(name), "--%s", analyses[i].ops->name);
+	return kmt_report_add_missing(r, analyses[i].ops->name,
+				      kmt_report_strdup(r, name),
+				      analyses[i].ops->needs &
+				      ~kmt_session_types(run->s),
+				      run->s->types_known);
+}
+
 /* what the second thread finishes: every analysis from the second on */
 struct second_part {
 	struct report_run *run;
@@ -701,7 +737,7 @@ static int make_second(void *ctx, struct kmt_report *r)
 	if (seal_analyses(sp->run, sp->first, NR_ANALYSES))
 		return -ENOMEM;
 	for (i = sp->first; i < NR_ANALYSES; i++) {
-		if (sp->drawn[i] && analyses[i].ops->finish(sp->run->ctx[i], r))
+		if (sp->drawn[i] && finish_one(sp->run, i, r))
 			return -ENOMEM;
 	}
 	return 0;
@@ -765,7 +801,7 @@ static int make_report(struct report_run *run, const struct report_want *want,
 	for (i = 0; i < (split ? second : NR_ANALYSES); i++) {
 		if (!drawn[i])
 			continue;
-		if (analyses[i].ops->finish(run->ctx[i], &r))
+		if (finish_one(run, i, &r))
 			goto oom;
 	}
 	/* a name the report had no memory for: it would print blank */
@@ -885,7 +921,7 @@ int cmd_report(int argc, char **argv)
 		OPT_WORDS(0, "format", &format, "name", list_formats,
 			  "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "JSON: every table and summary (--format json)"),
-		OPT_BOOL(0, "csv", &csv, "CSV: every table, one block each (--format csv)"),
+		OPT_BOOL(0, "csv", &csv, "CSV: one row a value, table,row,column,value (--format csv)"),
 		OPT_STRING(0, "html", &html, "file",
 			   "a page to open, mail or attach: every view, the flame graph "
 			   "(--format html -o <file>)"),

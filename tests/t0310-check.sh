@@ -128,6 +128,22 @@ test_expect_success 'events the kernel lost are counted, the file is ok' '
 	test "$(value events out)" = 2694
 '
 
+# perf record -o nokmem-cycles.data -- true: cycles samples, no tracepoint,
+# no tracing data; whole, but nothing for report (was: "damaged")
+test_expect_success 'a whole perf.data without tracepoints: no-kmem-events, exit 1' '
+	"$KMEMTRACE" check "$DATA/nokmem-cycles.data" >out 2>err; test $? = 1 &&
+	test "$(value status out)" = no-kmem-events &&
+	test "$(value events out)" = 0 &&
+	test "$(value other-events out)" = 2 &&
+	test "$(value bad-records out)" = 0 &&
+	grep "error: .*nokmem-cycles.data'\'' is whole but has no kmem events (2 events of other kinds): record them with" err &&
+	test $(wc -l <err) = 1 &&
+	"$KMEMTRACE" check --json "$DATA/nokmem-cycles.data" >out.json; test $? = 1 &&
+	grep "\"status\": \"no-kmem-events\"" out.json &&
+	test_must_fail "$KMEMTRACE" report "$DATA/nokmem-cycles.data" 2>err &&
+	grep "has no kmem events (2 events of other kinds)" err
+'
+
 test_expect_success 'not a recording: one line, exit 1' '
 	test_must_fail "$KMEMTRACE" check /etc/hostname 2>err &&
 	test $(wc -l <err) = 1 &&

@@ -24,8 +24,15 @@ def eq(what, a, b):
 slab = d.get("slab", {}).get("summary", {})
 page = d.get("page", {}).get("summary", {})
 leaks = d["leaks"]["summary"]
-tot = d["procs"]["totals"]
-rows = d["procs"]["processes"]
+# columns whose events were not recorded are null: no count, taken as 0
+raw_tot = d["procs"]["totals"]
+tot = {k: 0 if v is None else v for k, v in raw_tot.items()}
+rows = [{k: 0 if v is None else v for k, v in r.items()}
+        for r in d["procs"]["processes"]]
+for k, v in raw_tot.items():
+    if v is None:
+        eq("procs column " + k + " null in every row",
+           [r[k] for r in d["procs"]["processes"] if r[k] is not None], [])
 ev = d["events"]
 
 # --leaks: what is outstanding at the end is what the summaries call live
@@ -106,18 +113,26 @@ eq("timeline page flow", sum(ser["page_alloc_bytes"]) -
    sum(ser["page_freed_bytes"]), t["page_final_bytes"])
 eq("timeline steps", len(ser["offset_ns"]), t["steps"])
 
-# --pcpu and --extfrag count the page summary's events
-cpus = d["pcpu"]["cpus"]
-eq("pcpu allocs", sum(r["page_allocs"] for r in cpus), tot["page_allocs"])
-eq("pcpu frees", sum(r["page_frees"] for r in cpus), tot["freed_direct"])
-eq("pcpu drains", d["pcpu"]["summary"]["drains"],
-   sum(r["drains"] for r in cpus))
-x = d["extfrag"]["summary"]
-eq("extfrag events", x["events"], tot["fallbacks"])
-eq("extfrag fragmenting", x["fragmenting"], tot["fragmenting"])
-eq("extfrag rows", sum(r["events"] for r in d["extfrag"]["fallbacks"]),
-   x["events"])
-eq("extfrag over time", sum(d["extfrag"]["timeline"]["events"]), x["events"])
+# --pcpu and --extfrag count the page summary's events, or their events
+# were not recorded: then neither the view nor the procs columns count
+if "not_recorded" in d["pcpu"]:
+    eq("pcpu not recorded", raw_tot["pcpu_drains"], None)
+else:
+    cpus = d["pcpu"]["cpus"]
+    eq("pcpu allocs", sum(r["page_allocs"] for r in cpus), tot["page_allocs"])
+    eq("pcpu frees", sum(r["page_frees"] for r in cpus), tot["freed_direct"])
+    eq("pcpu drains", d["pcpu"]["summary"]["drains"],
+       sum(r["drains"] for r in cpus))
+if "not_recorded" in d["extfrag"]:
+    eq("extfrag not recorded", raw_tot["fallbacks"], None)
+else:
+    x = d["extfrag"]["summary"]
+    eq("extfrag events", x["events"], tot["fallbacks"])
+    eq("extfrag fragmenting", x["fragmenting"], tot["fragmenting"])
+    eq("extfrag rows", sum(r["events"] for r in d["extfrag"]["fallbacks"]),
+       x["events"])
+    eq("extfrag over time", sum(d["extfrag"]["timeline"]["events"]),
+       x["events"])
 
 # --errors counts what the slab and page summaries count
 e = d["errors"]["summary"]
@@ -176,8 +191,10 @@ EOF
 found=0
 for f in "$DATA"/*.dat "$DATA"/*.data; do
 	[ -f "$f" ] || continue
-	found=1
 	name=$(basename "$f")
+	# no kmem event at all: t0310 and t0630 test what report says
+	[ "$name" = nokmem-cycles.data ] && continue
+	found=1
 	test_expect_success "$name: the views agree with each other and the summaries" '
 		"$KMEMTRACE" report -i "$f" --slab --page $VIEWS -l 0 --json >all.json &&
 		python3 agree.py all.json
@@ -253,7 +270,7 @@ if [ $found = 0 ]; then
 	test_skip 'views agree on real recordings' 'no recordings in tests/data'
 fi
 test_expect_success '--threads: 0 is the default, other numbers a one-line error' '
-	f=$(ls "$DATA"/*.data | head -1) &&
+	f=$(ls "$DATA"/perf-*.data | head -1) &&
 	"$KMEMTRACE" report -i "$f" --json >default.json &&
 	"$KMEMTRACE" report -i "$f" --threads 0 --json >zero.json &&
 	test_cmp default.json zero.json &&

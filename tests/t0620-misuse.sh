@@ -53,7 +53,7 @@ for k in 5.10 6.18; do
 		python3 judge.py r$k.json $(planted t$k.txt) &&
 		"$KMEMTRACE" report -i t$k.txt --errors --kernel $k.0 -l 0 \
 			--csv >r$k.csv &&
-		test $(grep -c "^[a-z_]*,certain,[0-9]" r$k.csv) = $(planted t$k.txt | wc -w)
+		test $(grep -c "^errors\.callsites,[0-9]*,class,certain$" r$k.csv) = $(planted t$k.txt | wc -w)
 	'
 done
 

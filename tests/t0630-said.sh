@@ -38,7 +38,7 @@ test_expect_success 'a recording with no kmem event: an error with a hint' '
 	grep sched_switch nokmem.txt >/dev/null || echo "          <idle>-0       [000] d..2.  1047.779809: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sh next_pid=1 next_prio=120" >>nokmem.txt &&
 	test_must_fail "$KMEMTRACE" report -i nokmem.txt >out 2>err &&
 	test $(wc -l <err) = 1 &&
-	grep "has no kmem events (1 events of other subsystems): record them with" err &&
+	grep "has no kmem events (1 event of other kinds): record them with" err &&
 	! test -s out
 '
 

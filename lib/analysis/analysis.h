@@ -61,6 +61,11 @@ struct kmt_analysis_ops {
 	int (*seal)(void *ctx);
 	int (*finish)(void *ctx, struct kmt_report *r);
 	void (*destroy)(void *ctx);
+	/*
+	 * The event types it reads (KMT_EV_BIT): with none of them in the
+	 * recording, the report says "not recorded" in its place.
+	 */
+	uint32_t needs;
 	/* the keys its tables sort by (-s), and its default; none: NULL */
 	const struct kmt_sort_key *sort_keys;
 	size_t nr_sort_keys;

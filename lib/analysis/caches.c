@@ -231,7 +231,7 @@ static const char *name_of(struct caches_ctx *c, struct kmt_report *r,
 static const struct kmt_col cache_cols[] = {
 	{ "cache", "Cache", KMT_V_STR, KMT_COL_LEFT },
 	{ "objects", "Objects", KMT_V_U64, 0 },
-	{ "object_size", "Size", KMT_V_U64, 0 },
+	{ "object_size", "Size", KMT_V_U64, KMT_COL_GROUPED },
 	{ "bytes", "Bytes", KMT_V_U64, KMT_COL_GROUPED },
 	{ "requested", "Requested", KMT_V_U64, KMT_COL_GROUPED },
 	{ "waste", "Waste", KMT_V_U64, KMT_COL_GROUPED },
@@ -338,6 +338,7 @@ const struct kmt_cache_row *kmt_caches_find(const void *ctx, uint32_t cache,
 
 const struct kmt_analysis_ops kmt_analysis_caches = {
 	.name = "caches",
+	.needs = KMT_EV_SLAB_BITS,
 	.create = caches_create,
 	.on_event = caches_on_event,
 	.finish = caches_finish,

@@ -856,6 +856,7 @@ void kmt_errors_get_totals(const void *ctx, struct kmt_errors_totals *out)
 
 const struct kmt_analysis_ops kmt_analysis_errors = {
 	.name = "errors",
+	.needs = KMT_EV_SLAB_BITS | KMT_EV_PAGE_BITS,
 	.create = errors_create,
 	.on_event = errors_on_event,
 	.finish = errors_finish,

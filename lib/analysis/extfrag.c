@@ -450,6 +450,7 @@ void kmt_extfrag_get_totals(const void *ctx, struct kmt_extfrag_counts *out)
 
 const struct kmt_analysis_ops kmt_analysis_extfrag = {
 	.name = "extfrag",
+	.needs = KMT_EV_BIT(KMT_EV_EXTFRAG),
 	.create = extfrag_create,
 	.on_event = extfrag_on_event,
 	.finish = extfrag_finish,

@@ -346,6 +346,7 @@ void kmt_leaks_get_totals(const void *ctx, struct kmt_leaks_totals *out)
 
 const struct kmt_analysis_ops kmt_analysis_leaks = {
 	.name = "leaks",
+	.needs = KMT_EV_SLAB_BITS | KMT_EV_PAGE_BITS,
 	.create = leaks_create,
 	.on_event = leaks_on_event,
 	.finish = leaks_finish,

@@ -317,6 +317,7 @@ const struct kmt_life_hist *kmt_lifetimes_page(const void *ctx)
 
 const struct kmt_analysis_ops kmt_analysis_lifetimes = {
 	.name = "lifetimes",
+	.needs = KMT_EV_SLAB_BITS | KMT_EV_PAGE_BITS,
 	.create = lifetimes_create,
 	.on_event = lifetimes_on_event,
 	.finish = lifetimes_finish,

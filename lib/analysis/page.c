@@ -7,6 +7,7 @@
  * counted instead of aborting the run.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,7 @@ struct page_row {
 	 */
 	const char *mt_name;
 	const char *gfp_name;
+	const char *gfp_short;	/* for the text, abbreviated (gfp_abbrevs) */
 	const char *site_name;
 };
 
@@ -129,12 +131,23 @@ struct page_ctx {
 	size_t nr_arows, arows_alloc;
 	struct kmt_page_totals t;
 	/* the --live tables' columns: the report points at them */
-	struct kmt_col caller_cols[10];
-	struct kmt_col alloc_cols[9];
+	struct kmt_col caller_cols[11];
+	struct kmt_col alloc_cols[10];
 	struct page_table tables[2];	/* callsites, pages */
 	int sealed;
 	/* GFP texts made for the tables, by gfp value */
 	struct kmt_report_texts gfp_texts;
+	/*
+	 * The flag names short names are made for (the recording's own
+	 * table, or the names seen), their short names, whether a table's
+	 * rows drawn use each; short texts by full text (its address).
+	 */
+	const char **gfp_names;
+	char **gfp_abbrevs;
+	uint8_t *gfp_used;
+	size_t nr_gfp_names;
+	int gfp_names_owned;	/* copies of the names seen (text) */
+	struct kmt_report_texts gfp_shorts;
 	const char *mt_names[256];	/* by migratetype as a byte */
 };
 
@@ -392,6 +405,7 @@ static void *page_create(struct kmt_session *s,
 	kmt_callsite_cache_init(&c->callsites);
 	page_objs_init(&c->live);
 	kmt_report_texts_init(&c->gfp_texts);
+	kmt_report_texts_init(&c->gfp_shorts);
 	kmt_rows_init(&c->callers, sizeof(struct page_row),
 		      sizeof(struct page_key));
 	page_pfns_init(&c->pfns);
@@ -408,6 +422,7 @@ static void *page_create(struct kmt_session *s,
 static void page_destroy(void *ctx)
 {
 	struct page_ctx *c = ctx;
+	size_t i;
 
 	if (!c)
 		return;
@@ -417,6 +432,14 @@ static void page_destroy(void *ctx)
 	page_pfns_free(&c->pfns);
 	free(c->arows);
 	kmt_report_texts_free(&c->gfp_texts);
+	kmt_report_texts_free(&c->gfp_shorts);
+	for (i = 0; c->gfp_abbrevs && i < c->nr_gfp_names; i++)
+		free(c->gfp_abbrevs[i]);
+	free(c->gfp_abbrevs);
+	for (i = 0; c->gfp_names_owned && i < c->nr_gfp_names; i++)
+		free((char *)c->gfp_names[i]);
+	free(c->gfp_names);
+	free(c->gfp_used);
 	free(c->tables[0].rows.order);
 	free(c->tables[1].rows.order);
 	free(c);
@@ -733,7 +756,8 @@ static const struct kmt_col page_cols_caller[] = {
 	{ "hits", "Hits", KMT_V_U64, 0 },
 	{ "order", "Order", KMT_V_S64, 0 },
 	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
-	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
+	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_NO_TEXT },
+	{ "gfp_short", "GFP flags", KMT_V_STR, KMT_COL_LEFT | KMT_COL_TEXT_ONLY },
 	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
 	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
 	{ "free_kb", "Free (KB)", KMT_V_U64, KMT_COL_NO_TEXT },
@@ -747,7 +771,8 @@ static const struct kmt_col page_cols_alloc[] = {
 	{ "hits", "Hits", KMT_V_U64, 0 },
 	{ "order", "Order", KMT_V_S64, 0 },
 	{ "migratetype", "Mig.type", KMT_V_STR, 0 },
-	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_LEFT },
+	{ "gfp", "GFP flags", KMT_V_STR, KMT_COL_NO_TEXT },
+	{ "gfp_short", "GFP flags", KMT_V_STR, KMT_COL_LEFT | KMT_COL_TEXT_ONLY },
 	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
 	{ "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
 	{ "gfp_value", "GFP value", KMT_V_HEX, KMT_COL_NO_TEXT },
@@ -814,6 +839,240 @@ static const char *gfp_text(struct page_ctx *c, struct kmt_report *r,
 	return *memo;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* the flag names of a text ("A|B|0x10") in names, or -1 */
+static long gfp_index(const struct page_ctx *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_gfp_names; i++) {
+		if (!strncmp(c->gfp_names[i], name, len) &&
+		    !c->gfp_names[i][len])
+			return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * The names short names are made for: the recording's own table of GFP
+ * flags; inputs without one (text) name the flags in each event, and
+ * the names seen, in order, are the table.  0 or -ENOMEM.
+ */
+static int gfp_name_list(struct page_ctx *c)
+{
+	const struct kmt_gfp *g = &c->s->gfp;
+	size_t i, n = 0, alloc = 0;
+	const char *p, *end;
+
+	if (g->nr) {
+		c->gfp_names = calloc(g->nr, sizeof(*c->gfp_names));
+		if (!c->gfp_names)
+			return -ENOMEM;
+		for (i = 0; i < g->nr; i++)
+			c->gfp_names[i] = g->flags[i].name;
+		c->nr_gfp_names = g->nr;
+		return 0;
+	}
+	c->gfp_names_owned = 1;
+	for (i = 0; i < c->callers.nr; i++) {
+		const struct page_row *row = kmt_rows_at(&c->callers, i);
+
+		for (p = row->gfp_name; p && *p; p = *end ? end + 1 : end) {
+			end = strchr(p, '|');
+			if (!end)
+				end = p + strlen(p);
+			c->nr_gfp_names = n;
+			if (end == p || gfp_index(c, p, end - p) >= 0)
+				continue;
+			if (KMT_ARRAY_GROW(c->gfp_names, n + 1, alloc))
+				return -ENOMEM;
+			c->gfp_names[n] = strndup(p, end - p);
+			if (!c->gfp_names[n])
+				return -ENOMEM;
+			c->nr_gfp_names = ++n;
+		}
+	}
+	c->nr_gfp_names = n;
+	qsort(c->gfp_names, n, sizeof(*c->gfp_names), cmp_str);
+	return 0;
+}
+
+/* text: "A|B" with each name in its short form (the rest as it is) */
+static const char *gfp_short(struct page_ctx *c, struct kmt_report *r,
+			     const char *full)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	const char **memo, *p, *end;
+	int is_new;
+	long k;
+
+	memo = kmt_report_texts_put(&c->gfp_shorts, (uintptr_t)full, &is_new);
+	if (!memo)
+		return NULL;
+	if (!is_new && *memo)
+		return *memo;
+	for (p = full; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, '|');
+		if (!end)
+			end = p + strlen(p);
+		if (p != full)
+			kmt_sb_addc(&sb, '|');
+		k = gfp_index(c, p, end - p);
+		if (k >= 0)
+			kmt_sb_adds(&sb, c->gfp_abbrevs[k]);
+		else
+			kmt_sb_add(&sb, p, end - p);
+	}
+	*memo = sb.oom ? NULL : kmt_report_strdup(r, kmt_sb_str(&sb));
+	kmt_sb_release(&sb);
+	return *memo;
+}
+
+/* the short GFP text of every callsite row; 0 or -ENOMEM */
+static int short_names(struct page_ctx *c, struct kmt_report *r)
+{
+	size_t i;
+
+	if (!c->gfp_names) {
+		if (gfp_name_list(c))
+			return -ENOMEM;
+		c->gfp_abbrevs = calloc(c->nr_gfp_names + 1,
+					sizeof(*c->gfp_abbrevs));
+		c->gfp_used = calloc(c->nr_gfp_names + 1, 1);
+		if (!c->gfp_abbrevs || !c->gfp_used ||
+		    kmt_gfp_abbreviate(c->gfp_names, c->nr_gfp_names,
+				       c->gfp_abbrevs))
+			return -ENOMEM;
+	}
+	for (i = 0; i < c->callers.nr; i++) {
+		struct page_row *row = kmt_rows_at(&c->callers, i);
+
+		row->gfp_short = gfp_short(c, r, row->gfp_name);
+		if (!row->gfp_short)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* marks the flags of a GFP text used */
+static void mark_used(struct page_ctx *c, const char *full)
+{
+	const char *p, *end;
+	long k;
+
+	for (p = full; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, '|');
+		if (!end)
+			end = p + strlen(p);
+		k = gfp_index(c, p, end - p);
+		if (k >= 0)
+			c->gfp_used[k] = 1;
+	}
+}
+
+#define LEGEND_WIDTH 100
+
+/*
+ * Under a table whose GFP column is abbreviated: each short name its
+ * rows drawn use, with its full name; and what migratetype 4 is, when
+ * a row has it.  0 or -ENOMEM.
+ */
+static int gfp_legend(struct page_ctx *c, struct kmt_report *r,
+		      struct kmt_table *t, const struct page_table *tab)
+{
+	struct kmt_sb line = KMT_SB_INIT;
+	const char **lines = NULL;
+	size_t i, n = 0, alloc = 0;
+	int err = 0, mt4 = 0;
+	uint8_t *seen = calloc(c->callers.nr + 1, 1);
+
+	if (!seen)
+		return -ENOMEM;
+	memset(c->gfp_used, 0, c->nr_gfp_names);
+	/*
+	 * The callsite rows the rows drawn come from.  A whole table of
+	 * pages (a million rows) is walked in memory order, not sorted.
+	 */
+	if (tab->by_page && t->nrows == tab->rows.nr) {
+		for (i = 0; i < c->nr_arows; i++)
+			seen[((const unsigned char *)c->arows[i].crow -
+			      c->callers.rows) / c->callers.row_size] = 1;
+	} else {
+		for (i = 0; i < t->nrows; i++) {
+			const struct page_row *row = tab->by_page ?
+				((const struct page_arow *)
+				 kmt_sorted_at(&tab->rows, i))->crow :
+				kmt_sorted_at(&tab->rows, i);
+
+			seen[((const unsigned char *)row - c->callers.rows) /
+			     c->callers.row_size] = 1;
+		}
+	}
+	for (i = 0; i < c->callers.nr; i++) {
+		const struct page_row *row = kmt_rows_at(&c->callers, i);
+
+		if (!seen[i])
+			continue;
+		mark_used(c, row->gfp_name);
+		mt4 |= row->k.mt == 4;
+	}
+	for (i = 0; i <= c->nr_gfp_names; i++) {
+		int last = i == c->nr_gfp_names;
+		char item[160];
+
+		if (!last && (!c->gfp_used[i] ||
+			      !strcmp(c->gfp_abbrevs[i], c->gfp_names[i])))
+			continue;
+		if (!last)
+			snprintf(item, sizeof(item), "%s = %s",
+				 c->gfp_abbrevs[i], c->gfp_names[i]);
+		/* a line full, or the last: into the legend */
+		if (line.len && (last || line.len + 2 + strlen(item) >
+					  LEGEND_WIDTH)) {
+			if (KMT_ARRAY_GROW(lines, n + 1, alloc) || line.oom) {
+				err = -ENOMEM;
+				goto out;
+			}
+			lines[n++] = kmt_report_strdup(r, kmt_sb_str(&line));
+			line.len = 0;
+		}
+		if (last)
+			break;
+		kmt_sb_addf(&line, "%s%s", line.len ? ", " :
+			    n ? "           " : "GFP flags: ", item);
+	}
+	/* the number the recording cannot tell apart, as under the matrix */
+	if (mt4) {
+		if (KMT_ARRAY_GROW(lines, n + 1, alloc)) {
+			err = -ENOMEM;
+			goto out;
+		}
+		lines[n++] = "CMA/ISOLATE: migratetype 4, MIGRATE_CMA where the "
+			     "kernel has CONFIG_CMA, else MIGRATE_ISOLATE";
+	}
+	if (n) {
+		const char **copy = kmt_arena_zalloc(&r->arena,
+						     n * sizeof(*copy));
+
+		if (!copy) {
+			err = -ENOMEM;
+			goto out;
+		}
+		memcpy(copy, lines, n * sizeof(*copy));
+		t->legend = copy;
+		t->nr_legend = n;
+	}
+out:
+	free(lines);
+	free(seen);
+	kmt_sb_release(&line);
+	return err;
+}
+
 /*
  * The words of every callsite row, in r; 0 or -ENOMEM.  Only the GFP
  * text fails here: the report's own strings come back "" when out of
@@ -833,7 +1092,7 @@ static int name_rows(struct page_ctx *c, struct kmt_report *r)
 		if (!row->gfp_name)
 			return -ENOMEM;
 	}
-	return 0;
+	return short_names(c, r);
 }
 
 /* reads the rows only: two threads may draw one table at once */
@@ -851,6 +1110,7 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 		v[j++].s = row->k.order;
 		v[j++].str = row->mt_name;
 		v[j++].str = row->gfp_name;
+		v[j++].str = row->gfp_short;
 		v[j++].str = row->site_name;
 		v[j++].u = row->nr_free;
 		v[j++].u = row->free_bytes / 1024;
@@ -866,6 +1126,7 @@ static void page_table_row(void *ctx, size_t i, union kmt_val *v)
 	v[j++].s = row->k.order;
 	v[j++].str = row->mt_name;
 	v[j++].str = row->gfp_name;
+	v[j++].str = row->gfp_short;
 	v[j++].str = row->site_name;
 	v[j++].u = a->nr_free;
 	v[j++].u = row->k.gfp;
@@ -946,7 +1207,7 @@ static const struct kmt_col matrix_cols_new[] = {
 	{ "movable", "Movable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "reclaimable", "Reclaimable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "highatomic", "HighAtomic", KMT_V_U64, KMT_COL_DOT_ZERO },
-	{ "cma_isolate", "CMA/Isolated", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "cma_isolate", "CMA/Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "isolate", "Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "unknown", "Unknown", KMT_V_U64, KMT_COL_DOT_ZERO },
 };
@@ -957,9 +1218,16 @@ static const struct kmt_col matrix_cols_old[] = {
 	{ "reclaimable", "Reclaimable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "movable", "Movable", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "reserve", "Reserved", KMT_V_U64, KMT_COL_DOT_ZERO },
-	{ "cma_isolate", "CMA/Isolated", KMT_V_U64, KMT_COL_DOT_ZERO },
+	{ "cma_isolate", "CMA/Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "isolate", "Isolate", KMT_V_U64, KMT_COL_DOT_ZERO },
 	{ "unknown", "Unknown", KMT_V_U64, KMT_COL_DOT_ZERO },
+};
+
+/* the recording does not say which of CMA and ISOLATE the kernel has */
+static const char *const mt_note[] = {
+	"CMA/Isolate: migratetype 4, MIGRATE_CMA where the kernel has CONFIG_CMA, "
+	"else MIGRATE_ISOLATE",
+	"Isolate: migratetype 5, MIGRATE_ISOLATE after MIGRATE_CMA",
 };
 
 static int add_matrix(struct page_ctx *c, struct kmt_report *r)
@@ -983,6 +1251,8 @@ static int add_matrix(struct page_ctx *c, struct kmt_report *r)
 		for (m = 0; m < KMT_PAGE_MT_COLS; m++)
 			row[m + 1].u = c->t.matrix[o][m];
 	}
+	t->legend = mt_note;
+	t->nr_legend = NCOLS(mt_note);
 	return 0;
 }
 
@@ -1026,7 +1296,8 @@ static int page_finish(void *ctx, struct kmt_report *r)
 				   NCOLS(page_cols_caller), 0),
 			NCOLS(page_cols_caller), KMT_TABLE_PERF);
 		if (!tab || fill_rows(c, tab, &c->tables[0], c->callers.rows,
-				      c->callers.nr, c->callers.row_size, 0))
+				      c->callers.nr, c->callers.row_size, 0) ||
+		    gfp_legend(c, r, tab, &c->tables[0]))
 			return -ENOMEM;
 	}
 	if (c->opts.alloc) {
@@ -1035,7 +1306,8 @@ static int page_finish(void *ctx, struct kmt_report *r)
 				   NCOLS(page_cols_alloc), 1),
 			NCOLS(page_cols_alloc), KMT_TABLE_PERF);
 		if (!tab || fill_rows(c, tab, &c->tables[1], c->arows,
-				      c->nr_arows, sizeof(*c->arows), 1))
+				      c->nr_arows, sizeof(*c->arows), 1) ||
+		    gfp_legend(c, r, tab, &c->tables[1]))
 			return -ENOMEM;
 	}
 
@@ -1104,6 +1376,7 @@ void kmt_page_get_totals(const void *ctx, struct kmt_page_totals *out)
 
 const struct kmt_analysis_ops kmt_analysis_page = {
 	.name = "page",
+	.needs = KMT_EV_PAGE_BITS,
 	.create = page_create,
 	.on_event = page_on_event,
 	.seal = page_seal,

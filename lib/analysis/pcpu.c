@@ -157,6 +157,17 @@ static int pcpu_on_event(void *ctx, const struct kmt_event *ev)
 	return 0;
 }
 
+#define LOCKED	KMT_EV_BIT(KMT_EV_PAGE_ZONE_LOCKED)
+#define DRAIN	KMT_EV_BIT(KMT_EV_PCPU_DRAIN)
+#define ALLOC	KMT_EV_BIT(KMT_EV_PAGE_ALLOC)
+#define FREE	KMT_EV_BIT(KMT_EV_PAGE_FREE)
+
+/* the events each column counts: without them, "not recorded" */
+static const uint32_t pcpu_needs[] = {
+	0, LOCKED, LOCKED, LOCKED, DRAIN, DRAIN, DRAIN, LOCKED | DRAIN,
+	FREE, DRAIN, LOCKED, ALLOC, FREE,
+};
+
 static const struct kmt_col pcpu_cols[] = {
 	{ "cpu", "CPU", KMT_V_U64, 0 },
 	{ "refills", "Refills", KMT_V_U64, 0 },
@@ -177,6 +188,9 @@ static double per(uint64_t n, uint64_t of)
 {
 	return of ? (double)n / (double)of : 0.0;
 }
+
+_Static_assert(KMT_NCOLS(pcpu_needs) == KMT_NCOLS(pcpu_cols),
+	       "a needs entry for every column");
 
 static int pcpu_finish(void *ctx, struct kmt_report *r)
 {
@@ -263,7 +277,11 @@ static int pcpu_finish(void *ctx, struct kmt_report *r)
 	if (c->no_cpu)
 		err |= kmt_summary_u64(s, "Events without a CPU:", "no_cpu",
 				       c->no_cpu);
-	return err ? -ENOMEM : 0;
+	if (err)
+		return -ENOMEM;
+	return kmt_report_mark_unrecorded(r, t, pcpu_needs, s,
+					  kmt_session_types(c->s),
+					  c->s->types_known);
 }
 
 const struct kmt_pcpu_row *kmt_pcpu_cpu(const void *ctx, int cpu)
@@ -282,6 +300,7 @@ uint64_t kmt_pcpu_drained_unseen(const void *ctx)
 
 const struct kmt_analysis_ops kmt_analysis_pcpu = {
 	.name = "pcpu",
+	.needs = KMT_EV_PCPU_BITS,
 	.create = pcpu_create,
 	.on_event = pcpu_on_event,
 	.finish = pcpu_finish,

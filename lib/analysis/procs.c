@@ -321,12 +321,30 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 	{ "moderate", "Moderate", KMT_V_U64, 0 },			\
 	{ "slab_alloc_bytes", "Slab allocd", KMT_V_U64, KMT_COL_GROUPED }, \
 	{ "slab_freed_bytes", "Slab freed", KMT_V_U64, KMT_COL_GROUPED }, \
-	{ "outstanding_bytes", "Outstanding", KMT_V_S64, 0 },		\
+	{ "outstanding_bytes", "Outstanding", KMT_V_S64, KMT_COL_GROUPED }, \
 	{ "slab_outstanding_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },	\
 	{ "page_outstanding_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },	\
 	{ "page_alloc_bytes", "", KMT_V_U64, KMT_COL_NO_TEXT },		\
 	{ "slab_allocs", "", KMT_V_U64, KMT_COL_NO_TEXT },		\
 	{ "slab_frees", "", KMT_V_U64, KMT_COL_NO_TEXT },
+
+#define SLAB_ALLOCS	(KMT_EV_BIT(KMT_EV_KMALLOC) | KMT_EV_BIT(KMT_EV_CACHE_ALLOC))
+#define SLAB_FREES	(KMT_EV_BIT(KMT_EV_KFREE) | KMT_EV_BIT(KMT_EV_CACHE_FREE))
+#define PAGE_ALLOCS	KMT_EV_BIT(KMT_EV_PAGE_ALLOC)
+#define ZONE_LOCKED	KMT_EV_BIT(KMT_EV_PAGE_ZONE_LOCKED)
+#define PCPU_DRAIN	KMT_EV_BIT(KMT_EV_PCPU_DRAIN)
+#define EXTFRAG		KMT_EV_BIT(KMT_EV_EXTFRAG)
+
+/* the events each of PROC_COLS counts: without them, "not recorded" */
+#define PROC_NEEDS							\
+	PAGE_ALLOCS, ZONE_LOCKED, KMT_EV_BIT(KMT_EV_PAGE_FREE),		\
+	KMT_EV_BIT(KMT_EV_PAGE_FREE_BATCHED), PCPU_DRAIN, PCPU_DRAIN,	\
+	ZONE_LOCKED, EXTFRAG, EXTFRAG, EXTFRAG, EXTFRAG, EXTFRAG,	\
+	SLAB_ALLOCS, SLAB_FREES, SLAB_ALLOCS | PAGE_ALLOCS, SLAB_ALLOCS,	\
+	PAGE_ALLOCS, PAGE_ALLOCS, SLAB_ALLOCS, SLAB_FREES
+
+static const uint32_t pid_needs[] = { 0, 0, 0, PROC_NEEDS };
+static const uint32_t comm_needs[] = { 0, 0, PROC_NEEDS };
 
 static const struct kmt_col pid_cols[] = {
 	{ "process", "Process", KMT_V_STR, KMT_COL_LEFT },
@@ -387,6 +405,10 @@ static void add_up(struct kmt_proc_row *sum, const struct kmt_proc_row *row)
 	sum->slab_live += row->slab_live;
 	sum->page_live += row->page_live;
 }
+
+_Static_assert(KMT_NCOLS(pid_needs) == KMT_NCOLS(pid_cols) &&
+	       KMT_NCOLS(comm_needs) == KMT_NCOLS(comm_cols),
+	       "a needs entry for every column");
 
 static int procs_finish(void *ctx, struct kmt_report *r)
 {
@@ -482,7 +504,11 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 			       "slab_outstanding_bytes", (uint64_t)sum.slab_live);
 	err |= kmt_summary_u64(s, "Page bytes outstanding:",
 			       "page_outstanding_bytes", (uint64_t)sum.page_live);
-	return err ? -ENOMEM : 0;
+	if (err)
+		return -ENOMEM;
+	return kmt_report_mark_unrecorded(r, t, by_comm ? comm_needs : pid_needs,
+					  s, kmt_session_types(c->s),
+					  c->s->types_known);
 }
 
 const struct kmt_proc_row *kmt_procs_find(const void *ctx, uint64_t key)
@@ -502,6 +528,8 @@ const struct kmt_proc_row *kmt_procs_find(const void *ctx, uint64_t key)
 
 const struct kmt_analysis_ops kmt_analysis_procs = {
 	.name = "procs",
+	.needs = KMT_EV_SLAB_BITS | KMT_EV_PAGE_BITS | KMT_EV_PCPU_BITS |
+		 KMT_EV_BIT(KMT_EV_EXTFRAG),
 	.create = procs_create,
 	.on_event = procs_on_event,
 	.finish = procs_finish,

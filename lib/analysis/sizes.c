@@ -167,6 +167,7 @@ const struct kmt_size_bucket *kmt_sizes_bucket(const void *ctx, uint64_t req)
 
 const struct kmt_analysis_ops kmt_analysis_sizes = {
 	.name = "sizes",
+	.needs = KMT_EV_BIT(KMT_EV_KMALLOC) | KMT_EV_BIT(KMT_EV_CACHE_ALLOC),
 	.create = sizes_create,
 	.on_event = sizes_on_event,
 	.finish = sizes_finish,

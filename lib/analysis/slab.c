@@ -765,6 +765,7 @@ void kmt_slab_get_totals(const void *ctx, struct kmt_slab_totals *out)
 
 const struct kmt_analysis_ops kmt_analysis_slab = {
 	.name = "slab",
+	.needs = KMT_EV_SLAB_BITS,
 	.create = slab_create,
 	.on_event = slab_on_event,
 	.seal = slab_seal,

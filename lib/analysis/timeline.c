@@ -331,12 +331,12 @@ static int cmp_rank(const void *a, const void *b)
 
 static const struct kmt_col fixed_cols[] = {
 	{ "offset_ns", "Time", KMT_V_DURATION, 0 },
-	{ "slab_bytes", "Slab", KMT_V_S64, 0 },
-	{ "page_bytes", "Pages", KMT_V_S64, 0 },
-	{ "slab_alloc_bytes", "Slab+", KMT_V_U64, 0 },
-	{ "slab_freed_bytes", "Slab-", KMT_V_U64, 0 },
-	{ "page_alloc_bytes", "Pages+", KMT_V_U64, 0 },
-	{ "page_freed_bytes", "Pages-", KMT_V_U64, 0 },
+	{ "slab_bytes", "Slab", KMT_V_S64, KMT_COL_GROUPED },
+	{ "page_bytes", "Pages", KMT_V_S64, KMT_COL_GROUPED },
+	{ "slab_alloc_bytes", "Slab+", KMT_V_U64, KMT_COL_GROUPED },
+	{ "slab_freed_bytes", "Slab-", KMT_V_U64, KMT_COL_GROUPED },
+	{ "page_alloc_bytes", "Pages+", KMT_V_U64, KMT_COL_GROUPED },
+	{ "page_freed_bytes", "Pages-", KMT_V_U64, KMT_COL_GROUPED },
 	{ "slab_peak_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },
 	{ "page_peak_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },
 };
@@ -367,6 +367,7 @@ static int series_table(struct timeline_ctx *c, struct kmt_report *r,
 		cols[NR_FIXED + j].key = kmt_report_printf(r, "site_%zu", j + 1);
 		cols[NR_FIXED + j].title = kmt_report_printf(r, "#%zu", j + 1);
 		cols[NR_FIXED + j].type = KMT_V_S64;
+		cols[NR_FIXED + j].flags = KMT_COL_GROUPED;
 	}
 	t = kmt_report_add_table(r, "timeline", "series",
 				 "TIMELINE: bytes outstanding at the end of each step",
@@ -499,6 +500,7 @@ const struct kmt_timeline_step *kmt_timeline_steps(const void *ctx,
 
 const struct kmt_analysis_ops kmt_analysis_timeline = {
 	.name = "timeline",
+	.needs = KMT_EV_SLAB_BITS | KMT_EV_PAGE_BITS,
 	.create = timeline_create,
 	.on_event = timeline_on_event,
 	.finish = timeline_finish,

@@ -66,6 +66,29 @@ void kmt_event_init(struct kmt_event *ev)
 	ev->comm = 0;
 }
 
+/*
+ * The option of `kmemtrace record` that records each type: what a report
+ * tells the user to record when a view needs events the recording lacks.
+ */
+static const char *const record_options[KMT_EV_NR] = {
+	[KMT_EV_KMALLOC]	= "--slab",
+	[KMT_EV_CACHE_ALLOC]	= "--slab",
+	[KMT_EV_KFREE]		= "--slab",
+	[KMT_EV_CACHE_FREE]	= "--slab",
+	[KMT_EV_PAGE_ALLOC]	= "--page",
+	[KMT_EV_PAGE_FREE]	= "--page",
+	[KMT_EV_PAGE_FREE_BATCHED] = "--page",
+	[KMT_EV_PAGE_ZONE_LOCKED] = "--pcpu",
+	[KMT_EV_PCPU_DRAIN]	= "--pcpu",
+	[KMT_EV_EXTFRAG]	= "--extfrag",
+};
+
+const char *kmt_ev_record_option(unsigned int type)
+{
+	return type < KMT_EV_NR && record_options[type] ? record_options[type] :
+							   "";
+}
+
 const char *kmt_ev_type_name(unsigned int type)
 {
 	return type < KMT_EV_NR ? type_names[type] : "unknown";

@@ -106,4 +106,19 @@ static inline int kmt_ev_is_page(unsigned int type)
  */
 unsigned int kmt_ev_type_from_tracepoint(const char *name);
 
+/* the `kmemtrace record` option that records type: "--pcpu", ... */
+const char *kmt_ev_record_option(unsigned int type);
+
+/* event types as bits: KMT_EV_BIT(KMT_EV_KMALLOC) | ... */
+#define KMT_EV_BIT(type)	(1U << (type))
+#define KMT_EV_SLAB_BITS	(KMT_EV_BIT(KMT_EV_KMALLOC) |		\
+				 KMT_EV_BIT(KMT_EV_CACHE_ALLOC) |	\
+				 KMT_EV_BIT(KMT_EV_KFREE) |		\
+				 KMT_EV_BIT(KMT_EV_CACHE_FREE))
+#define KMT_EV_PAGE_BITS	(KMT_EV_BIT(KMT_EV_PAGE_ALLOC) |	\
+				 KMT_EV_BIT(KMT_EV_PAGE_FREE) |		\
+				 KMT_EV_BIT(KMT_EV_PAGE_FREE_BATCHED))
+#define KMT_EV_PCPU_BITS	(KMT_EV_BIT(KMT_EV_PAGE_ZONE_LOCKED) |	\
+				 KMT_EV_BIT(KMT_EV_PCPU_DRAIN))
+
 #endif

@@ -144,3 +144,72 @@ void kmt_gfp_format(const struct kmt_gfp *g, uint64_t value,
 		kmt_sb_addf(out, "0x%" PRIx64, rest);
 	}
 }
+
+/* the initials of words (each one letter, the last last_len), in buf */
+static void initials(const char *name, size_t last_len, char *buf,
+		     size_t size)
+{
+	const char *w, *end;
+	size_t o = 0, k;
+
+	while (*name == '_')
+		name++;
+	if (!strncmp(name, "GFP_", 4) && name[4])
+		name += 4;
+	for (w = name; *w && o + 1 < size; w = *end ? end + 1 : end) {
+		end = strchr(w, '_');
+		if (!end)
+			end = w + strlen(w);
+		if (end == w)
+			continue;
+		/* the last word: last_len letters of it */
+		k = *end ? 1 : last_len;
+		if (k > (size_t)(end - w))
+			k = end - w;
+		while (k-- && o + 1 < size)
+			buf[o++] = *w++;
+	}
+	buf[o] = '\0';
+}
+
+static int taken(char *const *abbrevs, size_t n, const char *a)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(abbrevs[i], a))
+			return 1;
+	}
+	return 0;
+}
+
+int kmt_gfp_abbreviate(const char *const *names, size_t n, char **abbrevs)
+{
+	char buf[64], prev[64];
+	size_t i, len, num;
+
+	for (i = 0; i < n; i++) {
+		prev[0] = '\0';
+		for (len = 1; len < sizeof(buf); len++) {
+			initials(names[i], len, buf, sizeof(buf));
+			if (!taken(abbrevs, i, buf) || !strcmp(buf, prev))
+				break;
+			/* strcpy of a NUL-terminated copy of the same size */
+			memcpy(prev, buf, sizeof(buf));
+		}
+		/* every letter of the name taken: a number after them */
+		for (num = 2; taken(abbrevs, i, buf); num++) {
+			char base[48];
+
+			initials(names[i], sizeof(base), base, sizeof(base));
+			snprintf(buf, sizeof(buf), "%s%zu", base, num);
+		}
+		abbrevs[i] = strdup(buf);
+		if (!abbrevs[i]) {
+			while (i--)
+				free(abbrevs[i]);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}

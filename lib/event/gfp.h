@@ -43,4 +43,16 @@ int kmt_gfp_from_tep(struct kmt_gfp *g, struct tep_event *event,
 void kmt_gfp_format(const struct kmt_gfp *g, uint64_t value,
 		    struct kmt_sb *out);
 
+/*
+ * Short names for the flag names names[0..n), by rule, so that a table
+ * of GFP masks stays narrow (GFP_HIGHUSER_MOVABLE|__GFP_ZERO -> HM|Z):
+ * the leading underscores and "GFP_" dropped, the initials of the
+ * words between '_'; where a name before it in the list took that
+ * already, more letters of the last word, then a number.  From the
+ * recording's own names, so no kernel's list is assumed; in list order,
+ * so the same table gives the same short names.  abbrevs[i] (malloc'd)
+ * for names[i]; 0 or -ENOMEM (nothing to free then).
+ */
+int kmt_gfp_abbreviate(const char *const *names, size_t n, char **abbrevs);
+
 #endif

@@ -91,6 +91,16 @@ struct kmt_session {
 	int nr_cpu_node;
 	int has_stacks;			/* the recording carries call chains */
 	uint64_t nr_events[KMT_EV_NR];	/* kmem events read, by type */
+	/*
+	 * The event types the recording could hold (KMT_EV_BIT), when it
+	 * says (types_known): those whose format it carries, as perf and
+	 * trace-cmd record the formats of the events they enable.  A type
+	 * missing there was not recorded; one there with no event was
+	 * recorded and did not happen.  Text says nothing of what was
+	 * enabled: types_known 0, and only the types seen are known.
+	 */
+	uint32_t recorded_types;
+	int types_known;
 	uint64_t nr_other;		/* events of other subsystems, skipped */
 	uint64_t nr_lost;		/* events the kernel or perf dropped */
 	uint64_t nr_lost_records;	/* LOST records / missed-event flags seen */
@@ -163,6 +173,21 @@ int kmt_session_set_comm(struct kmt_session *s, int32_t pid,
 const char *kmt_session_comm(const struct kmt_session *s, int32_t pid);
 int kmt_session_set_tgid(struct kmt_session *s, int32_t pid, int32_t tgid);
 
+/* the types recorded (types_known) or, when not known, seen */
+static inline uint32_t kmt_session_types(const struct kmt_session *s)
+{
+	uint32_t seen = 0;
+	int i;
+
+	if (s->types_known)
+		return s->recorded_types;
+	for (i = 1; i < KMT_EV_NR; i++) {
+		if (s->nr_events[i])
+			seen |= 1U << i;
+	}
+	return seen;
+}
+
 static inline uint64_t kmt_session_total_events(const struct kmt_session *s)
 {
 	uint64_t n = 0;
@@ -176,8 +201,9 @@ static inline uint64_t kmt_session_total_events(const struct kmt_session *s)
 /*
  * Migratetype names as the traced kernel numbers them: since 4.4
  * UNMOVABLE, MOVABLE, RECLAIMABLE, HIGHATOMIC; before it UNMOVABLE,
- * RECLAIMABLE, MOVABLE, RESERVE.  Types past those are CMA/ISOLATE by
- * config and are named "CMA/ISOLATE".  NULL for an unknown number.
+ * RECLAIMABLE, MOVABLE, RESERVE.  Then CMA and ISOLATE, each there by
+ * config: 4 is "CMA/ISOLATE" (CMA with CONFIG_CMA, else ISOLATE), 5
+ * "ISOLATE".  NULL for an unknown number.
  */
 const char *kmt_session_migratetype_name(const struct kmt_session *s, int mt);
 static inline int kmt_session_cpu_node(const struct kmt_session *s, int cpu)

@@ -93,6 +93,8 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 		fmt->event = ev;
 		fmt->type = ev->system && !strcmp(ev->system, "kmem") ?
 			    kmt_ev_type_from_tracepoint(ev->name) : KMT_EV_NONE;
+		if (fmt->type != KMT_EV_NONE)
+			s->recorded_types |= KMT_EV_BIT(fmt->type);
 		for (j = 0; j < KMT_TPF_NR; j++) {
 			const struct tep_format_field *tf = NULL;
 
@@ -124,6 +126,7 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 		if (!strcmp(s->gfp.flags[i].name, "__GFP_ACCOUNT"))
 			d->gfp_account = s->gfp.flags[i].value;
 	}
+	s->types_known = 1;
 	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	return index_formats(d);
 }

@@ -259,10 +259,39 @@ static int read_formats(const char *system, char ***names,
 
 		if (!fmt)
 			continue;	/* an event without a format is not ours */
+		/* names[k] stays the name of blobs[k] */
+		if (i != *nr) {
+			char *name = (*names)[i];
+
+			(*names)[i] = (*names)[*nr];
+			(*names)[*nr] = name;
+		}
 		(*blobs)[*nr].data = fmt;
 		(*blobs)[(*nr)++].len = len;
 	}
 	return 0;
+}
+
+/*
+ * The formats of the kmem events enabled, as trace-cmd record writes
+ * those of the events it records: a reader takes a format missing for
+ * an event not recorded (report says "not recorded", not 0).
+ */
+static size_t enabled_formats(const struct kmt_rec *r,
+			      const struct kmt_rec_meta *m,
+			      struct kmt_blob *out)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < m->nr_kmem; i++) {
+		for (k = 0; k < r->nr_enabled; k++) {
+			if (!strcmp(m->kmem_names[i], r->enabled[k])) {
+				out[n++] = m->kmem[i];
+				break;
+			}
+		}
+	}
+	return n;
 }
 
 static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
@@ -1066,6 +1095,7 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	struct kmt_tdw_option *opts = NULL;
 	struct kmt_sb cmdlines = KMT_SB_INIT, tgids = KMT_SB_INIT;
 	struct kmt_sb *cpustat = NULL;
+	struct kmt_blob *kmem_fmts = NULL;
 	struct kmt_tdw_system kmem;
 	struct kmt_tdw_header h;
 	struct kmt_rec_meta *m = r->meta;
@@ -1155,8 +1185,13 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	h.ftrace_formats = m->ftrace;
 	h.nr_ftrace_formats = m->nr_ftrace;
 	kmem.name = "kmem";
-	kmem.formats = m->kmem;
-	kmem.nr_formats = m->nr_kmem;
+	kmem_fmts = calloc(m->nr_kmem ? m->nr_kmem : 1, sizeof(*kmem_fmts));
+	if (!kmem_fmts) {
+		ret = rec_error(r, ENOMEM, "out of memory");
+		goto out;
+	}
+	kmem.formats = kmem_fmts;
+	kmem.nr_formats = enabled_formats(r, m, kmem_fmts);
 	h.systems = &kmem;
 	h.nr_systems = 1;
 	h.kallsyms.data = m->kallsyms.buf;
@@ -1238,6 +1273,7 @@ out:
 	free(cpustat);
 	free(sizes);
 	free(opts);
+	free(kmem_fmts);
 	kmt_sb_release(&cmdlines);
 	kmt_sb_release(&tgids);
 	kmt_hash_set_free(&pids);

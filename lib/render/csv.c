@@ -1,4 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * CSV, one table for the whole report, "long": a row per value,
+ *
+ *	table,row,column,value
+ *	meta,0,input,perf.data
+ *	slab.callers,0,callsite,alloc_inode+0x2c
+ *	slab.callers,0,total_alloc,65536
+ *
+ * so that every CSV reader loads a report in one call, however many
+ * tables of whatever columns it holds (pandas.read_csv, Python's csv
+ * module, sqlite's .import), and one table is a filter and a pivot
+ * away.  table is the JSON path of the table (group.key), row its row
+ * from 0, column the JSON member; <path>_rows says how many rows were
+ * drawn and how many there were before -l.  A value whose events were not
+ * recorded is empty, and the table <path>_not_recorded says which and
+ * how to record them; a view not recorded at all is the table
+ * <group>.not_recorded (none_seen for text inputs).  The report's
+ * header is the table meta (meta.events, meta.recorded_events,
+ * meta.unreadable).
+ */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,60 +68,199 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
 	}
 }
 
-/*
- * Every table as its own block: "# group.key", a heading of JSON keys,
- * the rows; summaries as "key,value" rows.  Blocks are separated by an
- * empty line so that each can be cut out for a spreadsheet: after the
- * blocks of another part (more set), the first one too.
- */
+/* "table,row,column," before a value; suffix is added to the table */
+static void cell_head(FILE *out, const char *group, const char *key,
+		      const char *suffix, size_t row, const char *column)
+{
+	if (key)
+		fprintf(out, "%s.%s%s,%zu,", group, key, suffix, row);
+	else
+		fprintf(out, "%s%s,%zu,", group, suffix, row);
+	csv_str(out, column);
+	fputc(',', out);
+}
+
+static void cell_str(FILE *out, const char *group, const char *key,
+		     const char *suffix, size_t row, const char *column,
+		     const char *val)
+{
+	cell_head(out, group, key, suffix, row, column);
+	csv_str(out, val);
+	fputc('\n', out);
+}
+
+static void cell_u64(FILE *out, const char *group, const char *key,
+		     const char *suffix, size_t row, const char *column,
+		     uint64_t val)
+{
+	cell_head(out, group, key, suffix, row, column);
+	fprintf(out, "%" PRIu64 "\n", val);
+}
+
+/* what a view or columns need and how to record them, in table path */
+static void csv_missing(FILE *out, const char *group, const char *key,
+			const char *suffix, size_t row,
+			const struct kmt_missing *m)
+{
+	size_t i;
+
+	/* a row per event, so that (row, column) names one value */
+	for (i = 0; i < m->nr_events; i++)
+		cell_str(out, group, key, suffix, row + i, "event",
+			 m->events[i]);
+	cell_str(out, group, key, suffix, row, "record_with", m->record_with);
+}
+
+static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
+		      size_t r1, union kmt_val *buf)
+{
+	const struct kmt_table *t = &sec->table;
+	size_t k, c;
+
+	for (k = r0; k < r1; k++) {
+		const union kmt_val *row = kmt_table_row(t, k, buf);
+
+		for (c = 0; c < t->ncols; c++) {
+			if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+				continue;
+			cell_head(out, sec->group, sec->key, "", k,
+				  t->cols[c].key);
+			if (!(t->unrecorded >> c & 1))
+				csv_val(out, t->cols[c].type, &row[c]);
+			fputc('\n', out);
+		}
+	}
+	if (r1 < t->nrows)
+		return;
+	/* an empty table is there too, and what -l left out is said */
+	cell_u64(out, sec->group, sec->key, "_rows", 0, "drawn", t->nrows);
+	cell_u64(out, sec->group, sec->key, "_rows", 0, "total",
+		 t->total_rows > t->nrows ? t->total_rows : t->nrows);
+	if (t->unrecorded && t->missing) {
+		const char *suffix = t->missing->known ? "_not_recorded" :
+							 "_none_seen";
+
+		size_t n = 0;
+
+		for (c = 0; c < t->ncols; c++) {
+			if (t->unrecorded >> c & 1)
+				cell_str(out, sec->group, sec->key, suffix,
+					 n++, "column", t->cols[c].key);
+		}
+		csv_missing(out, sec->group, sec->key, suffix, 0, t->missing);
+	}
+}
+
+static void csv_summary(FILE *out, const struct kmt_section *sec)
+{
+	char col[160];
+	size_t k;
+
+	for (k = 0; k < sec->summary.nr; k++) {
+		const struct kmt_sum_item *it = &sec->summary.items[k];
+		const char *a = it->kind == KMT_SUM_PAGES ? "requests" : "count";
+		const char *b = it->kind == KMT_SUM_PAGES ? "bytes" : "of";
+
+		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
+			continue;
+		if (it->kind == KMT_SUM_VALUE) {
+			cell_head(out, sec->group, sec->key, "", 0, it->key);
+			if (!it->missing)
+				csv_val(out, it->type, &it->v);
+			fputc('\n', out);
+			continue;
+		}
+		/* as JSON nests them: key.count and key.of */
+		snprintf(col, sizeof(col), "%s.%s", it->key, a);
+		cell_head(out, sec->group, sec->key, "", 0, col);
+		if (!it->missing)
+			csv_val(out, it->type, &it->v);
+		fputc('\n', out);
+		snprintf(col, sizeof(col), "%s.%s", it->key, b);
+		cell_head(out, sec->group, sec->key, "", 0, col);
+		if (!it->missing)
+			fprintf(out, "%" PRIu64, it->v2.u);
+		fputc('\n', out);
+	}
+}
+
+/* a piece: rows [r0, r1) of section i, a summary whole */
 int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
 			  size_t r0, size_t r1, FILE *out)
 {
 	const struct kmt_section *sec = lay->r->sections[i];
-	size_t k, c;
+	union kmt_val *buf;
 
-	if (!r0) {
-		if (i || lay->more)
-			fputc('\n', out);
-		fprintf(out, "# %s.%s\n", sec->group, sec->key);
-	}
-	if (sec->kind == KMT_SEC_TABLE) {
-		const struct kmt_table *t = &sec->table;
-		union kmt_val *buf = calloc(t->ncols ? t->ncols : 1,
-					    sizeof(*buf));
-
+	switch (sec->kind) {
+	case KMT_SEC_TABLE:
+		buf = calloc(sec->table.ncols ? sec->table.ncols : 1,
+			     sizeof(*buf));
 		if (!buf)
 			return -1;
-		if (!r0) {
-			for (c = 0; c < t->ncols; c++)
-				fprintf(out, "%s%s", c ? "," : "",
-					t->cols[c].key);
-			fputc('\n', out);
-		}
-		for (k = r0; k < r1; k++) {
-			const union kmt_val *row = kmt_table_row(t, k, buf);
-
-			for (c = 0; c < t->ncols; c++) {
-				if (c)
-					fputc(',', out);
-				csv_val(out, t->cols[c].type, &row[c]);
-			}
-			fputc('\n', out);
-		}
+		csv_table(out, sec, r0, r1, buf);
 		free(buf);
-		return ferror(out) ? -1 : 0;
+		break;
+	case KMT_SEC_SUMMARY:
+		csv_summary(out, sec);
+		break;
+	case KMT_SEC_MISSING:
+		cell_str(out, sec->group, sec->key, "", 0, "view",
+			 sec->missing.view);
+		csv_missing(out, sec->group, sec->key, "", 0,
+			    &sec->missing.why);
+		break;
 	}
-	fprintf(out, "key,value,detail\n");
-	for (k = 0; k < sec->summary.nr; k++) {
-		const struct kmt_sum_item *it = &sec->summary.items[k];
+	return ferror(out) ? -1 : 0;
+}
 
-		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
-			continue;
-		fprintf(out, "%s,", it->key);
-		csv_val(out, it->type, &it->v);
-		if (it->kind != KMT_SUM_VALUE)
-			fprintf(out, ",%" PRIu64, it->v2.u);
-		fputc('\n', out);
+/* the heading, and the table meta: what the text prints as its header */
+int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
+{
+	const struct kmt_report_meta *m = &r->meta;
+	size_t i;
+
+	fputs("table,row,column,value\n", out);
+	cell_str(out, "meta", NULL, "", 0, "input", m->input);
+	cell_str(out, "meta", NULL, "", 0, "format", m->format);
+	cell_str(out, "meta", NULL, "", 0, "kernel",
+		 m->kernel ? m->kernel : "");
+	cell_u64(out, "meta", NULL, "", 0, "cpus", (uint64_t)m->nr_cpus);
+	cell_u64(out, "meta", NULL, "", 0, "first_ts_ns", m->first_ts);
+	cell_u64(out, "meta", NULL, "", 0, "last_ts_ns", m->last_ts);
+	if (m->time_start || m->time_end) {
+		cell_u64(out, "meta", NULL, "", 0, "window_start_ns",
+			 m->time_start);
+		cell_u64(out, "meta", NULL, "", 0, "window_end_ns",
+			 m->time_end);
+	}
+	cell_u64(out, "meta", NULL, "", 0, "other_events", m->other_events);
+	cell_u64(out, "meta", NULL, "", 0, "lost_events", m->lost_events);
+	cell_u64(out, "meta", NULL, "", 0, "lost_records", m->lost_records);
+	cell_u64(out, "meta", NULL, "", 0, "unreadable_records",
+		 m->unreadable);
+	cell_u64(out, "meta", NULL, "", 0, "out_of_order_events",
+		 m->out_of_order);
+	cell_u64(out, "meta", NULL, "", 0, "has_stacks", !!m->has_stacks);
+	cell_u64(out, "meta", NULL, "", 0, "event_types_known",
+		 !!m->types_known);
+	if (m->matches_nothing)
+		cell_str(out, "meta", NULL, "", 0, "matches_nothing",
+			 m->matches_nothing);
+	for (i = 0; i < m->nr_event_types; i++) {
+		cell_str(out, "meta", NULL, ".events", i, "event",
+			 m->events[i].name);
+		cell_u64(out, "meta", NULL, ".events", i, "count",
+			 m->events[i].count);
+	}
+	for (i = 0; i < m->nr_recorded; i++)
+		cell_str(out, "meta", NULL, ".recorded_events", i, "event",
+			 m->recorded[i]);
+	for (i = 0; i < m->nr_notes; i++) {
+		if (m->notes[i].unit)
+			cell_u64(out, "meta", NULL, ".unreadable", i,
+				 m->notes[i].unit, m->notes[i].where);
+		cell_str(out, "meta", NULL, ".unreadable", i, "why",
+			 m->notes[i].why);
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -126,6 +285,8 @@ void kmt_render_csv_layout_free(struct kmt_layout *lay)
 
 int kmt_render_csv(const struct kmt_report *r, FILE *out)
 {
+	if (kmt_render_csv_head(r, out))
+		return -1;
 	return kmt_render_pieces(kmt_renderer_find("csv"), r, 0, out);
 }
 

@@ -35,6 +35,53 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 	}
 }
 
+/* the events a view or columns need, and how to record them */
+static void json_missing(struct kmt_json *j, const struct kmt_missing *m)
+{
+	size_t i;
+
+	kmt_json_arr_open(j, "events");
+	for (i = 0; i < m->nr_events; i++)
+		kmt_json_str(j, NULL, m->events[i]);
+	kmt_json_arr_close(j);
+	kmt_json_str(j, "record_with", m->record_with);
+}
+
+/* a table's columns not recorded: "<key>_not_recorded": {...} */
+static void json_unrecorded(struct kmt_json *j, const char *key,
+			    const struct kmt_table *t)
+{
+	char member[96];
+	size_t c;
+
+	if (!t->unrecorded || !t->missing)
+		return;
+	snprintf(member, sizeof(member), "%s_%s", key,
+		 t->missing->known ? "not_recorded" : "none_seen");
+	kmt_json_obj_open(j, member);
+	kmt_json_arr_open(j, "columns");
+	for (c = 0; c < t->ncols; c++) {
+		if (t->unrecorded >> c & 1)
+			kmt_json_str(j, NULL, t->cols[c].key);
+	}
+	kmt_json_arr_close(j);
+	json_missing(j, t->missing);
+	kmt_json_obj_close(j);
+}
+
+/* a value, or null in a column not recorded */
+static void json_cell(struct kmt_json *j, const struct kmt_table *t,
+		      size_t c, const union kmt_val *v)
+{
+	if (t->unrecorded >> c & 1)
+		kmt_json_null(j, t->style == KMT_TABLE_SERIES ? NULL :
+							      t->cols[c].key);
+	else
+		kmt_render_json_val(j, t->style == KMT_TABLE_SERIES ? NULL :
+							   t->cols[c].key,
+			 t->cols[c].type, v);
+}
+
 /* a series table column by column: {"col": [v0, v1, ...], ...} */
 static void json_series(struct kmt_json *j, const char *key,
 			const struct kmt_table *t)
@@ -46,14 +93,16 @@ static void json_series(struct kmt_json *j, const char *key,
 		return;
 	kmt_json_obj_open(j, key);
 	for (c = 0; c < t->ncols; c++) {
+		if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+			continue;
 		kmt_json_arr_open(j, t->cols[c].key);
 		for (r = 0; r < t->nrows; r++)
-			kmt_render_json_val(j, NULL, t->cols[c].type,
-				 &kmt_table_row(t, r, buf)[c]);
+			json_cell(j, t, c, &kmt_table_row(t, r, buf)[c]);
 		kmt_json_arr_close(j);
 	}
 	kmt_json_obj_close(j);
 	free(buf);
+	json_unrecorded(j, key, t);
 }
 
 static void json_table(struct kmt_json *j, const char *key,
@@ -74,8 +123,10 @@ static void json_table(struct kmt_json *j, const char *key,
 		const union kmt_val *row = kmt_table_row(t, r, buf);
 
 		kmt_json_obj_open(j, NULL);
-		for (c = 0; c < t->ncols; c++)
-			kmt_render_json_val(j, t->cols[c].key, t->cols[c].type, &row[c]);
+		for (c = 0; c < t->ncols; c++) {
+			if (!(t->cols[c].flags & KMT_COL_TEXT_ONLY))
+				json_cell(j, t, c, &row[c]);
+		}
 		kmt_json_obj_close(j);
 	}
 	kmt_json_arr_close(j);
@@ -86,6 +137,7 @@ static void json_table(struct kmt_json *j, const char *key,
 		snprintf(omitted, sizeof(omitted), "%s_omitted", key);
 		kmt_json_u64(j, omitted, t->total_rows - t->nrows);
 	}
+	json_unrecorded(j, key, t);
 }
 
 static void json_summary(struct kmt_json *j, const char *key,
@@ -97,6 +149,11 @@ static void json_summary(struct kmt_json *j, const char *key,
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
+		if (it->missing && it->kind != KMT_SUM_BLANK &&
+		    it->kind != KMT_SUM_NOTE) {
+			kmt_json_null(j, it->key);
+			continue;
+		}
 		switch (it->kind) {
 		case KMT_SUM_VALUE:
 			kmt_render_json_val(j, it->key, it->type, &it->v);
@@ -172,6 +229,15 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 	if (m->matches_nothing)
 		kmt_json_str(j, "matches_nothing", m->matches_nothing);
 	kmt_json_bool(j, "has_stacks", m->has_stacks);
+	/* null: the input does not say which event types it holds */
+	if (m->types_known) {
+		kmt_json_arr_open(j, "recorded_events");
+		for (i = 0; i < m->nr_recorded; i++)
+			kmt_json_str(j, NULL, m->recorded[i]);
+		kmt_json_arr_close(j);
+	} else {
+		kmt_json_null(j, "recorded_events");
+	}
 }
 
 int kmt_render_json(const struct kmt_report *r, FILE *out)
@@ -203,9 +269,14 @@ int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 
 			if (strcmp(sec->group, group) || sec == skip)
 				continue;
-			if (sec->kind == KMT_SEC_TABLE)
+			if (sec->kind == KMT_SEC_TABLE) {
 				json_table(&j, sec->key, &sec->table);
-			else
+			} else if (sec->kind == KMT_SEC_MISSING) {
+				kmt_json_obj_open(&j, sec->key);
+				kmt_json_str(&j, "view", sec->missing.view);
+				json_missing(&j, &sec->missing.why);
+				kmt_json_obj_close(&j);
+			} else
 				json_summary(&j, sec->key, &sec->summary);
 		}
 		kmt_json_obj_close(&j);

@@ -57,9 +57,16 @@ int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 			kmt_json_init(&j, out, 0);
 			kmt_json_obj_open(&j, NULL);
 			origin(&j, &r->meta, sec);
-			for (c = 0; c < t->ncols; c++)
-				kmt_render_json_val(&j, t->cols[c].key,
-						    t->cols[c].type, &v[c]);
+			/* the columns as --json has them: null where not recorded */
+			for (c = 0; c < t->ncols; c++) {
+				if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+					continue;
+				if (t->unrecorded >> c & 1)
+					kmt_json_null(&j, t->cols[c].key);
+				else
+					kmt_render_json_val(&j, t->cols[c].key,
+							    t->cols[c].type, &v[c]);
+			}
 			kmt_json_obj_close(&j);
 			kmt_json_finish(&j);
 		}

@@ -11,7 +11,7 @@ static const struct kmt_renderer renderers[] = {
 	  kmt_render_text_layout, kmt_render_text_piece,
 	  kmt_render_text_layout_free, NULL, 0 },
 	{ "json", kmt_render_json, NULL, NULL, NULL, NULL, NULL, NULL, 0 },
-	{ "csv", kmt_render_csv, kmt_render_csv_more, NULL,
+	{ "csv", kmt_render_csv, kmt_render_csv_more, kmt_render_csv_head,
 	  kmt_render_csv_layout, kmt_render_csv_piece,
 	  kmt_render_csv_layout_free, NULL, 0 },
 	{ "ndjson", kmt_render_ndjson, NULL, NULL, NULL, NULL, NULL, NULL, 0 },

@@ -20,7 +20,7 @@ struct kmt_json;
  * render_more(B) is render of A's sections followed by B's.  NULL where
  * the format is one document (JSON), as are layout, piece and
  * layout_free below; head is NULL where nothing goes before the
- * sections (CSV).
+ * sections.
  *
  * Such a format also draws a report's sections in pieces, so that two
  * threads can share the drawing of one report: piece (i, r0, r1) is
@@ -85,6 +85,7 @@ int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 int kmt_render_html(const struct kmt_report *r, FILE *out);
 int kmt_render_csv(const struct kmt_report *r, FILE *out);
 int kmt_render_csv_more(const struct kmt_report *r, FILE *out);
+int kmt_render_csv_head(const struct kmt_report *r, FILE *out);
 struct kmt_layout *kmt_render_csv_layout(const struct kmt_report *r,
 					 int more);
 int kmt_render_csv_piece(const struct kmt_layout *lay, size_t sec,

@@ -199,6 +199,17 @@ static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
 		*len = kmt_fmt_u64(buf, v->u);
 		return buf;
 	case KMT_V_S64:
+		if (flags & KMT_COL_GROUPED) {
+			/* as the u64 columns: "-1,234" */
+			if (v->s < 0 && size > 1) {
+				buf[0] = '-';
+				kmt_fmt_thousands(buf + 1, size - 1,
+						  0 - (uint64_t)v->s);
+			} else {
+				kmt_fmt_thousands(buf, size, (uint64_t)v->s);
+			}
+			break;
+		}
 		if (v->s >= 0) {
 			*len = kmt_fmt_u64(buf, (uint64_t)v->s);
 			return buf;
@@ -243,9 +254,11 @@ static size_t cell_width(enum kmt_val_type type, const union kmt_val *v,
 		n = kmt_dec_width(v->u);
 		return flags & KMT_COL_GROUPED ? n + (n - 1) / 3 : n;
 	case KMT_V_S64:
-		if (v->s >= 0)
-			return kmt_dec_width((uint64_t)v->s);
-		return 1 + kmt_dec_width(0 - (uint64_t)v->s);
+		n = kmt_dec_width(v->s >= 0 ? (uint64_t)v->s :
+					      0 - (uint64_t)v->s);
+		if (flags & KMT_COL_GROUPED)
+			n += (n - 1) / 3;
+		return n + (v->s < 0);
 	case KMT_V_PCT:
 		return pct_width(v->d);
 	case KMT_V_STR:
@@ -482,7 +495,8 @@ field_val(struct line *l, const struct kmt_col *col, const union kmt_val *v,
 			break;
 		/* fall through */
 	case KMT_V_S64:
-		if (col->type == KMT_V_S64 && v->s < 0)
+		if (col->type == KMT_V_S64 &&
+		    (v->s < 0 || (col->flags & KMT_COL_GROUPED)))
 			break;
 		n = kmt_dec_width(v->u);
 		p = field_room(l, n, w, left);
@@ -544,7 +558,11 @@ static void table_line(struct line *l, const struct kmt_table *t,
 			put(l, sep, seplen);
 		}
 		first = 0;
-		if (!row) {
+		if (row && (t->unrecorded >> c & 1) && t->missing) {
+			const char *word = kmt_missing_word(t->missing);
+
+			field(l, word, strlen(word), w[c], left);
+		} else if (!row) {
 			size_t cw = w[c];
 
 			if (col->flags & KMT_COL_JOIN_NEXT)
@@ -609,6 +627,10 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		const struct kmt_col *col = &t->cols[c];
 		size_t need = strlen(col->title);
 
+		if ((t->unrecorded >> c & 1) && t->missing && t->nrows &&
+		    need < strlen(kmt_missing_word(t->missing)))
+			need = strlen(kmt_missing_word(t->missing));
+
 		if (col->flags & KMT_COL_NO_TEXT)
 			continue;
 		if (col->flags & KMT_COL_JOIN_NEXT) {
@@ -637,6 +659,37 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 	lay->line = line;
 	lay->fits = line + PAD_SLACK <= LINE_TEXT_MAX;
 	return 0;
+}
+
+/* "the recording has no kmem:x events (record them with: ...)" */
+static void missing_why(const struct kmt_missing *m, FILE *f)
+{
+	if (m->known)
+		fprintf(f, "the recording has no %s events", m->events_text);
+	else
+		fprintf(f, "the input has no %s events, and text does not "
+			"say which events were enabled", m->events_text);
+	fprintf(f, " (record them with: %s)\n", m->record_with);
+}
+
+/* under a table: its columns not recorded, the legend of its cells */
+static void table_notes(const struct kmt_table *t, FILE *f)
+{
+	size_t c, k = 0;
+
+	if (t->unrecorded && t->missing) {
+		fprintf(f, " %s:", kmt_missing_word(t->missing));
+		for (c = 0; c < t->ncols; c++) {
+			if (!(t->unrecorded >> c & 1) ||
+			    (t->cols[c].flags & KMT_COL_NO_TEXT))
+				continue;
+			fprintf(f, "%s %s", k++ ? "," : "", t->cols[c].title);
+		}
+		fputs(": ", f);
+		missing_why(t->missing, f);
+	}
+	for (k = 0; k < t->nr_legend; k++)
+		fprintf(f, " %s\n", t->legend[k]);
 }
 
 /*
@@ -688,6 +741,7 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
+	table_notes(t, f);
 	return 0;
 }
 
@@ -703,6 +757,12 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
+		if (it->missing && it->kind != KMT_SUM_BLANK &&
+		    it->kind != KMT_SUM_NOTE) {
+			fprintf(out, "%s %s\n", it->label,
+				kmt_missing_word(it->missing));
+			continue;
+		}
 		switch (it->kind) {
 		case KMT_SUM_VALUE:
 			if (it->type == KMT_V_PCT)
@@ -739,7 +799,8 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 	if (m->kernel && *m->kernel)
 		fprintf(out, ", kernel %s", m->kernel);
 	if (m->nr_cpus)
-		fprintf(out, ", %d CPUs", m->nr_cpus);
+		fprintf(out, ", %d CPU%s", m->nr_cpus,
+			m->nr_cpus == 1 ? "" : "s");
 	fprintf(out, ")\n");
 	if (m->snapshot)
 		goto unreadable;
@@ -762,11 +823,13 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 			m->events[i].count);
 	if (!m->nr_event_types)
 		fprintf(out, " none");
-	fprintf(out, "\n# other:  %" PRIu64 " events of other subsystems skipped\n",
-		m->other_events);
-	fprintf(out, "# lost:   %" PRIu64 " events", m->lost_events);
+	fprintf(out, "\n# other:  %" PRIu64 " event%s of other subsystems skipped\n",
+		m->other_events, m->other_events == 1 ? "" : "s");
+	fprintf(out, "# lost:   %" PRIu64 " event%s", m->lost_events,
+		m->lost_events == 1 ? "" : "s");
 	if (m->lost_records)
-		fprintf(out, " (%" PRIu64 " loss reports)", m->lost_records);
+		fprintf(out, " (%" PRIu64 " loss report%s)", m->lost_records,
+			m->lost_records == 1 ? "" : "s");
 	fputc('\n', out);
 unreadable:
 	fprintf(out, "# unreadable: %" PRIu64 " record%s", m->unreadable,
@@ -851,6 +914,10 @@ int kmt_render_text_piece(const struct kmt_layout *lay, size_t i,
 	if (sec->kind == KMT_SEC_TABLE) {
 		if (table_piece(&sec->table, lay->sec[i], r0, r1, out))
 			return -1;
+	} else if (sec->kind == KMT_SEC_MISSING) {
+		fprintf(out, "\n%s: %s: ", sec->missing.view,
+			kmt_missing_word(&sec->missing.why));
+		missing_why(&sec->missing.why, out);
 	} else {
 		render_summary(&sec->summary, out);
 	}

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/event.h"
 #include "report/report.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 
 void kmt_report_init(struct kmt_report *r)
 {
@@ -38,7 +41,7 @@ void kmt_report_free(struct kmt_report *r)
 
 		if (sec->kind == KMT_SEC_TABLE)
 			free(sec->table.vals);
-		else
+		else if (sec->kind == KMT_SEC_SUMMARY)
 			free(sec->summary.items);
 	}
 	free(r->sections);
@@ -92,6 +95,100 @@ struct kmt_summary *kmt_report_add_summary(struct kmt_report *r,
 		return NULL;
 	sec->summary.title = title;
 	return &sec->summary;
+}
+
+const struct kmt_missing *kmt_report_missing(struct kmt_report *r,
+					     uint32_t types, int known)
+{
+	struct kmt_missing *m = kmt_arena_zalloc(&r->arena, sizeof(*m));
+	struct kmt_sb text = KMT_SB_INIT, rec = KMT_SB_INIT;
+	const char *opts[KMT_EV_NR];
+	size_t nr_opts = 0, k;
+	unsigned int t;
+
+	if (!m) {
+		r->oom = 1;
+		return NULL;
+	}
+	m->known = known;
+	kmt_sb_add(&rec, "kmemtrace record", 16);
+	for (t = 1; t < KMT_EV_NR; t++) {
+		const char *opt = kmt_ev_record_option(t);
+
+		if (!(types & KMT_EV_BIT(t)))
+			continue;
+		m->events[m->nr_events] = kmt_report_printf(r, "kmem:%s",
+							   kmt_ev_type_name(t));
+		kmt_sb_addf(&text, "%s%s", !m->nr_events ? "" :
+			    (types >> t) & ~1U ? ", " : " or ",
+			    m->events[m->nr_events]);
+		m->nr_events++;
+		for (k = 0; k < nr_opts && strcmp(opts[k], opt); k++)
+			;
+		if (k == nr_opts && *opt) {
+			opts[nr_opts++] = opt;
+			kmt_sb_addf(&rec, " %s", opt);
+		}
+	}
+	m->events_text = kmt_report_strdup(r, text.oom ? "" : kmt_sb_str(&text));
+	m->record_with = kmt_report_strdup(r, rec.oom ? "" : kmt_sb_str(&rec));
+	if (text.oom || rec.oom)
+		r->oom = 1;
+	kmt_sb_release(&text);
+	kmt_sb_release(&rec);
+	return m;
+}
+
+int kmt_report_add_missing(struct kmt_report *r, const char *group,
+			   const char *view, uint32_t types, int known)
+{
+	const struct kmt_missing *m = kmt_report_missing(r, types, known);
+	struct kmt_section *sec;
+
+	if (!m)
+		return -ENOMEM;
+	sec = add_section(r, KMT_SEC_MISSING, group,
+			  known ? "not_recorded" : "none_seen");
+	if (!sec)
+		return -ENOMEM;
+	sec->missing.view = view;
+	sec->missing.why = *m;
+	return 0;
+}
+
+int kmt_report_mark_unrecorded(struct kmt_report *r, struct kmt_table *t,
+			       const uint32_t *needs, struct kmt_summary *s,
+			       uint32_t recorded, int known)
+{
+	uint32_t lacking = 0;
+	size_t c, i;
+
+	/*
+	 * An input that does not list its event types (text): a column's
+	 * 0 is what was seen, and a column is only ever "none seen" with
+	 * every other; the view as a whole says so (kmt_report_add_missing).
+	 */
+	if (!known)
+		return 0;
+	for (c = 0; c < t->ncols && c < 64; c++) {
+		if (needs[c] && !(needs[c] & recorded)) {
+			t->unrecorded |= 1ULL << c;
+			lacking |= needs[c];
+		}
+	}
+	if (!t->unrecorded)
+		return 0;
+	t->missing = kmt_report_missing(r, lacking, known);
+	if (!t->missing)
+		return -ENOMEM;
+	for (i = 0; s && i < s->nr; i++) {
+		for (c = 0; c < t->ncols && c < 64; c++) {
+			if ((t->unrecorded >> c & 1) && s->items[i].key &&
+			    !strcmp(s->items[i].key, t->cols[c].key))
+				s->items[i].missing = t->missing;
+		}
+	}
+	return 0;
 }
 
 int kmt_table_reserve(struct kmt_table *t, size_t n)

@@ -31,6 +31,8 @@ enum kmt_col_flags {
 	KMT_COL_DOT_ZERO  = 1 << 2, /* text: "." for 0, as perf's matrix */
 	KMT_COL_NO_TEXT	  = 1 << 3, /* JSON only */
 	KMT_COL_GROUPED   = 1 << 4, /* text: thousands separators */
+	KMT_COL_TEXT_ONLY = 1 << 5, /* text only: JSON and CSV have the
+				     * full form in another column */
 };
 
 struct kmt_col {
@@ -45,6 +47,21 @@ union kmt_val {
 	int64_t s;
 	double d;
 	const char *str;
+};
+
+/*
+ * Events a view or a column needs that the recording does not hold:
+ * the report says so where the numbers would be, not a 0 that reads as
+ * "none happened".  known: the recording lists the event types it
+ * holds (perf.data, trace.dat), so these were not recorded; not known
+ * (ftrace text), they were only not seen ("none seen").
+ */
+struct kmt_missing {
+	const char *events[16];	/* "kmem:mm_page_pcpu_drain", ... */
+	size_t nr_events;
+	const char *events_text; /* "kmem:a or kmem:b" */
+	const char *record_with; /* "kmemtrace record --pcpu" */
+	int known;
 };
 
 enum kmt_table_style {
@@ -80,6 +97,19 @@ struct kmt_table {
 	 */
 	kmt_row_fn row_fn;
 	void *row_ctx;
+	/*
+	 * Columns (bit c) whose events were not recorded: text "not
+	 * recorded" (or "none seen"), JSON null, CSV an empty value, and
+	 * why under the table.
+	 */
+	uint64_t unrecorded;
+	const struct kmt_missing *missing;
+	/*
+	 * Text: lines under the table, after its rows (a legend of the
+	 * abbreviations in its cells), or NULL.
+	 */
+	const char *const *legend;
+	size_t nr_legend;
 };
 
 /* the values of row i: in vals, or made into buf (ncols values) */
@@ -111,6 +141,8 @@ struct kmt_sum_item {
 	enum kmt_val_type type;
 	union kmt_val v, v2;
 	const char *note;	/* text: appended in parentheses */
+	/* its events were not recorded: no value (text says so, JSON null) */
+	const struct kmt_missing *missing;
 };
 
 struct kmt_summary {
@@ -120,7 +152,16 @@ struct kmt_summary {
 	size_t alloc;
 };
 
-enum kmt_section_kind { KMT_SEC_TABLE, KMT_SEC_SUMMARY };
+/*
+ * KMT_SEC_MISSING: a view asked for whose events the recording lacks,
+ * in place of its tables: "--pcpu: not recorded: ..."
+ */
+enum kmt_section_kind { KMT_SEC_TABLE, KMT_SEC_SUMMARY, KMT_SEC_MISSING };
+
+struct kmt_missing_view {
+	const char *view;	/* as the user asked for it: "--pcpu", "slab" */
+	struct kmt_missing why;
+};
 
 struct kmt_section {
 	enum kmt_section_kind kind;
@@ -129,6 +170,7 @@ struct kmt_section {
 	union {
 		struct kmt_table table;
 		struct kmt_summary summary;
+		struct kmt_missing_view missing;
 	};
 };
 
@@ -178,6 +220,13 @@ struct kmt_report_meta {
 	 * what could not be read.
 	 */
 	int snapshot;
+	/*
+	 * The event types the recording lists (its formats), or when it
+	 * lists none (text), NULL: only the types seen are known.
+	 */
+	const char *recorded[16];
+	size_t nr_recorded;
+	int types_known;
 };
 
 /* a number -> a text made for a report (in its arena, or static) */
@@ -215,6 +264,37 @@ struct kmt_table *kmt_report_add_table(struct kmt_report *r, const char *group,
 struct kmt_summary *kmt_report_add_summary(struct kmt_report *r,
 					   const char *group, const char *key,
 					   const char *title);
+
+/*
+ * What a report says of the event types in types (KMT_EV_BIT) that a
+ * view or column needs and the recording lacks; known as in struct
+ * kmt_missing.  NULL (r->oom set) when out of memory.
+ */
+const struct kmt_missing *kmt_report_missing(struct kmt_report *r,
+					     uint32_t types, int known);
+/*
+ * A view asked for that cannot be drawn, in place of its sections:
+ * group its JSON object, view its name for the user ("--pcpu").
+ * 0 or -ENOMEM.
+ */
+int kmt_report_add_missing(struct kmt_report *r, const char *group,
+			   const char *view, uint32_t types, int known);
+/* "not recorded", or for inputs that do not say, "none seen" */
+static inline const char *kmt_missing_word(const struct kmt_missing *m)
+{
+	return m->known ? "not recorded" : "none seen";
+}
+
+/*
+ * Marks the columns of t, and the items of s (may be NULL) of the same
+ * keys, whose events (needs[c] for column c, 0: any) have none in
+ * recorded: "not recorded" in place of their values.  Only where the
+ * recording lists its event types (known): elsewhere a 0 is what was
+ * seen.  0 or -ENOMEM.
+ */
+int kmt_report_mark_unrecorded(struct kmt_report *r, struct kmt_table *t,
+			       const uint32_t *needs, struct kmt_summary *s,
+			       uint32_t recorded, int known);
 
 /* room for n more rows at once; 0 or -ENOMEM */
 int kmt_table_reserve(struct kmt_table *t, size_t n);

@@ -1459,6 +1459,22 @@ static int pd_start_decoding(struct pd *pd)
 	return 0;
 }
 
+/*
+ * A file of samples of other kinds only (perf record -- cmd: cycles) is
+ * whole but holds no tracepoint: its samples are other events, and no
+ * formats are needed to read it.
+ */
+static int pd_has_tracepoints(const struct pd *pd)
+{
+	size_t i;
+
+	for (i = 0; i < pd->nr_attrs; i++) {
+		if (pd->attrs[i].type == PERF_TYPE_TRACEPOINT)
+			return 1;
+	}
+	return 0;
+}
+
 static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 		     uint64_t at)
 {
@@ -1470,6 +1486,10 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 	int ret;
 
 	if (!pd->have_dec) {
+		if (!s->tep && !pd_has_tracepoints(pd)) {
+			s->nr_other++;
+			return 0;
+		}
 		ret = pd_start_decoding(pd);
 		if (ret)
 			return ret;
@@ -1904,11 +1924,11 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 	ret = pd_header(&pd);
 	if (ret)
 		goto out;
-	if (!pd.pipe) {
-		if (!s->tep) {
-			ret = pd_start_decoding(&pd);
-			goto out;
-		}
+	if (!pd.pipe && !s->tep && pd_has_tracepoints(&pd)) {
+		ret = pd_start_decoding(&pd);	/* the message */
+		goto out;
+	}
+	if (!pd.pipe && s->tep) {
 		ret = pd_host_kallsyms(&pd);
 		if (ret)
 			goto out;
@@ -1929,7 +1949,7 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 				    "a record cut at the end of the compressed data");
 	if (!ret)
 		ret = kmt_perfdata_queue_flush(&pd.q, s);
-	if (!ret && !pd.have_dec && !s->tep)
+	if (!ret && !pd.have_dec && !s->tep && pd_has_tracepoints(&pd))
 		ret = pd_start_decoding(&pd);	/* the message */
 	if (!ret && pd.pipe)
 		ret = pd_pipe_kallsyms_again(&pd);

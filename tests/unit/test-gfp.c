@@ -275,7 +275,37 @@ static void test_matches_libtraceevent(void)
 	tep_free(tep);
 }
 
+/*
+ * Short names by rule from the names alone: initials, then more of the
+ * last word where an earlier name has them, then a number; unique.
+ */
+static void test_abbreviate(void)
+{
+	static const char *const names[] = {
+		"GFP_HIGHUSER_MOVABLE", "GFP_HIGHUSER", "GFP_KERNEL_ACCOUNT",
+		"GFP_KERNEL", "GFP_NOWAIT", "__GFP_NOWARN", "__GFP_ZERO",
+		"__GFP_COMP", "__GFP_NOFAIL", "GFP_DMA", "GFP_DMA32", "X", "X",
+	};
+	static const char *const want[] = {
+		"HM", "H", "KA", "K", "N", "NO", "Z", "C", "NOF", "D", "DM",
+		"X", "X2",
+	};
+	char *got[sizeof(names) / sizeof(names[0])];
+	size_t i, k;
+
+	CHECK(!kmt_gfp_abbreviate(names, sizeof(names) / sizeof(names[0]),
+				  got));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		CHECK_STR(got[i], want[i]);
+		for (k = 0; k < i; k++)
+			CHECK(strcmp(got[i], got[k]));
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		free(got[i]);
+}
+
 KMT_TESTS(
+	KMT_TEST(test_abbreviate),
 	KMT_TEST(test_format_table),
 	KMT_TEST(test_format_empty_table),
 	KMT_TEST(test_from_tep_kmalloc),

@@ -277,7 +277,7 @@ static void test_page_alloc_rows(void)
 			CHECK_EQ_U64(cell(allocs, i, 1).u, want[i][1]);
 			CHECK_EQ_U64(cell(allocs, i, 2).u, want[i][2]);
 			CHECK_EQ_U64(cell(allocs, i, 3).s, want[i][3]);
-			CHECK_EQ_U64(cell(allocs, i, 7).u, want[i][4]);
+			CHECK_EQ_U64(cell(allocs, i, 8).u, want[i][4]);
 		}
 		CHECK_STR(cell(allocs, 2, 4).str, "MOVABLE");
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "event/event.h"
 #include "render/render.h"
 #include "report/report.h"
 
@@ -846,6 +847,71 @@ const char *__asan_default_options(void)
 	return "allocator_may_return_null=1";
 }
 
-KMT_TESTS(KMT_TEST(test_strdup_out_of_memory), KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
+/*
+ * Signed byte columns grouped as unsigned ones; "1 CPU"; a view not
+ * recorded and a column not recorded in text, JSON and CSV.
+ */
+static void test_grouped_and_missing(void)
+{
+	static const struct kmt_col cols[] = {
+		{ "name", "Name", KMT_V_STR, KMT_COL_LEFT },
+		{ "bytes", "Bytes", KMT_V_S64, KMT_COL_GROUPED },
+		{ "drains", "Drains", KMT_V_U64, 0 },
+	};
+	struct kmt_report r;
+	struct kmt_table *t;
+	union kmt_val *v;
+	char *text, *json, *csv;
+
+	kmt_report_init(&r);
+	r.meta.input = "in.data";
+	r.meta.format = "perf.data";
+	r.meta.nr_cpus = 1;
+	r.meta.types_known = 1;
+	t = kmt_report_add_table(&r, "g", "t", "T", cols, 3, KMT_TABLE_PLAIN);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	v = kmt_table_add_row(t);
+	v[0].str = "a";
+	v[1].s = -1234567;
+	v[2].u = 0;
+	v = kmt_table_add_row(t);
+	v[0].str = "b";
+	v[1].s = 1234;
+	t->unrecorded = 1 << 2;
+	t->missing = kmt_report_missing(&r, 1U << KMT_EV_PCPU_DRAIN, 1);
+	CHECK(!kmt_report_add_missing(&r, "pcpu", "--pcpu",
+				      1U << KMT_EV_PCPU_DRAIN, 1));
+	text = render(&r, kmt_render_text);
+	json = render(&r, kmt_render_json);
+	csv = render(&r, kmt_render_csv);
+	CHECK(text && json && csv);
+	if (text && json && csv) {
+		CHECK(strstr(text, "(perf.data, 1 CPU)\n") != NULL);
+		CHECK(strstr(text, " a     -1,234,567  not recorded\n") != NULL);
+		CHECK(strstr(text, " b          1,234  not recorded\n") != NULL);
+		CHECK(strstr(text, " not recorded: Drains: the recording has no "
+				   "kmem:mm_page_pcpu_drain events (record them "
+				   "with: kmemtrace record --pcpu)\n") != NULL);
+		CHECK(strstr(text, "\n--pcpu: not recorded: the recording has no "
+				   "kmem:mm_page_pcpu_drain events (record them "
+				   "with: kmemtrace record --pcpu)\n") != NULL);
+		CHECK(strstr(json, "\"drains\": null") != NULL);
+		CHECK(strstr(json, "\"t_not_recorded\"") != NULL);
+		CHECK(strstr(json, "\"not_recorded\": {") != NULL);
+		CHECK(!strncmp(csv, "table,row,column,value\n", 23));
+		CHECK(strstr(csv, "\ng.t,0,bytes,-1234567\ng.t,0,drains,\n") != NULL);
+		CHECK(strstr(csv, "\ng.t_not_recorded,0,column,drains\n") != NULL);
+		CHECK(strstr(csv, "\npcpu.not_recorded,0,view,--pcpu\n") != NULL);
+	}
+	free(text);
+	free(json);
+	free(csv);
+	kmt_report_free(&r);
+}
+
+KMT_TESTS(KMT_TEST(test_grouped_and_missing),
+	  KMT_TEST(test_strdup_out_of_memory), KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
 	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
 	  KMT_TEST(test_parts), KMT_TEST(test_pieces))

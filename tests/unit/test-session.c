@@ -273,9 +273,10 @@ static void test_migratetypes(void)
 	/* unknown release: the modern numbering */
 	CHECK_STR(mt_name("", 1), "MOVABLE");
 	CHECK_STR(mt_name("not a version", 1), "MOVABLE");
-	/* CMA and ISOLATE follow; nothing past them */
+	/* CMA (by config, else ISOLATE), then ISOLATE; nothing past them */
 	CHECK_STR(mt_name("6.18.0", 4), "CMA/ISOLATE");
-	CHECK_STR(mt_name("6.18.0", 5), "CMA/ISOLATE");
+	CHECK_STR(mt_name("6.18.0", 5), "ISOLATE");
+	CHECK_STR(mt_name("4.3.0", 5), "ISOLATE");
 	CHECK(mt_name("6.18.0", 6) == NULL);
 	CHECK(mt_name("6.18.0", -1) == NULL);
 	CHECK(mt_name("4.3.0", 1000) == NULL);

@@ -1,0 +1,166 @@
+#!/bin/sh
+# What a recording did not record is not reported as zeros: a view none
+# of whose events the recording holds says "not recorded" (text, JSON,
+# CSV) and how to record them; columns of such events say so in place
+# of 0; an event type the recording lists but that never happened is a
+# true 0.  Text inputs cannot tell: "none seen".  And the CSV loads in
+# one call; the page tables' GFP flags are abbreviated with a legend.
+. "$(dirname "$0")/lib.sh"
+
+SLAB=$DATA/perf-slab-pipe.data	# perf kmem --slab record: slab events only
+BOTH=$DATA/capture.dat		# every kmem format, no pcpu or extfrag event
+
+test_expect_success 'slab-only perf.data: the page views say not recorded, how to record them' '
+	"$KMEMTRACE" report -i "$SLAB" --page --pcpu --extfrag --caches >out 2>err &&
+	! test -s err &&
+	cat >want <<-\EOF &&
+	--page: not recorded: the recording has no kmem:mm_page_alloc, kmem:mm_page_free or kmem:mm_page_free_batched events (record them with: kmemtrace record --page)
+	--pcpu: not recorded: the recording has no kmem:mm_page_alloc_zone_locked or kmem:mm_page_pcpu_drain events (record them with: kmemtrace record --pcpu)
+	--extfrag: not recorded: the recording has no kmem:mm_page_alloc_extfrag events (record them with: kmemtrace record --extfrag)
+	EOF
+	grep "not recorded" out >got &&
+	test_cmp want got &&
+	grep -q "^SLAB CACHES" out &&
+	! grep -q "^PER-CPU\|^EXTERNAL\|SUMMARY (page" out
+'
+
+test_expect_success 'slab-only perf.data: JSON not_recorded members, recorded_events' '
+	"$KMEMTRACE" report -i "$SLAB" --pcpu --extfrag --caches --json >out.json &&
+	python3 -c "
+import json
+d = json.load(open(\"out.json\"))
+assert d[\"pcpu\"] == {\"not_recorded\": {\"view\": \"--pcpu\",
+    \"events\": [\"kmem:mm_page_alloc_zone_locked\", \"kmem:mm_page_pcpu_drain\"],
+    \"record_with\": \"kmemtrace record --pcpu\"}}, d[\"pcpu\"]
+assert d[\"extfrag\"][\"not_recorded\"][\"record_with\"] == \"kmemtrace record --extfrag\"
+assert d[\"recorded_events\"] == [\"kmalloc\", \"kmem_cache_alloc\", \"kfree\", \"kmem_cache_free\"]
+assert \"caches\" in d[\"caches\"]
+"
+'
+
+test_expect_success 'slab-only perf.data: CSV says so in rows of its own' '
+	"$KMEMTRACE" report -i "$SLAB" --pcpu --csv >out.csv &&
+	grep "^pcpu\.not_recorded," out.csv >got &&
+	cat >want <<-\EOF &&
+	pcpu.not_recorded,0,view,--pcpu
+	pcpu.not_recorded,0,event,kmem:mm_page_alloc_zone_locked
+	pcpu.not_recorded,1,event,kmem:mm_page_pcpu_drain
+	pcpu.not_recorded,0,record_with,kmemtrace record --pcpu
+	EOF
+	test_cmp want got
+'
+
+test_expect_success '--procs on slab events only: page columns not recorded, not 0' '
+	"$KMEMTRACE" report -i "$SLAB" --procs >out &&
+	grep -q "^ true-6068  *not recorded  *not recorded" out &&
+	grep -q "^ not recorded: Allocd, Allocd locked, .*, Moderate: the recording has no kmem:mm_page_alloc, .* events (record them with: kmemtrace record --page --pcpu --extfrag)$" out &&
+	grep -q "^Pages allocated (mm_page_alloc): not recorded$" out &&
+	grep -q "^Slab allocations: 192$" out &&
+	"$KMEMTRACE" report -i "$SLAB" --procs --json >out.json &&
+	python3 -c "
+import json
+d = json.load(open(\"out.json\"))[\"procs\"]
+r = d[\"processes\"][0]
+assert r[\"page_allocs\"] is None and r[\"pcpu_drains\"] is None, r
+assert r[\"slab_alloc_bytes\"] > 0, r
+assert d[\"totals\"][\"fallbacks\"] is None and d[\"totals\"][\"slab_allocs\"] == 192
+nr = d[\"processes_not_recorded\"]
+assert \"page_allocs\" in nr[\"columns\"] and \"slab_allocs\" not in nr[\"columns\"], nr
+assert nr[\"record_with\"] == \"kmemtrace record --page --pcpu --extfrag\", nr
+" &&
+	"$KMEMTRACE" report -i "$SLAB" --procs --csv >out.csv &&
+	grep -q "^procs\.processes,0,page_allocs,$" out.csv &&
+	grep -q "^procs\.processes,0,slab_allocs,149$" out.csv &&
+	grep -q "^procs\.processes_not_recorded,0,column,page_allocs$" out.csv
+'
+
+test_expect_success 'recorded but none happened: a true 0, no not recorded' '
+	"$KMEMTRACE" report -i "$BOTH" --pcpu --extfrag --procs >out &&
+	! grep -q "not recorded\|none seen" out &&
+	grep -q "^PER-CPU PAGE LISTS" out &&
+	grep -q "^EXTERNAL FRAGMENTATION" out &&
+	grep -q "^Per-CPU drains: 0$" out &&
+	grep -q "^Fragmentation fallbacks: 0$" out
+'
+
+test_expect_success 'text input: none seen, since text does not say what was enabled' '
+	"$KMEMTRACE" report -i "$DATA/views/leaks.txt" --extfrag --leaks >out &&
+	grep -q "^--extfrag: none seen: the input has no kmem:mm_page_alloc_extfrag events, and text does not say which events were enabled (record them with: kmemtrace record --extfrag)$" out &&
+	"$KMEMTRACE" report -i "$DATA/views/leaks.txt" --extfrag --json >out.json &&
+	python3 -c "
+import json
+d = json.load(open(\"out.json\"))
+assert d[\"recorded_events\"] is None
+assert d[\"extfrag\"][\"none_seen\"][\"events\"] == [\"kmem:mm_page_alloc_extfrag\"], d
+"
+'
+
+test_expect_success 'CSV: one header, four fields a row, loads with csv and sqlite' '
+	"$KMEMTRACE" report -i "$DATA/perf-both-g.data" --slab --page --caller --alloc --leaks \
+		--procs --timeline --errors --csv >r.csv &&
+	python3 -c "
+import csv
+rows = list(csv.reader(open(\"r.csv\", newline=\"\")))
+assert rows[0] == [\"table\", \"row\", \"column\", \"value\"], rows[0]
+assert all(len(r) == 4 for r in rows), [r for r in rows if len(r) != 4][:3]
+t = {}
+for table, row, col, val in rows[1:]:
+    t.setdefault(table, {}).setdefault(int(row), {})[col] = val
+assert t[\"meta\"][0][\"format\"] == \"perf.data\"
+assert t[\"slab.summary\"][0][\"kmalloc\"] == \"16\"
+assert len(t[\"page.callsites\"]) == int(t[\"page.callsites_rows\"][0][\"drawn\"])
+assert t[\"page.callsites\"][0][\"gfp\"].startswith(\"GFP_\")
+assert \"gfp_short\" not in t[\"page.callsites\"][0]
+" &&
+	if command -v sqlite3 >/dev/null; then
+		printf ".import --csv r.csv report\nSELECT value FROM report WHERE \"table\" = '\''meta'\'' AND \"column\" = '\''format'\'';\n" |
+			sqlite3 >got &&
+		echo perf.data >want &&
+		test_cmp want got
+	fi
+'
+
+test_expect_success 'page tables: GFP flags abbreviated, a legend of the full names' '
+	"$KMEMTRACE" report -i "$DATA/perf-both-g.data" --page --caller >out &&
+	grep -q "| HM|Z|C  *|" out &&
+	grep -q "^ GFP flags: HM = GFP_HIGHUSER_MOVABLE, KA = GFP_KERNEL_ACCOUNT, NOW = GFP_NOWAIT, Z = __GFP_ZERO$" out &&
+	grep -q "^            C = __GFP_COMP$" out &&
+	! grep -q "| GFP_HIGHUSER_MOVABLE" out &&
+	test $(awk "{ if (length > n) n = length } END { print n }" out) -le 130 &&
+	"$KMEMTRACE" report -i "$DATA/perf-both-g.data" --page --caller --json >out.json &&
+	grep -q "\"gfp\": \"GFP_HIGHUSER_MOVABLE|__GFP_ZERO|__GFP_COMP\"" out.json &&
+	! grep -q gfp_short out.json
+'
+
+test_expect_success 'migratetype 4 is CMA/Isolate under the matrix, with its note' '
+	"$KMEMTRACE" report -i "$DATA/perf-both-g.data" --page >out &&
+	grep -q " CMA/Isolate  Isolate  Unknown$" out &&
+	grep -q "^ CMA/Isolate: migratetype 4, MIGRATE_CMA where the kernel has CONFIG_CMA, else MIGRATE_ISOLATE$" out &&
+	grep -q "^ Isolate: migratetype 5, MIGRATE_ISOLATE after MIGRATE_CMA$" out &&
+	! grep -q "CMA/Isolated" out
+'
+
+test_expect_success 'views: byte columns grouped alike, counts not' '
+	"$KMEMTRACE" report -i "$DATA/views/leaks.txt" --procs --timeline --caches --step 500ms >out &&
+	grep -q "^ cat-200  .*  12,288$" out &&
+	grep -q "^    1.50s   256  16,384 " out &&
+	grep -q "^ kmalloc-large  *1  65,536  65,536 " out
+'
+
+if have_root_tracefs && command -v trace-cmd >/dev/null 2>&1; then
+	test_expect_success 'kmemtrace record --slab: its file lists only the slab events' '
+		"$KMEMTRACE" record --slab -q -o slab.dat -- true &&
+		"$KMEMTRACE" report -i slab.dat --pcpu --json >out.json &&
+		python3 -c "
+import json
+d = json.load(open(\"out.json\"))
+assert d[\"recorded_events\"] == [\"kmalloc\", \"kmem_cache_alloc\", \"kfree\", \"kmem_cache_free\"], d[\"recorded_events\"]
+assert d[\"pcpu\"][\"not_recorded\"][\"record_with\"] == \"kmemtrace record --pcpu\"
+"
+	'
+else
+	test_skip 'kmemtrace record --slab: its file lists only the slab events' \
+		'needs root, tracefs and trace-cmd'
+fi
+
+test_done
