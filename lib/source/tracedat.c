@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +30,7 @@
 #include <kbuffer.h>
 #include <trace-cmd.h>
 
+#include "event/fmtcheck.h"
 #include "event/session.h"
 #include "event/tpdecode.h"
 #include "source/source.h"
@@ -59,6 +61,7 @@ int tracecmd_uncompress_block(struct tracecmd_compression *handle);
 int tracecmd_compress_buffer_read(struct tracecmd_compression *handle,
 				  char *dst, int len);
 void tracecmd_compress_reset(struct tracecmd_compression *handle);
+bool tracecmd_compress_is_supported(const char *name, const char *version);
 struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
 int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
@@ -85,6 +88,8 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_OPT_TSC2NSEC		14
 #define TD_MAX_STACK	512
 #define TD_MAX_CHUNK	(64U << 20)	/* trace-cmd writes a few pages */
+/* more metadata than a real file holds: a bigger block is damaged */
+#define TD_MAX_META	(256U << 20)
 
 struct td_region;
 
@@ -283,6 +288,17 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 		}
 		if (!strcmp(td->zname, "none"))
 			td->zname[0] = '\0';
+		/*
+		 * libtracecmd leaks its handle's formats when it refuses the
+		 * codec: ask it first (a name cut short here is not one)
+		 */
+		if (td->zname[0] &&
+		    (strlen(td->zname) == sizeof(td->zname) - 1 ||
+		     strlen(td->zversion) == sizeof(td->zversion) - 1 ||
+		     !tracecmd_compress_is_supported(td->zname, td->zversion)))
+			return kmt_session_error(td->s, ENOTSUP,
+				"'%s' is compressed with '%s' version '%s', which libtracecmd cannot uncompress",
+				td->in->display, td->zname, td->zversion);
 		if (p + 8 > len)
 			return kmt_session_error(td->s, EINVAL,
 				"'%s' is truncated at byte %zu: the trace.dat header is incomplete",
@@ -600,6 +616,49 @@ static int walk_v6_options(struct td_walk *w)
  * that are there.
  */
 
+/*
+ * An event format or the printk formats, checked before libtracecmd
+ * hands them to libtraceevent (fmtcheck.h): a blob like walk_blob's.
+ */
+static int walk_text(struct td_walk *w, int lensize, int printk,
+		     const char *what)
+{
+	uint64_t at = w->pos, len;
+	unsigned long line;
+	const char *why;
+	char *buf;
+	int ret = walk_num(w, lensize, &len, what);
+
+	if (ret)
+		return ret;
+	if (len > w->size || w->pos + len > w->size)
+		return walk_short(w, w->pos + len, what);
+	if (len > TD_MAX_META)
+		return walk_damaged(w, at, what);
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
+	if (walk_read(w, buf, len, w->pos)) {
+		free(buf);
+		return walk_short(w, w->pos + len, what);
+	}
+	ret = printk ? kmt_printk_check(buf, len, &line, &why) :
+		       kmt_format_check(buf, len, &why);
+	free(buf);
+	if (ret && printk)
+		return kmt_session_error(w->td->s, EINVAL,
+			"'%s' is not a valid trace.dat: line %lu of the printk formats at byte %llu is damaged: %s",
+			w->td->in->display, line,
+			(unsigned long long)(w->mem ? w->base : at), why);
+	if (ret)
+		return kmt_session_error(w->td->s, EINVAL,
+			"'%s' is not a valid trace.dat: the event format at byte %llu cannot be parsed safely: %s",
+			w->td->in->display,
+			(unsigned long long)(w->mem ? w->base : at), why);
+	w->pos += len;
+	return 0;
+}
+
 static int walk_meta(struct td_walk *w, unsigned int id)
 {
 	uint64_t n, i, j, v;
@@ -619,7 +678,7 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 	case TD_OPT_FTRACE_EVENTS:
 		ret = walk_num(w, 4, &n, "the ftrace formats");
 		for (i = 0; !ret && i < n; i++)
-			ret = walk_blob(w, 8, "the ftrace formats");
+			ret = walk_text(w, 8, 0, "the ftrace formats");
 		break;
 	case TD_OPT_EVENT_FORMATS:
 		ret = walk_num(w, 4, &n, "the event formats");
@@ -628,14 +687,14 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 			if (!ret)
 				ret = walk_num(w, 4, &v, "the event formats");
 			for (j = 0; !ret && j < v; j++)
-				ret = walk_blob(w, 8, "the event formats");
+				ret = walk_text(w, 8, 0, "the event formats");
 		}
 		break;
 	case TD_OPT_KALLSYMS:
 		ret = walk_blob(w, 4, "the kallsyms");
 		break;
 	case TD_OPT_PRINTK:
-		ret = walk_blob(w, 4, "the printk formats");
+		ret = walk_text(w, 4, 1, "the printk formats");
 		break;
 	case TD_OPT_CMDLINES:
 		ret = walk_blob(w, 8, "the saved command lines");
@@ -802,8 +861,6 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 	return 0;
 }
 
-/* more than a real file holds: a bigger block is damaged */
-#define TD_MAX_META	(256U << 20)
 
 /*
  * The compressed block at byte at (its sizes, then its bytes), as

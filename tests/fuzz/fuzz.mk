@@ -79,3 +79,8 @@ fuzz: $(FUZZ_BINS)
 		$(FUZZ_TIME) '$(FUZZ_FLAGS)' $(FUZZ_SEEDS_$(t)) &&) true
 
 -include $(shell find $(FUZZ_O)/obj -name '*.d' 2>/dev/null)
+
+# the seeds of FUZZ_TARGETS, one a line, for tests/t0900-fuzz.sh
+.PHONY: fuzz-seeds
+fuzz-seeds:
+	@printf '%s\n' $(foreach t,$(FUZZ_TARGETS),$(FUZZ_SEEDS_$(t)))
