@@ -33,7 +33,18 @@ static int collect_fields(const char *p, const char *end,
 			eol = end;
 		f = memmem(p, (size_t)(eol - p), tag, sizeof(tag) - 1);
 		semi = f ? memchr(f, ';', (size_t)(eol - f)) : NULL;
+		if (f && !semi)
+			return -1;
 		if (semi) {
+			/*
+			 * a C declaration: libtraceevent's tokenizer leaks
+			 * what it read when it meets anything else there
+			 */
+			for (q = f + sizeof(tag) - 1; q < semi; q++) {
+				if (!is_ident((unsigned char)*q) &&
+				    !strchr(" \t*[]", *q))
+					return -1;
+			}
 			/* the last identifier before ';', ahead of any [N] */
 			q = semi;
 			if (q > f && q[-1] == ']') {
@@ -137,16 +148,23 @@ int kmt_format_check(const char *text, size_t len, const char **why)
 	static const char tag[] = "print fmt:";
 	struct fmt_name *names;
 	const char *end = text + len, *p;
-	size_t nr;
+	size_t nr, depth = 0;
 
 	names = malloc(FMT_MAX_FIELDS * sizeof(*names));
 	if (!names) {
 		*why = "out of memory";
 		return -1;
 	}
+	for (p = text; p < end; p++) {
+		if ((*p < 0x20 || *p > 0x7e) && *p != '\n' && *p != '\t') {
+			free(names);
+			*why = "it holds bytes that are not text";
+			return -1;
+		}
+	}
 	if (collect_fields(text, end, names, &nr)) {
 		free(names);
-		*why = "it has too many fields";
+		*why = "a field is not a C declaration, or there are too many";
 		return -1;
 	}
 	p = memmem(text, len, tag, sizeof(tag) - 1);
@@ -155,8 +173,24 @@ int kmt_format_check(const char *text, size_t len, const char **why)
 		const char *w;
 
 		if (*p == '"' || *p == '\'') {
-			p = skip_literal(p, end);
+			w = skip_literal(p, end);
+			/* one not closed: the tokenizer leaks it */
+			if (w == end && (w - p < 2 || w[-1] != *p)) {
+				free(names);
+				*why = "its print format has a string without its end";
+				return -1;
+			}
+			p = w;
 			continue;
+		}
+		if (*p == '(' || *p == '[')
+			depth++;
+		if (*p == ')' || *p == ']') {
+			if (!depth--) {
+				free(names);
+				*why = "its print format has unbalanced parentheses";
+				return -1;
+			}
 		}
 		if (*p == '/' || *p == '%') {
 			if (!constant_divisor(p + 1, end)) {
@@ -191,6 +225,10 @@ int kmt_format_check(const char *text, size_t len, const char **why)
 		}
 	}
 	free(names);
+	if (depth) {
+		*why = "its print format has unbalanced parentheses";
+		return -1;
+	}
 	return 0;
 }
 
