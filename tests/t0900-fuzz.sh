@@ -80,6 +80,11 @@ test_expect_success 'the fuzz targets build' '
 	make -C "$TOP" -s fuzz-build >build.log 2>&1 || { tail -n 20 build.log; false; }
 '
 
+# libtraceevent's parser leaks (tests/fuzz/lsan.supp says which)
+cat "$TOP/tests/lsan.supp" "$TOP/tests/fuzz/lsan.supp" >lsan.supp
+LSAN_OPTIONS=suppressions=$TRASH/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS
+
 for t in $TARGETS; do
 	test_expect_success "$t: every regression input replays without a finding" '
 		set -- "$REG/$t"/*

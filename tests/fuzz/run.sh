@@ -11,8 +11,10 @@ for seed in "$@"; do
 		cp "$seed" "$dir/corpus/$target/" || exit 1
 done
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# the leaks inside system libraries that tests/lsan.supp explains
-LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
+# the leaks inside system libraries that tests/lsan.supp and
+# tests/fuzz/lsan.supp explain
+cat "$top/tests/lsan.supp" "$top/tests/fuzz/lsan.supp" >"$dir/lsan.supp" || exit 1
+LSAN_OPTIONS=suppressions=$dir/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 echo "  FUZZ   $target for ${time}s (log: $dir/$target.log)"
 # shellcheck disable=SC2086
