@@ -286,16 +286,18 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 			dst[n] = '\0';
 			p++;
 		}
-		if (!strcmp(td->zname, "none"))
-			td->zname[0] = '\0';
 		/*
 		 * libtracecmd leaks its handle's formats when it refuses the
-		 * codec: ask it first (a name cut short here is not one)
+		 * codec: ask it first (a name cut short here is not one, nor
+		 * is an empty one)
 		 */
-		if (td->zname[0] &&
-		    (strlen(td->zname) == sizeof(td->zname) - 1 ||
-		     strlen(td->zversion) == sizeof(td->zversion) - 1 ||
-		     !tracecmd_compress_is_supported(td->zname, td->zversion)))
+		if (!strcmp(td->zname, "none"))
+			td->zname[0] = '\0';
+		else if (!td->zname[0] ||
+			 strlen(td->zname) == sizeof(td->zname) - 1 ||
+			 strlen(td->zversion) == sizeof(td->zversion) - 1 ||
+			 !tracecmd_compress_is_supported(td->zname,
+							 td->zversion))
 			return kmt_session_error(td->s, ENOTSUP,
 				"'%s' is compressed with '%s' version '%s', which libtracecmd cannot uncompress",
 				td->in->display, td->zname, td->zversion);
