@@ -271,6 +271,7 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 	p += 6;
 	*init_end = p;
 	if (td->version == 7) {
+		size_t zat = p;
 		int i;
 
 		/* compression algorithm and its version, both strings */
@@ -299,8 +300,8 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 			 !tracecmd_compress_is_supported(td->zname,
 							 td->zversion))
 			return kmt_session_error(td->s, ENOTSUP,
-				"'%s' is compressed with '%s' version '%s', which libtracecmd cannot uncompress",
-				td->in->display, td->zname, td->zversion);
+				"'%s' is not a trace.dat kmemtrace can read: byte %zu names its codec '%s' version '%s', which libtracecmd cannot uncompress",
+				td->in->display, zat, td->zname, td->zversion);
 		if (p + 8 > len)
 			return kmt_session_error(td->s, EINVAL,
 				"'%s' is truncated at byte %zu: the trace.dat header is incomplete",
