@@ -71,6 +71,7 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_MAGIC_LEN	10
 #define TD_OPT_BUFFER	3	/* option: offset and name of an instance */
 #define TD_OPT_CPUCOUNT	8
+#define TD_OPT_TRACECLOCK	4
 #define TD_OPT_HOOK		6
 #define TD_OPT_STRINGS		15
 /* where the metadata sections are (v7) */
@@ -179,6 +180,7 @@ struct td {
 	 * then it reads the records, times and all, not struct td_pages.
 	 */
 	int lib_times;
+	int has_clock;			/* a TRACECLOCK option was seen */
 	int err;			/* reading records failed: -errno */
 	uint64_t err_at;		/* the region whose pages did */
 	char zname[32], zversion[32];	/* v7 compression, "" none */
@@ -479,6 +481,8 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	 */
 	if (id == TD_OPT_HOOK)
 		return walk_damaged(w, at - 6, "an obsolete HOOK option");
+	if (id == TD_OPT_TRACECLOCK)
+		w->td->has_clock = 1;
 	if (id == TD_OPT_DATE || id == TD_OPT_OFFSET ||
 	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC)
 		w->td->lib_times = 1;
@@ -609,7 +613,16 @@ static int walk_v6_options(struct td_walk *w)
 		ret = walk_v6_buffer(w, bufs[i], lens[i]);
 	free(bufs);
 	free(lens);
-	return ret ? ret : walk_cpu_table(w, "");
+	if (!ret)
+		ret = walk_cpu_table(w, "");
+	/*
+	 * A v6 file with a TRACECLOCK option has the clock's text after
+	 * the top buffer's table, which libtracecmd reads with the size
+	 * before it (tracecmd_init_data)
+	 */
+	if (!ret && w->td->has_clock)
+		ret = walk_blob(w, 8, "the trace clock");
+	return ret;
 }
 
 /*
