@@ -72,7 +72,10 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_OPT_BUFFER	3	/* option: offset and name of an instance */
 #define TD_OPT_CPUCOUNT	8
 #define TD_OPT_TRACECLOCK	4
+#define TD_OPT_UNAME		5
 #define TD_OPT_HOOK		6
+#define TD_OPT_VERSION		9
+#define TD_OPT_PROCMAPS		10
 #define TD_OPT_STRINGS		15
 /* where the metadata sections are (v7) */
 #define TD_OPT_HEADER_INFO	16
@@ -181,6 +184,7 @@ struct td {
 	 */
 	int lib_times;
 	int has_clock;			/* a TRACECLOCK option was seen */
+	unsigned int seen_opts;		/* 1 << id of options seen once */
 	int err;			/* reading records failed: -errno */
 	uint64_t err_at;		/* the region whose pages did */
 	char zname[32], zversion[32];	/* v7 compression, "" none */
@@ -483,6 +487,12 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		return walk_damaged(w, at - 6, "an obsolete HOOK option");
 	if (id == TD_OPT_TRACECLOCK)
 		w->td->has_clock = 1;
+	/* libtracecmd keeps the last of these and leaks the one before */
+	if (id == TD_OPT_UNAME || id == TD_OPT_VERSION || id == TD_OPT_PROCMAPS) {
+		if (w->td->seen_opts & (1U << id))
+			return walk_damaged(w, at - 6, "a second UNAME, VERSION or PROCMAPS option");
+		w->td->seen_opts |= 1U << id;
+	}
 	if (id == TD_OPT_DATE || id == TD_OPT_OFFSET ||
 	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC)
 		w->td->lib_times = 1;
