@@ -1072,7 +1072,7 @@ static int walk_v7_strings(struct td *td, uint64_t at)
 	return 0;
 }
 
-static int walk_v7(struct td *td, uint64_t first, uint64_t strings)
+static int walk_v7(struct td *td, uint64_t first)
 {
 	struct td_walk w = {
 		.td = td, .pos = first, .size = (uint64_t)td->in->size
@@ -1083,9 +1083,6 @@ static int walk_v7(struct td *td, uint64_t first, uint64_t strings)
 	unsigned int i;
 	int n, ret;
 
-	ret = walk_v7_strings(td, strings);
-	if (ret)
-		return ret;
 	for (n = 0; at; n++) {
 		/* libtracecmd follows the chain by recursion: a loop kills it */
 		if (n == TD_MAX_SECTIONS)
@@ -1901,9 +1898,12 @@ static int open_file(struct td *td)
 	ret = parse_init(td, &options_at, &init_end);
 	if (!ret && td->version == 6 && td->in->size >= 0)
 		ret = walk_v6(td, init_end);
+	/* libtracecmd looks for strings even where the options are not */
+	if (!ret && td->version == 7 && td->in->size >= 0)
+		ret = walk_v7_strings(td, init_end);
 	if (!ret && td->version == 7 && td->in->size >= 0 &&
 	    options_at < (uint64_t)td->in->size)
-		ret = walk_v7(td, options_at, init_end);
+		ret = walk_v7(td, options_at);
 	if (ret)
 		return ret;
 	fd = dup(td->in->fd);
