@@ -9,6 +9,7 @@
 #   make uninstall  removes what install put
 #   make check      every test: unit, end-to-end, and again under ASan+UBSan
 #   make bench      the benchmarks (see bench/README.md)
+#   make fuzz       each libFuzzer target for FUZZ_TIME seconds (tests/fuzz)
 
 CC	?= cc
 PKGS	:= libtraceevent libtracefs libtracecmd libzstd zlib
@@ -260,4 +261,6 @@ demo: all
 clean:
 	rm -rf build
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+include tests/fuzz/fuzz.mk
+
+-include $(shell find $(O) -name '*.d' -not -path '*/fuzz/*' 2>/dev/null)

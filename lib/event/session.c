@@ -39,6 +39,19 @@ void kmt_session_free(struct kmt_session *s)
 	s->tep = NULL;
 }
 
+/*
+ * Messages quote names and bytes from the recording: a control
+ * character there (a newline in a damaged buffer name) would break the
+ * one line a message is
+ */
+static void one_line(char *p)
+{
+	for (; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	}
+}
+
 int kmt_session_error(struct kmt_session *s, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -46,6 +59,7 @@ int kmt_session_error(struct kmt_session *s, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
 	va_end(ap);
+	one_line(s->errmsg);
 	return err > 0 ? -err : (err ? err : -EINVAL);
 }
 
@@ -65,6 +79,7 @@ void kmt_session_anomaly(struct kmt_session *s, enum kmt_anomaly kind,
 	n->where = where;
 	va_start(ap, fmt);
 	vsnprintf(n->why, sizeof(n->why), fmt, ap);
+	one_line(n->why);
 	va_end(ap);
 }
 

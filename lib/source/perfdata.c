@@ -48,6 +48,7 @@
 #include <event-parse.h>
 #include <zstd.h>
 
+#include "event/fmtcheck.h"
 #include "event/session.h"
 #include "event/tpdecode.h"
 #include "source/mapview.h"
@@ -729,7 +730,7 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 	uint64_t n, i, k, nr, size, page_size;
 	struct tep_handle *tep;
 	const unsigned char *p;
-	const char *version;
+	const char *version, *why;
 	unsigned char *blob;
 	char *str;
 
@@ -792,7 +793,9 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 		blob = cur_blob(&c, 8, &size);
 		if (!blob)
 			goto short_data;
-		tep_parse_event(tep, (char *)blob, size, "ftrace");
+		/* one libtraceevent would crash on is left out: unknown ids */
+		if (!kmt_format_check((const char *)blob, size, &why))
+			tep_parse_event(tep, (char *)blob, size, "ftrace");
 	}
 	if (cur_num(&c, 4, &n))
 		goto short_data;
@@ -805,8 +808,12 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 			blob = cur_blob(&c, 8, &size);
 			if (!blob)
 				goto short_data;
-			/* a format it cannot parse shows as unknown ids */
-			tep_parse_event(tep, (char *)blob, size, sys);
+			/*
+			 * a format it cannot parse, or one it would crash
+			 * on (fmtcheck.h), shows as unknown ids
+			 */
+			if (!kmt_format_check((const char *)blob, size, &why))
+				tep_parse_event(tep, (char *)blob, size, sys);
 		}
 	}
 
@@ -816,16 +823,12 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 		goto short_data;
 	if (size && kmt_symtab_load_kallsyms(&s->syms, (char *)blob, size) < 0)
 		return pd_nomem(pd);
-	blob = cur_blob(&c, 4, &size);
-	if (!blob)
+	/*
+	 * printk formats: only trace_printk's events print with them, and
+	 * libtraceevent reads past its buffer on a damaged one
+	 */
+	if (!cur_blob(&c, 4, &size))
 		goto short_data;
-	if (size) {
-		str = blob_string(blob, size);
-		if (!str)
-			return pd_nomem(pd);
-		tep_parse_printk_formats(tep, str);
-		free(str);
-	}
 	if (major > 0 || minor >= 6) {
 		blob = cur_blob(&c, 8, &size);
 		if (!blob)

@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +30,7 @@
 #include <kbuffer.h>
 #include <trace-cmd.h>
 
+#include "event/fmtcheck.h"
 #include "event/session.h"
 #include "event/tpdecode.h"
 #include "source/source.h"
@@ -55,6 +57,13 @@ struct tracecmd_compression *tracecmd_compress_alloc(const char *name,
 void tracecmd_compress_destroy(struct tracecmd_compression *handle);
 int tracecmd_load_chunks_info(struct tracecmd_compression *handle,
 			      struct tracecmd_compress_chunk **chunks_info);
+int tracecmd_uncompress_block(struct tracecmd_compression *handle);
+int tracecmd_compress_buffer_read(struct tracecmd_compression *handle,
+				  char *dst, int len);
+void tracecmd_compress_reset(struct tracecmd_compression *handle);
+bool tracecmd_compress_is_supported(const char *name, const char *version);
+struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
+int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 			      struct tracecmd_compress_chunk *chunk, char *data);
 
@@ -62,6 +71,20 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_MAGIC_LEN	10
 #define TD_OPT_BUFFER	3	/* option: offset and name of an instance */
 #define TD_OPT_CPUCOUNT	8
+#define TD_OPT_TRACECLOCK	4
+#define TD_OPT_UNAME		5
+#define TD_OPT_HOOK		6
+#define TD_OPT_VERSION		9
+#define TD_OPT_PROCMAPS		10
+#define TD_OPT_STRINGS		15
+/* where the metadata sections are (v7) */
+#define TD_OPT_HEADER_INFO	16
+#define TD_OPT_FTRACE_EVENTS	17
+#define TD_OPT_EVENT_FORMATS	18
+#define TD_OPT_KALLSYMS		19
+#define TD_OPT_PRINTK		20
+#define TD_OPT_CMDLINES		21
+#define TD_OPT_BUFFER_TEXT	22	/* a latency tracer's text */
 /* options that make libtracecmd shift or scale record times */
 #define TD_OPT_DATE		1
 #define TD_OPT_OFFSET		7
@@ -69,6 +92,8 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_OPT_TSC2NSEC		14
 #define TD_MAX_STACK	512
 #define TD_MAX_CHUNK	(64U << 20)	/* trace-cmd writes a few pages */
+/* more metadata than a real file holds: a bigger block is damaged */
+#define TD_MAX_META	(256U << 20)
 
 struct td_region;
 
@@ -158,11 +183,16 @@ struct td {
 	 * then it reads the records, times and all, not struct td_pages.
 	 */
 	int lib_times;
+	int has_clock;			/* a TRACECLOCK option was seen */
+	unsigned int seen_opts;		/* 1 << id of options seen once */
 	int err;			/* reading records failed: -errno */
 	uint64_t err_at;		/* the region whose pages did */
 	char zname[32], zversion[32];	/* v7 compression, "" none */
 	/* the codec check_data uncompressed with, kept to read the pages */
 	struct tracecmd_compression *z;
+	/* the codec the walk uncompresses sections with, before the handle */
+	struct tracecmd_compression *wz;
+	struct tep_handle *wtep;
 	unsigned int page_size;		/* of the file header */
 	struct td_region *regions;	/* every CPU's data, to check */
 	size_t nr_regions, alloc_regions;
@@ -247,6 +277,7 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 	p += 6;
 	*init_end = p;
 	if (td->version == 7) {
+		size_t zat = p;
 		int i;
 
 		/* compression algorithm and its version, both strings */
@@ -262,13 +293,27 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 			dst[n] = '\0';
 			p++;
 		}
+		/*
+		 * libtracecmd leaks its handle's formats when it refuses the
+		 * codec: ask it first (a name cut short here is not one, nor
+		 * is an empty one)
+		 */
 		if (!strcmp(td->zname, "none"))
 			td->zname[0] = '\0';
+		else if (!td->zname[0] ||
+			 strlen(td->zname) == sizeof(td->zname) - 1 ||
+			 strlen(td->zversion) == sizeof(td->zversion) - 1 ||
+			 !tracecmd_compress_is_supported(td->zname,
+							 td->zversion))
+			return kmt_session_error(td->s, ENOTSUP,
+				"'%s' is not a trace.dat kmemtrace can read: byte %zu names its codec '%s' version '%s', which libtracecmd cannot uncompress",
+				td->in->display, zat, td->zname, td->zversion);
 		if (p + 8 > len)
 			return kmt_session_error(td->s, EINVAL,
 				"'%s' is truncated at byte %zu: the trace.dat header is incomplete",
 				td->in->display, len);
 		*options_at = rd_num(td, h + p, 8);
+		*init_end = p + 8;	/* where libtracecmd looks for strings */
 	}
 	return 0;
 }
@@ -286,10 +331,30 @@ struct td_walk {
 	uint64_t pos;
 	uint64_t size;
 	int cpus;
+	/*
+	 * A compressed section, uncompressed: [0, size) are in mem and
+	 * offsets count from its start (base in the file, for messages).
+	 */
+	const unsigned char *mem;
+	uint64_t base;
 };
+
+static int walk_read(struct td_walk *w, void *buf, size_t n, uint64_t off)
+{
+	if (!w->mem)
+		return pread_all(w->td->in->fd, buf, n, off);
+	if (off > w->size || n > w->size - off)
+		return -1;
+	memcpy(buf, w->mem + off, n);
+	return 0;
+}
 
 static int walk_short(struct td_walk *w, uint64_t end, const char *what)
 {
+	if (w->mem)
+		return kmt_session_error(w->td->s, EINVAL,
+			"'%s' is not a valid trace.dat: %s in the compressed section at byte %llu runs past its end",
+			w->td->in->display, what, (unsigned long long)w->base);
 	return kmt_session_error(w->td->s, EINVAL,
 		"'%s' is truncated at byte %llu: %s should end at byte %llu",
 		w->td->in->display, (unsigned long long)w->size, what,
@@ -298,6 +363,10 @@ static int walk_short(struct td_walk *w, uint64_t end, const char *what)
 
 static int walk_damaged(struct td_walk *w, uint64_t at, const char *what)
 {
+	if (w->mem)
+		return kmt_session_error(w->td->s, EINVAL,
+			"'%s' is not a valid trace.dat: %s in the compressed section at byte %llu is damaged",
+			w->td->in->display, what, (unsigned long long)w->base);
 	return kmt_session_error(w->td->s, EINVAL,
 		"'%s' is not a valid trace.dat: byte %llu (%s) is damaged",
 		w->td->in->display, (unsigned long long)at, what);
@@ -308,8 +377,7 @@ static int walk_num(struct td_walk *w, int n, uint64_t *v, const char *what)
 {
 	unsigned char b[8];
 
-	if (w->pos + n > w->size ||
-	    pread_all(w->td->in->fd, b, n, w->pos))
+	if (w->pos + n > w->size || walk_read(w, b, n, w->pos))
 		return walk_short(w, w->pos + n, what);
 	*v = rd_num(w->td, b, n);
 	w->pos += n;
@@ -339,7 +407,7 @@ static int walk_string(struct td_walk *w, char *buf, size_t bufsize,
 
 	if (w->pos + n > w->size)
 		n = (size_t)(w->size - w->pos);
-	if (!n || pread_all(w->td->in->fd, tmp, n, w->pos))
+	if (!n || walk_read(w, tmp, n, w->pos))
 		return walk_short(w, w->pos + 1, what);
 	len = strnlen(tmp, n);
 	if (len == n)
@@ -388,6 +456,7 @@ static const struct {
 	unsigned char string;
 } td_options[] = {
 	{ 1, 1, 1 },		/* DATE */
+	{ 2, 1, 0 },		/* CPUSTAT: it writes a newline at size - 1 */
 	{ 5, 1, 1 },		/* UNAME */
 	{ 6, 1, 1 },		/* HOOK */
 	{ 7, 1, 1 },		/* OFFSET */
@@ -410,6 +479,20 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	size_t i;
 	char c;
 
+	/*
+	 * libtracecmd 3.1 dereferences the NULL it gets for a HOOK it
+	 * cannot parse; no trace-cmd of this decade writes one
+	 */
+	if (id == TD_OPT_HOOK)
+		return walk_damaged(w, at - 6, "an obsolete HOOK option");
+	if (id == TD_OPT_TRACECLOCK)
+		w->td->has_clock = 1;
+	/* libtracecmd keeps the last of these and leaks the one before */
+	if (id == TD_OPT_UNAME || id == TD_OPT_VERSION || id == TD_OPT_PROCMAPS) {
+		if (w->td->seen_opts & (1U << id))
+			return walk_damaged(w, at - 6, "a second UNAME, VERSION or PROCMAPS option");
+		w->td->seen_opts |= 1U << id;
+	}
 	if (id == TD_OPT_DATE || id == TD_OPT_OFFSET ||
 	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC)
 		w->td->lib_times = 1;
@@ -418,7 +501,7 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 			continue;
 		if (len < td_options[i].min ||
 		    (td_options[i].string &&
-		     (pread_all(w->td->in->fd, &c, 1, at + len - 1) || c)))
+		     (walk_read(w, &c, 1, at + len - 1) || c)))
 			return walk_damaged(w, at - 6, "an option");
 		return 0;
 	}
@@ -434,8 +517,7 @@ static int walk_cpu_table(struct td_walk *w, const char *buf)
 
 	snprintf(what, sizeof(what), "the CPU table%s%s%s",
 		 *buf ? " of buffer '" : "", buf, *buf ? "'" : "");
-	if (w->pos + 10 > w->size ||
-	    pread_all(w->td->in->fd, tag, sizeof(tag), w->pos))
+	if (w->pos + 10 > w->size || walk_read(w, tag, sizeof(tag), w->pos))
 		return walk_short(w, w->pos + 10, what);
 	w->pos += 10;
 	/* latency text has no records; instances are always flyrecord */
@@ -472,7 +554,9 @@ static int walk_cpu_table(struct td_walk *w, const char *buf)
 /* a v6 instance: its data table's offset, then its name */
 static int walk_v6_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 {
-	struct td_walk b = { w->td, at, at + len, w->cpus };
+	struct td_walk b = {
+		.td = w->td, .pos = at, .size = at + len, .cpus = w->cpus
+	};
 	char name[256];
 	uint64_t off;
 	int ret;
@@ -539,43 +623,124 @@ static int walk_v6_options(struct td_walk *w)
 		ret = walk_v6_buffer(w, bufs[i], lens[i]);
 	free(bufs);
 	free(lens);
-	return ret ? ret : walk_cpu_table(w, "");
+	if (!ret)
+		ret = walk_cpu_table(w, "");
+	/*
+	 * A v6 file with a TRACECLOCK option has the clock's text after
+	 * the top buffer's table, which libtracecmd reads with the size
+	 * before it (tracecmd_init_data)
+	 */
+	if (!ret && w->td->has_clock)
+		ret = walk_blob(w, 8, "the trace clock");
+	return ret;
+}
+
+/*
+ * The metadata, as v6 has it in a row and v7 in sections, each named by
+ * the option that points to it.  libtracecmd allocates every size it
+ * reads there before reading what it sized: each is held to the bytes
+ * that are there.
+ */
+
+/*
+ * An event format or the printk formats, checked before libtracecmd
+ * hands them to libtraceevent (fmtcheck.h): a blob like walk_blob's.
+ */
+static int walk_text(struct td_walk *w, int lensize, int printk,
+		     const char *what)
+{
+	uint64_t at = w->pos, len;
+	unsigned long line;
+	const char *why;
+	char *buf;
+	int ret = walk_num(w, lensize, &len, what);
+
+	if (ret)
+		return ret;
+	if (len > w->size || w->pos + len > w->size)
+		return walk_short(w, w->pos + len, what);
+	if (len > TD_MAX_META)
+		return walk_damaged(w, at, what);
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
+	if (walk_read(w, buf, len, w->pos)) {
+		free(buf);
+		return walk_short(w, w->pos + len, what);
+	}
+	ret = printk ? kmt_printk_check(buf, len, &line, &why) :
+		       kmt_format_check(buf, len, &why);
+	free(buf);
+	if (ret && printk)
+		return kmt_session_error(w->td->s, EINVAL,
+			"'%s' is not a valid trace.dat: line %lu of the printk formats at byte %llu is damaged: %s",
+			w->td->in->display, line,
+			(unsigned long long)(w->mem ? w->base : at), why);
+	if (ret)
+		return kmt_session_error(w->td->s, EINVAL,
+			"'%s' is not a valid trace.dat: the event format at byte %llu cannot be parsed safely: %s",
+			w->td->in->display,
+			(unsigned long long)(w->mem ? w->base : at), why);
+	w->pos += len;
+	return 0;
+}
+
+static int walk_meta(struct td_walk *w, unsigned int id)
+{
+	uint64_t n, i, j, v;
+	int ret = 0;
+
+	switch (id) {
+	case TD_OPT_HEADER_INFO:
+		/* "header_page\0" and "header_event\0", each with its blob */
+		ret = walk_string(w, NULL, 0, "the page header");
+		if (!ret)
+			ret = walk_blob(w, 8, "the page header");
+		if (!ret)
+			ret = walk_string(w, NULL, 0, "the event header");
+		if (!ret)
+			ret = walk_blob(w, 8, "the event header");
+		break;
+	case TD_OPT_FTRACE_EVENTS:
+		ret = walk_num(w, 4, &n, "the ftrace formats");
+		for (i = 0; !ret && i < n; i++)
+			ret = walk_text(w, 8, 0, "the ftrace formats");
+		break;
+	case TD_OPT_EVENT_FORMATS:
+		ret = walk_num(w, 4, &n, "the event formats");
+		for (i = 0; !ret && i < n; i++) {
+			ret = walk_string(w, NULL, 0, "the event formats");
+			if (!ret)
+				ret = walk_num(w, 4, &v, "the event formats");
+			for (j = 0; !ret && j < v; j++)
+				ret = walk_text(w, 8, 0, "the event formats");
+		}
+		break;
+	case TD_OPT_KALLSYMS:
+		ret = walk_blob(w, 4, "the kallsyms");
+		break;
+	case TD_OPT_PRINTK:
+		ret = walk_text(w, 4, 1, "the printk formats");
+		break;
+	case TD_OPT_CMDLINES:
+		ret = walk_blob(w, 8, "the saved command lines");
+		break;
+	}
+	return ret;
 }
 
 static int walk_v6(struct td *td, uint64_t start)
 {
-	struct td_walk w = { td, start, (uint64_t)td->in->size, 0 };
-	uint64_t n, i, j, v;
+	struct td_walk w = {
+		.td = td, .pos = start, .size = (uint64_t)td->in->size
+	};
+	uint64_t v;
+	unsigned int id;
 	char tag[16];
-	int ret;
+	int ret = 0;
 
-	/* "header_page\0" and "header_event\0", each with its blob */
-	ret = walk_string(&w, NULL, 0, "the page header");
-	if (!ret)
-		ret = walk_blob(&w, 8, "the page header");
-	if (!ret)
-		ret = walk_string(&w, NULL, 0, "the event header");
-	if (!ret)
-		ret = walk_blob(&w, 8, "the event header");
-	if (!ret)
-		ret = walk_num(&w, 4, &n, "the ftrace formats");
-	for (i = 0; !ret && i < n; i++)
-		ret = walk_blob(&w, 8, "the ftrace formats");
-	if (!ret)
-		ret = walk_num(&w, 4, &n, "the event formats");
-	for (i = 0; !ret && i < n; i++) {
-		ret = walk_string(&w, NULL, 0, "the event formats");
-		if (!ret)
-			ret = walk_num(&w, 4, &v, "the event formats");
-		for (j = 0; !ret && j < v; j++)
-			ret = walk_blob(&w, 8, "the event formats");
-	}
-	if (!ret)
-		ret = walk_blob(&w, 4, "the kallsyms");
-	if (!ret)
-		ret = walk_blob(&w, 4, "the printk formats");
-	if (!ret)
-		ret = walk_blob(&w, 8, "the saved command lines");
+	for (id = TD_OPT_HEADER_INFO; !ret && id <= TD_OPT_CMDLINES; id++)
+		ret = walk_meta(&w, id);
 	if (!ret)
 		ret = walk_num(&w, 4, &v, "the CPU count");
 	if (ret)
@@ -596,8 +761,11 @@ static int walk_v6(struct td *td, uint64_t start)
 /*
  * v7: the same crash waits behind a damaged buffer description, so the
  * chain of options sections is followed to every BUFFER option, and its
- * section and CPU data (with their compressed chunks) are checked.
- * Compressed options sections only libtracecmd can look into.
+ * section and CPU data (with their compressed chunks) are checked; so
+ * are the metadata sections the options point to, and the STRINGS
+ * sections libtracecmd looks for, section after section, from the end
+ * of the file header.  Compressed sections are uncompressed here with
+ * libtracecmd's codec and walked in memory.
  */
 #define TD_SEC_OPTIONS		0
 #define TD_SEC_BUFFER		3
@@ -634,7 +802,9 @@ static int walk_section(struct td_walk *w, uint64_t at, unsigned int want,
  */
 static int walk_chunks(struct td_walk *w, uint64_t at, const char *what)
 {
-	struct td_walk c = { w->td, at, w->size, 0 };
+	struct td_walk c = {
+		.td = w->td, .pos = at, .size = (uint64_t)w->td->in->size
+	};
 	uint64_t n, i, csize, usize;
 	int ret;
 
@@ -656,8 +826,13 @@ static int walk_chunks(struct td_walk *w, uint64_t at, const char *what)
 /* a BUFFER option: where its section and each CPU's data are */
 static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 {
-	struct td_walk b = { w->td, at, at + len, 0 };
-	struct td_walk f = { w->td, 0, w->size, 0 };
+	struct td_walk b = {
+		.td = w->td, .pos = at, .size = at + len,
+		.mem = w->mem, .base = w->base
+	};
+	struct td_walk f = {
+		.td = w->td, .pos = 0, .size = (uint64_t)w->td->in->size
+	};
 	uint64_t off, page, ncpu, i, flags, size;
 	char name[256], what[320];
 	int ret;
@@ -671,7 +846,11 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 		ret = walk_num(&b, 4, &page, "a buffer option");
 	if (!ret)
 		ret = walk_num(&b, 4, &ncpu, "a buffer option");
-	if (ret)
+	/*
+	 * libtracecmd allocates a table of ncpu, then one up to the highest
+	 * CPU number, before it reads them
+	 */
+	if (ret || ncpu > KMT_MAX_CPUS || ncpu * 20 > b.size - b.pos)
 		return walk_damaged(w, at, "a buffer option");
 	snprintf(what, sizeof(what), "the data section of buffer '%s'", name);
 	ret = walk_section(&f, off, TD_SEC_BUFFER, &flags, &size, what);
@@ -685,18 +864,18 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 			ret = walk_num(&b, 8, &coff, "a buffer option");
 		if (!ret)
 			ret = walk_num(&b, 8, &csize, "a buffer option");
-		if (ret)
+		if (ret || cpu >= KMT_MAX_CPUS)
 			return walk_damaged(w, at, "a buffer option");
 		snprintf(what, sizeof(what),
 			 "the ring-buffer pages of CPU %llu of buffer '%s'",
 			 (unsigned long long)cpu, name);
-		if (coff > w->size || csize > w->size - coff)
-			return walk_short(w, coff + csize, what);
+		if (coff > f.size || csize > f.size - coff)
+			return walk_short(&f, coff + csize, what);
 		if (csize && !(flags & TD_SEC_COMPRESSED) &&
 		    (!page || coff % page || csize % page))
 			return walk_damaged(w, at, what);
 		if ((flags & TD_SEC_COMPRESSED) && csize) {
-			ret = walk_chunks(w, coff, what);
+			ret = walk_chunks(&f, coff, what);
 			if (ret)
 				return ret;
 		}
@@ -708,45 +887,236 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 	return 0;
 }
 
+
+/*
+ * The compressed block at byte at (its sizes, then its bytes), as
+ * libtracecmd will uncompress it: the bytes in *out (freed by the
+ * caller), their number in *len.  -EINVAL when its sizes are wrong or
+ * it does not uncompress, -ENOMEM.
+ */
+static int uncompress_at(struct td *td, uint64_t at, unsigned char **out,
+			 uint64_t *len)
+{
+	uint64_t size = (uint64_t)td->in->size, csize, usize;
+	unsigned char b[8], *buf;
+	int n;
+
+	*out = NULL;
+	if (at > size || size - at < 8 || pread_all(td->in->fd, b, 8, at))
+		return -EINVAL;
+	csize = rd_num(td, b, 4);
+	usize = rd_num(td, b + 4, 4);
+	if (csize > size - at - 8 || usize > TD_MAX_META)
+		return -EINVAL;
+	if (!td->wz) {
+		/* its numbers are in the file's byte order */
+		td->wtep = tep_alloc();
+		if (!td->wtep)
+			return -ENOMEM;
+		tep_set_file_bigendian(td->wtep, td->big_endian ?
+				       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		td->wz = tracecmd_compress_alloc(td->zname, td->zversion,
+						 td->in->fd, td->wtep, NULL);
+		if (!td->wz)
+			return -EINVAL;
+	}
+	if (lseek(td->in->fd, (off_t)at, SEEK_SET) < 0 ||
+	    tracecmd_uncompress_block(td->wz))
+		return -EINVAL;
+	buf = malloc(usize ? usize : 1);
+	if (!buf) {
+		tracecmd_compress_reset(td->wz);
+		return -ENOMEM;
+	}
+	n = tracecmd_compress_buffer_read(td->wz, (char *)buf, (int)usize);
+	tracecmd_compress_reset(td->wz);
+	if (n < 0) {
+		free(buf);
+		return -EINVAL;
+	}
+	*out = buf;
+	*len = (uint64_t)n;
+	return 0;
+}
+
+static int walk_uncompress_error(struct td_walk *w, int err, uint64_t at,
+				 const char *what)
+{
+	if (err == -ENOMEM)
+		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
+	return walk_damaged(w, at, what);
+}
+
+/* a metadata section an option points to */
+static int walk_v7_meta(struct td *td, unsigned int id, uint64_t at)
+{
+	static const char *const what[] = {
+		"the header section", "the ftrace formats section",
+		"the event formats section", "the kallsyms section",
+		"the printk formats section", "the command lines section",
+	};
+	const char *name = what[id - TD_OPT_HEADER_INFO];
+	struct td_walk f = {
+		.td = td, .pos = 0, .size = (uint64_t)td->in->size
+	};
+	struct td_walk m = { .td = td };
+	unsigned char *mem;
+	uint64_t flags, size, len;
+	int ret;
+
+	ret = walk_section(&f, at, id, &flags, &size, name);
+	if (ret)
+		return ret;
+	if (!(flags & TD_SEC_COMPRESSED))
+		return walk_meta(&f, id);
+	ret = uncompress_at(td, f.pos, &mem, &len);
+	if (ret)
+		return walk_uncompress_error(&f, ret, at, name);
+	m.mem = mem;
+	m.size = len;
+	m.base = at;
+	ret = walk_meta(&m, id);
+	free(mem);
+	return ret;
+}
+
+/*
+ * The options of one section, read as libtracecmd reads them: up to the
+ * DONE option, whatever size the section declares.  *next is the next
+ * section's offset, 0 for none; sec[] the metadata sections' offsets.
+ */
+static int walk_v7_options(struct td_walk *w, uint64_t *next, uint64_t *sec)
+{
+	uint64_t id, len;
+	int ret;
+
+	for (;;) {
+		ret = walk_num(w, 2, &id, "an options section");
+		if (!ret)
+			ret = walk_num(w, 4, &len, "an options section");
+		if (ret)
+			return ret;
+		if (len > w->size - w->pos)
+			return walk_short(w, w->pos + len, "an option");
+		if (id == 0) {
+			/* libtracecmd fails a DONE without its offset */
+			if (len < 8)
+				return walk_damaged(w, w->pos - 6,
+						    "the end of an options section");
+			return walk_num(w, 8, next, "an options section");
+		}
+		if (id == TD_OPT_BUFFER_TEXT)
+			return kmt_session_error(w->td->s, ENOTSUP,
+				"'%s' holds a latency tracer's text (option at byte %llu), not kmem events",
+				w->td->in->display,
+				(unsigned long long)(w->mem ? w->base : w->pos - 6));
+		ret = walk_option(w, id, w->pos, len);
+		if (!ret && id == TD_OPT_BUFFER)
+			ret = walk_v7_buffer(w, w->pos, len);
+		if (ret)
+			return ret;
+		if (id >= TD_OPT_HEADER_INFO && id <= TD_OPT_CMDLINES &&
+		    len >= 8) {
+			uint64_t at = w->pos;
+
+			ret = walk_num(w, 8, &sec[id - TD_OPT_HEADER_INFO],
+				       "an options section");
+			if (ret)
+				return ret;
+			w->pos = at;
+		}
+		w->pos += len;
+	}
+}
+
+/*
+ * libtracecmd looks for STRINGS sections when it opens a v7 file: it
+ * reads section headers one after another from the end of the file
+ * header, skipping each by its size, until one cannot be read, and
+ * allocates the size of each STRINGS section it meets.
+ */
+static int walk_v7_strings(struct td *td, uint64_t at)
+{
+	uint64_t size = (uint64_t)td->in->size, ssize, csize, usize;
+	struct td_walk w = {
+		.td = td, .pos = at, .size = size
+	};
+	unsigned char b[16];
+
+	while (at <= size && size - at >= 16 &&
+	       !pread_all(td->in->fd, b, 16, at)) {
+		ssize = rd_num(td, b + 8, 8);
+		at += 16;
+		if (rd_num(td, b, 2) != TD_OPT_STRINGS) {
+			if (ssize > size - at)
+				break;	/* libtracecmd's next read fails */
+			at += ssize;
+			continue;
+		}
+		if (!(rd_num(td, b + 2, 2) & TD_SEC_COMPRESSED)) {
+			/* read as an int: a size past 2 GiB is negative */
+			if (ssize > size - at || ssize > INT_MAX)
+				return walk_damaged(&w, at - 16,
+						    "a strings section");
+			at += ssize;
+			continue;
+		}
+		if (size - at < 8 || pread_all(td->in->fd, b, 8, at))
+			return walk_damaged(&w, at - 16, "a strings section");
+		csize = rd_num(td, b, 4);
+		usize = rd_num(td, b + 4, 4);
+		if (csize > size - at - 8 || usize > TD_MAX_META)
+			return walk_damaged(&w, at - 16, "a strings section");
+		at += 8 + csize;
+	}
+	return 0;
+}
+
 static int walk_v7(struct td *td, uint64_t first)
 {
-	struct td_walk w = { td, first, (uint64_t)td->in->size, 0 };
-	uint64_t at = first, flags, size, end, id, len;
+	struct td_walk w = {
+		.td = td, .pos = first, .size = (uint64_t)td->in->size
+	};
+	uint64_t sec[TD_OPT_CMDLINES - TD_OPT_HEADER_INFO + 1] = { 0 };
+	uint64_t at = first, flags, size, len;
+	unsigned char *mem;
+	unsigned int i;
 	int n, ret;
 
-	for (n = 0; at && n < TD_MAX_SECTIONS; n++) {
+	for (n = 0; at; n++) {
+		/* libtracecmd follows the chain by recursion: a loop kills it */
+		if (n == TD_MAX_SECTIONS)
+			return walk_damaged(&w, at,
+				"the chain of options sections, which loops");
 		ret = walk_section(&w, at, TD_SEC_OPTIONS, &flags, &size,
 				   "an options section");
 		if (ret)
 			return ret;
-		if (flags & TD_SEC_COMPRESSED) {
-			td->lib_times = 1;
-			return 0;
-		}
-		end = w.pos + size;
-		at = 0;
-		while (w.pos < end) {
-			ret = walk_num(&w, 2, &id, "an options section");
-			if (!ret)
-				ret = walk_num(&w, 4, &len, "an options section");
+		if (!(flags & TD_SEC_COMPRESSED)) {
+			ret = walk_v7_options(&w, &at, sec);
+		} else {
+			struct td_walk m = { .td = td, .cpus = w.cpus };
+			uint64_t here = at;
+
+			ret = uncompress_at(td, w.pos, &mem, &len);
 			if (ret)
-				return ret;
-			if (len > end - w.pos)
-				return walk_damaged(&w, w.pos - 6,
-						    "an options section");
-			if (id == 0) {
-				if (len >= 8 && walk_num(&w, 8, &at,
-							 "an options section"))
-					return -EINVAL;
-				break;
-			}
-			ret = walk_option(&w, id, w.pos, len);
-			if (!ret && id == TD_OPT_BUFFER)
-				ret = walk_v7_buffer(&w, w.pos, len);
-			if (ret)
-				return ret;
-			w.pos += len;
+				return walk_uncompress_error(&w, ret, here,
+							     "an options section");
+			m.mem = mem;
+			m.size = len;
+			m.base = here;
+			ret = walk_v7_options(&m, &at, sec);
+			free(mem);
 		}
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < sizeof(sec) / sizeof(sec[0]); i++) {
+		if (!sec[i])
+			continue;
+		ret = walk_v7_meta(td, TD_OPT_HEADER_INFO + i, sec[i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -1539,6 +1909,9 @@ static int open_file(struct td *td)
 	ret = parse_init(td, &options_at, &init_end);
 	if (!ret && td->version == 6 && td->in->size >= 0)
 		ret = walk_v6(td, init_end);
+	/* libtracecmd looks for strings even where the options are not */
+	if (!ret && td->version == 7 && td->in->size >= 0)
+		ret = walk_v7_strings(td, init_end);
 	if (!ret && td->version == 7 && td->in->size >= 0 &&
 	    options_at < (uint64_t)td->in->size)
 		ret = walk_v7(td, options_at);
@@ -1557,18 +1930,21 @@ static int open_file(struct td *td)
 	/* lib/ never prints: keep libtracecmd and libtraceevent quiet */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	td->h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
-				 TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	/*
+	 * In steps rather than with tracecmd_open_fd: that loads each CPU's
+	 * first page (tracecmd_init_data) before the pages can be checked,
+	 * and checking them needs the page header the headers hold.
+	 */
+	td->h = tracecmd_alloc_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
+				  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!td->h) {
-		struct stat a, b;
-
-		/*
-		 * libtracecmd closes fd when it fails, except when it fails
-		 * before it keeps it: close it if it is still our file.
-		 */
-		if (!fstat(fd, &a) && !fstat(td->in->fd, &b) &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			close(fd);
+		/* it keeps fd only when it succeeds */
+		close(fd);
+		return kmt_session_error(s, EINVAL,
+			"'%s' is not a valid trace.dat: libtracecmd cannot read its headers (version %lu)",
+			td->in->display, td->version);
+	}
+	if (tracecmd_read_headers(td->h, 0) < 0) {
 		if (td->version == 7 && td->in->size >= 0 &&
 		    options_at >= (uint64_t)td->in->size)
 			return kmt_session_error(s, EINVAL,
@@ -1591,7 +1967,14 @@ static int open_file(struct td *td)
 		return kmt_session_error(s, EINVAL,
 			"'%s' is not a valid trace.dat: its ring-buffer page header is missing or damaged",
 			td->in->display);
-	return check_data(td);
+	ret = check_data(td);
+	if (ret)
+		return ret;
+	if (tracecmd_init_data(td->h) < 0)
+		return kmt_session_error(s, EINVAL,
+			"'%s' is not a valid trace.dat: libtracecmd cannot read its CPU data",
+			td->in->display);
+	return 0;
 }
 
 static int setup(struct td *td)
@@ -1667,6 +2050,10 @@ static void cleanup(struct td *td)
 	}
 	if (td->z)
 		tracecmd_compress_destroy(td->z);
+	if (td->wz)
+		tracecmd_compress_destroy(td->wz);
+	if (td->wtep)
+		tep_free(td->wtep);
 	for (i = 0; i < td->nr_regions; i++) {
 		free(td->regions[i].buffer);
 		free(td->regions[i].chunks);

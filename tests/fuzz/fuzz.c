@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer targets, one per reader and one for the whole report: this
+ * file is compiled once per target with -DFUZZ_TARGET_<NAME> (fuzz.mk).
+ *
+ * The bytes reach the readers as a file does: written to a memfd, which
+ * kmt_source_read_file (or a command) opens again by its /proc/self/fd
+ * name, so that the size, the head sniffing and the mappings are those
+ * of a real file.  The pipe target hands them to stdin through a pipe,
+ * as `kmemtrace report -i -` reads `perf record -o -`.
+ *
+ * Each reader target keeps to the inputs its reader would be picked for
+ * (libFuzzer drops the others, return -1): a mutation that turns a
+ * trace.dat into text would otherwise spend the trace.dat target's time
+ * on the text reader.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "event/session.h"
+#include "source/source.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/*
+ * The perf.data reader looks for the traced kernel's symbols in perf's
+ * build-id cache: not on this machine's, whose contents would make a
+ * finding depend on where it was found.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	setenv("PERF_BUILDID_DIR", "/nonexistent/kmt-fuzz", 1);
+	return 0;
+}
+
+static int write_all(int fd, const uint8_t *data, size_t size)
+{
+	while (size) {
+		ssize_t n = write(fd, data, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}
+
+/* the bytes as a regular file: its fd, its name in path */
+static int to_memfd(const uint8_t *data, size_t size, char *path, size_t len)
+{
+	int fd = memfd_create("kmt-fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		abort();
+	if (write_all(fd, data, size) || lseek(fd, 0, SEEK_SET))
+		abort();
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* reads what the events carry, so that a bad field is touched here */
+static int consume(void *ctx, const struct kmt_event *ev)
+{
+	uint64_t *sum = ctx;
+
+	*sum += ev->ts + ev->ptr + ev->bytes_req + ev->bytes_alloc +
+		ev->gfp + ev->call_site + ev->order + ev->stack;
+	return 0;
+}
+
+static void read_session(const char *path)
+{
+	struct kmt_session s;
+	uint64_t sum = 0;
+
+	if (kmt_session_init(&s))
+		abort();
+	s.consumer = consume;
+	s.consumer_ctx = &sum;
+	kmt_source_read_file(&s, path);
+	kmt_session_free(&s);
+}
+
+#if defined(FUZZ_TARGET_REPORT) || defined(FUZZ_TARGET_PAGEOWNER)
+/* a command with its arguments; its messages go to stderr */
+static void run_command(int (*fn)(int, char **), const char *const *args,
+			const char *path)
+{
+	char *argv[32];
+	int argc = 0;
+
+	while (args[argc] && argc < 30) {
+		argv[argc] = (char *)args[argc];
+		argc++;
+	}
+	argv[argc++] = (char *)path;
+	argv[argc] = NULL;
+	fn(argc, argv);
+}
+#endif
+
+#ifdef FUZZ_TARGET_PERFPIPE
+struct feeder {
+	const uint8_t *data;
+	size_t size;
+	int fd;
+};
+
+static void *feed(void *arg)
+{
+	struct feeder *f = arg;
+
+	/* EPIPE when the reader stops early: that is its right */
+	write_all(f->fd, f->data, f->size);
+	close(f->fd);
+	return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int saved = -1;
+	struct feeder f = { data, size, -1 };
+	pthread_t t;
+	int p[2];
+
+	if (size < 8 || memcmp(data, "PERFILE2", 8))
+		return -1;
+	if (saved < 0) {
+		signal(SIGPIPE, SIG_IGN);
+		saved = dup(STDIN_FILENO);
+	}
+	if (pipe2(p, O_CLOEXEC))
+		abort();
+	f.fd = p[1];
+	if (dup2(p[0], STDIN_FILENO) < 0)
+		abort();
+	close(p[0]);
+	if (pthread_create(&t, NULL, feed, &f))
+		abort();
+	read_session("-");
+	/* the writer ends when the reader's end is gone */
+	close(STDIN_FILENO);
+	pthread_join(t, NULL);
+	if (saved >= 0)
+		dup2(saved, STDIN_FILENO);
+	return 0;
+}
+#else
+
+/* 1 if the target's reader would be chosen for these bytes */
+static int ours(const uint8_t *data, size_t size)
+{
+	size_t len = size < KMT_INPUT_HEAD ? size : KMT_INPUT_HEAD;
+	const struct kmt_source_ops *ops = kmt_source_probe(data, len);
+
+	(void)ops;
+#if defined(FUZZ_TARGET_PERFDATA)
+	return ops == &kmt_source_perfdata;
+#elif defined(FUZZ_TARGET_TRACEDAT6) || defined(FUZZ_TARGET_TRACEDAT7) || \
+	defined(FUZZ_TARGET_TRACEDATZ)
+	if (ops != &kmt_source_tracedat || size < 20)
+		return 0;
+#if defined(FUZZ_TARGET_TRACEDAT6)
+	return data[10] == '6';
+#else
+	/* v7: "7\0", endianness, long size, page size, then the codec */
+	if (data[10] != '7' || data[11])
+		return 0;
+#if defined(FUZZ_TARGET_TRACEDAT7)
+	return !memcmp(data + 18, "none", 5);
+#else
+	return !!memcmp(data + 18, "none", 5);
+#endif
+#endif
+#elif defined(FUZZ_TARGET_FTRACE) || defined(FUZZ_TARGET_PERFSCRIPT)
+	return ops == &kmt_source_text;
+#else
+	return 1;
+#endif
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char path[64];
+	int fd;
+
+	if (!ours(data, size))
+		return -1;
+	fd = to_memfd(data, size, path, sizeof(path));
+#if defined(FUZZ_TARGET_REPORT)
+	{
+		/* every view, in one of the three formats */
+		static const char *const fmt[] = { "text", "json", "csv" };
+		const char *args[] = {
+			"report", "--slab", "--page", "--caller", "--alloc",
+			"--leaks", "--errors", "--all-findings", "--procs",
+			"--pcpu", "--extfrag", "--caches", "--sizes",
+			"--lifetimes", "--timeline", "--format",
+			fmt[size % 3], "-o", "/dev/null", NULL,
+		};
+
+		run_command(cmd_report, args, path);
+	}
+#elif defined(FUZZ_TARGET_PAGEOWNER)
+	{
+		const char *text[] = { "pageowner", "--threads", "1", "-o",
+				       "/dev/null", NULL };
+		const char *json[] = { "pageowner", "--threads", "1", "--json",
+				       "--summary", "-o", "/dev/null", NULL };
+
+		run_command(cmd_pageowner, size % 2 ? json : text, path);
+	}
+#else
+	read_session(path);
+#endif
+	close(fd);
+	return 0;
+}
+#endif

@@ -1,0 +1,92 @@
+# libFuzzer targets (tests/fuzz/README.md), included by the top Makefile.
+#
+#   make fuzz-build             build/fuzz/fuzz-<target>, one per target
+#   make fuzz FUZZ_TIME=60      each target for FUZZ_TIME seconds on a copy
+#                               of its seeds (build/fuzz/corpus/<target>);
+#                               crashes land in build/fuzz/crashes/<target>
+#   make fuzz FUZZ_TARGETS='tracedat6 report'   some of them
+#
+# clang with libFuzzer, AddressSanitizer and UBSan, over the lib/ sources
+# (and the src/ commands the report and pageowner targets run) compiled
+# again into build/fuzz/obj.  The BPF loader and the recorder are left out:
+# no input reaches them.
+
+FUZZ_CC	?= clang
+FUZZ_O	:= build/fuzz
+FUZZ_TIME ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=gnu11 -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	       -Wall -Wextra -Wshadow -Wno-format-nonliteral -Wno-unused-function \
+	       -D_GNU_SOURCE -Ilib -Isrc \
+	       $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_LIBS = $(shell pkg-config --libs libtraceevent libtracefs libtracecmd \
+	    libzstd 2>/dev/null) -lm -lpthread
+
+FUZZ_TARGETS ?= perfdata perfpipe tracedat6 tracedat7 tracedatz ftrace \
+		perfscript pageowner report
+
+FUZZ_LIB_SRCS := $(filter-out lib/bpf/% lib/record/%,$(LIB_SRCS))
+FUZZ_CMD_SRCS := src/cmd-report.c src/cmd-pageowner.c src/message.c \
+		 src/options.c src/help.c
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_O)/obj/%.o,$(FUZZ_LIB_SRCS) $(FUZZ_CMD_SRCS))
+FUZZ_BINS := $(patsubst %,$(FUZZ_O)/fuzz-%,$(FUZZ_TARGETS))
+
+# seeds per target, from tests/data
+FUZZ_SEEDS_perfdata   := tests/data/perf-both-g.data tests/data/perf-lost.data \
+			 tests/data/perf-z.data
+FUZZ_SEEDS_perfpipe   := tests/data/perf-slab-pipe.data
+FUZZ_SEEDS_tracedat6  := tests/data/capture.v6.dat tests/data/record/small.dat
+FUZZ_SEEDS_tracedat7  := tests/data/capture.v7.dat
+FUZZ_SEEDS_tracedatz  := tests/data/capture.dat tests/data/capture-lost.dat
+FUZZ_SEEDS_ftrace     := $(wildcard tests/data/text/ftrace-*.txt \
+			 tests/data/text/function-graph-*.txt) \
+			 tests/data/capture.trace.txt tests/data/capture.noirq.txt \
+			 tests/data/capture.tgid.txt
+FUZZ_SEEDS_perfscript := tests/data/text/perf-both-g.script.txt \
+			 tests/data/capture.perf.txt tests/data/capture-lost.pipe.txt
+FUZZ_SEEDS_pageowner  := $(filter %.txt,$(wildcard tests/data/pageowner/*))
+FUZZ_SEEDS_report     := tests/data/capture.v6.dat tests/data/perf-both-g.data \
+			 tests/data/capture.trace.txt tests/data/capture.dat
+
+# the largest seed is 262 KB; room to grow, not to swell
+FUZZ_FLAGS ?= -rss_limit_mb=1024 -malloc_limit_mb=1024 -max_len=400000 \
+	      -timeout=30 -print_final_stats=1 -workers=1
+
+# text is read line by line: small inputs reach as far, many times faster
+FUZZ_FLAGS_ftrace     := -max_len=8192
+FUZZ_FLAGS_perfscript := -max_len=8192
+FUZZ_FLAGS_pageowner  := -max_len=8192
+
+.PHONY: fuzz fuzz-build
+
+fuzz-build: $(FUZZ_BINS)
+
+$(FUZZ_O)/obj/.cflags: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(FUZZ_CC) $(FUZZ_CFLAGS)' | cmp -s - $@ || \
+		printf '%s\n' '$(FUZZ_CC) $(FUZZ_CFLAGS)' >$@
+
+$(FUZZ_O)/obj/%.o: %.c $(FUZZ_O)/obj/.cflags
+	@mkdir -p $(dir $@)
+	$(say) FUZZCC $<
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_O)/fuzz-%: tests/fuzz/fuzz.c $(FUZZ_OBJS) $(FUZZ_O)/obj/.cflags
+	@mkdir -p $(dir $@)
+	$(say) FUZZLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+		-DFUZZ_TARGET_$(shell echo $* | tr a-z A-Z) -o $@ $< \
+		$(FUZZ_OBJS) $(FUZZ_LIBS)
+
+fuzz: $(FUZZ_BINS)
+	@$(foreach t,$(FUZZ_TARGETS),tests/fuzz/run.sh $(FUZZ_O) $(t) \
+		$(FUZZ_TIME) '$(FUZZ_FLAGS) $(FUZZ_FLAGS_$(t))' \
+		$(FUZZ_SEEDS_$(t)) &&) true
+
+-include $(shell find $(FUZZ_O)/obj -name '*.d' 2>/dev/null)
+
+# the seeds of FUZZ_TARGETS, one a line, for tests/t0900-fuzz.sh
+.PHONY: fuzz-seeds
+fuzz-seeds:
+	@printf '%s\n' $(foreach t,$(FUZZ_TARGETS),$(FUZZ_SEEDS_$(t)))

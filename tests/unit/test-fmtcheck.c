@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fmtcheck: the kernel's own formats pass; what libtraceevent 1.7.1
+ * would crash on or leak over is refused.
+ */
+#include "check.h"
+#include "event/fmtcheck.h"
+
+static const char *const kernel_formats[] = {
+	"kmalloc", "kmem_cache_alloc", "kfree", "kmem_cache_free",
+	"mm_page_alloc", "mm_page_alloc_extfrag", "mm_page_alloc_zone_locked",
+	"mm_page_free", "mm_page_free_batched", "mm_page_pcpu_drain",
+	"sched_switch",
+};
+
+#define HEAD "name: x\nID: 1\nformat:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned long a;\toffset:8;\tsize:8;\tsigned:0;\n" \
+	"\tfield:char name[16];\toffset:16;\tsize:16;\tsigned:0;\n\n"
+
+static int check(const char *text)
+{
+	const char *why = NULL;
+
+	return kmt_format_check(text, strlen(text), &why);
+}
+
+static void test_kernel_formats_pass(void)
+{
+	size_t i, len;
+	const char *why;
+	char rel[128], *text;
+
+	for (i = 0; i < sizeof(kernel_formats) / sizeof(kernel_formats[0]); i++) {
+		snprintf(rel, sizeof(rel), "formats/%s.format", kernel_formats[i]);
+		text = kmt_test_read_data(rel, &len);
+		CHECK(text != NULL);
+		if (!text)
+			continue;
+		why = NULL;
+		if (kmt_format_check(text, len, &why))
+			fprintf(stderr, "%s: %s\n", kernel_formats[i], why);
+		CHECK(kmt_format_check(text, len, &why) == 0);
+		free(text);
+	}
+}
+
+static void test_fields_and_divisors(void)
+{
+	CHECK(check(HEAD "print fmt: \"a=%lu %s\", REC->a, REC->name") == 0);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / 1000") == 0);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC -> a % (0x10UL)") == 0);
+	/* a field the event does not have (NULL in __print_flags) */
+	CHECK(check(HEAD "print fmt: \"%s\", __print_flags(REC->b, \"|\", { 1, \"X\" })") == -1);
+	/* divisors that are, or may be, 0 (SIGFPE) */
+	CHECK(check(HEAD "print fmt: \"%lu\", REC->a / 0") == -1);
+	CHECK(check(HEAD "print fmt: \"%lu\", 1 % (1 - 1)") == -1);
+	CHECK(check(HEAD "print fmt: \"%lu\", 8 / REC->a") == -1);
+	/* what the tokenizer leaks over */
+	CHECK(check(HEAD "print fmt: \"%lu\", (REC->a") == -1);
+	CHECK(check(HEAD "print fmt: \"%lu, REC->a") == -1);
+	CHECK(check("name: x\nformat:\n\tfield:unsi'gned a;\toffset:0;\n") == -1);
+	CHECK(check("name: x\nformat:\n\tfield:int \x92 a;\toffset:0;\n") == -1);
+}
+
+static void test_printk(void)
+{
+	static const char good[] =
+		"ffffffff81a2b3c4 : \"rcu_preempt\"\n"
+		"ffffffff81a2b3d0 : \"%d\\n\"\n\n";
+	unsigned long line;
+	const char *why;
+
+	CHECK(kmt_printk_check(good, sizeof(good) - 1, &line, &why) == 0);
+	CHECK(kmt_printk_check("ffff\n", 5, &line, &why) == -1);
+	CHECK_EQ_U64(line, 1);
+	CHECK(kmt_printk_check("1 : \"xyz\"\n2 :", 13, &line, &why) == -1);
+	CHECK_EQ_U64(line, 2);
+}
+
+KMT_TESTS(
+	KMT_TEST(test_kernel_formats_pass),
+	KMT_TEST(test_fields_and_divisors),
+	KMT_TEST(test_printk)
+)
