@@ -18,17 +18,17 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=gnu11 -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	       -Wall -Wextra -Wshadow -Wno-format-nonliteral -Wno-unused-function \
-	       -D_GNU_SOURCE -Ilib -Isrc \
+	       -D_GNU_SOURCE -Ilib -Isrc -I$(O)/gen \
 	       $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_LIBS = $(shell pkg-config --libs libtraceevent libtracefs libtracecmd \
-	    libzstd 2>/dev/null) -lm -lpthread
+	    libzstd zlib 2>/dev/null) -lm -lpthread
 
 FUZZ_TARGETS ?= perfdata perfpipe tracedat6 tracedat7 tracedatz ftrace \
 		perfscript pageowner report
 
 FUZZ_LIB_SRCS := $(filter-out lib/bpf/% lib/record/%,$(LIB_SRCS))
-FUZZ_CMD_SRCS := src/cmd-report.c src/cmd-pageowner.c src/message.c \
-		 src/options.c src/help.c
+FUZZ_CMD_SRCS := src/cmd-report.c src/cmd-pageowner.c src/cmd-diff.c \
+		 src/message.c src/options.c src/help.c
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_O)/obj/%.o,$(FUZZ_LIB_SRCS) $(FUZZ_CMD_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_O)/fuzz-%,$(FUZZ_TARGETS))
 
@@ -71,6 +71,9 @@ $(FUZZ_O)/obj/%.o: %.c $(FUZZ_O)/obj/.cflags
 	@mkdir -p $(dir $@)
 	$(say) FUZZCC $<
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+# the HTML report's script and style, generated (Makefile)
+$(FUZZ_O)/obj/lib/render/html.o: $(O)/gen/html-assets.h
 
 $(FUZZ_O)/fuzz-%: tests/fuzz/fuzz.c $(FUZZ_OBJS) $(FUZZ_O)/obj/.cflags
 	@mkdir -p $(dir $@)
