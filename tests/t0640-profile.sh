@@ -58,6 +58,16 @@ test_expect_success 'folded: one line a stack, weights add up to --weight total'
 	done
 '
 
+test_expect_success 'with --older-than, what is live is what leaked, as --leaks counts it' '
+	for r in $RECS; do
+		"$KMEMTRACE" report --json --leaks --older-than 3ms "$DATA/$r" |
+			python3 -c "import json, sys; l = json.load(sys.stdin)[\"leaks\"][\"summary\"]; print(l[\"older_slab_objects\"] + l[\"older_page_blocks\"], l[\"older_slab_bytes\"] + l[\"older_page_bytes\"])" >want &&
+		"$KMEMTRACE" report --profile --json --older-than 3ms "$DATA/$r" |
+			python3 -c "import json, sys; s = json.load(sys.stdin)[\"profile\"][\"summary\"]; print(s[\"inuse_objects\"], s[\"inuse_space\"])" >got &&
+		test_cmp want got || exit 1
+	done
+'
+
 test_expect_success 'folded: stacks outermost first, ending at the callsite' '
 	"$KMEMTRACE" report --format folded "$DATA/perf-both-g.data" >f &&
 	grep -q "^page;asm_exc_page_fault;exc_page_fault;.*;do_anonymous_page [0-9]*$" f
@@ -102,6 +112,7 @@ test_expect_success 'pprof: sample types, the default, labels, comments' '
 	grep -q "cache:\[vm_area_struct\]" raw &&
 	grep -q "comm:\[sh\]" raw && grep -q "pid:\[20427\]" raw &&
 	grep -q "order:\[0\]" raw &&
+	grep -q "gfp:\[GFP_KERNEL_ACCOUNT|__GFP_ZERO|__GFP_COMP\]" raw &&
 	grep -q "^Comment: kmemtrace report of .*capture.dat (trace.dat v7)" raw &&
 	grep -q "^Comment: kernel 6.18.44-fc-v657, 2 CPUs" raw &&
 	go tool pprof -top -sample_index=alloc_space p.pb.gz >top &&

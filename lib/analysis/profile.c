@@ -22,6 +22,7 @@
 #include "analysis/profile.h"
 #include "analysis/views.h"
 #include "event/event.h"
+#include "event/gfp.h"
 #include "event/session.h"
 #include "event/stacks.h"
 #include "report/report.h"
@@ -45,6 +46,14 @@ struct prof_key {
 struct prof_row {
 	struct prof_key k;
 	uint64_t v[KMT_PROFILE_NR_VALUES];
+	/*
+	 * The gfp flags of its allocations, a label, not part of the key
+	 * (what is live at the end does not keep them): the first seen,
+	 * and whether others were seen too.
+	 */
+	uint64_t gfp;
+	uint32_t gfp_str;	/* text input: the flags' names, interned */
+	uint8_t gfp_seen, gfp_mixed;
 	int accounted;
 };
 
@@ -203,12 +212,28 @@ static int profile_on_event(void *ctx, const struct kmt_event *ev)
 		return -ENOMEM;
 	row->v[KMT_PROFILE_ALLOC_OBJECTS]++;
 	row->v[KMT_PROFILE_ALLOC_SPACE] += st->bytes;
+	if (ev->flags & KMT_EVF_HAS_GFP || ev->gfp_str) {
+		uint64_t gfp = ev->flags & KMT_EVF_HAS_GFP ? ev->gfp : 0;
+
+		if (!row->gfp_seen) {
+			row->gfp_seen = 1;
+			row->gfp = gfp;
+			row->gfp_str = ev->gfp_str;
+		} else if (row->gfp != gfp || row->gfp_str != ev->gfp_str) {
+			row->gfp_mixed = 1;
+		}
+	}
 	return 0;
 }
 
+/*
+ * What is live at the end; with --older-than, only what has lived that
+ * long: the leaked bytes a flame graph of inuse_space then shows.
+ */
 static int add_inuse(struct profile_ctx *c, const struct kmt_live_objs *h)
 {
 	struct kmt_live *l = c->live.l;
+	uint64_t end = kmt_live_end_ts(l);
 	struct kmt_live_obj *o;
 	size_t it = 0;
 
@@ -217,6 +242,9 @@ static int add_inuse(struct profile_ctx *c, const struct kmt_live_objs *h)
 		struct prof_key k;
 
 		if (!(o->flags & KMT_LIVE_PASS))
+			continue;
+		if (c->opts.older_than &&
+		    (end > o->ts ? end - o->ts : 0) < c->opts.older_than)
 			continue;
 		key_of(&k, o->callsite, o->stack, o->pid, o->type, o->cache,
 		       o->bytes_alloc, o->order);
@@ -330,7 +358,27 @@ static const struct kmt_col profile_cols[] = {
 	{ "stack_ips", "Addresses", KMT_V_STR, KMT_COL_NO_TEXT },
 	/* --weight's value, what the folded renderer draws */
 	{ "weight", "Weight", KMT_V_U64, KMT_COL_NO_TEXT },
+	/* the allocations' gfp flags: "mixed" when they differ */
+	{ "gfp", "GFP", KMT_V_STR, KMT_COL_NO_TEXT },
 };
+
+static const char *gfp_text(struct profile_ctx *c, struct kmt_report *r,
+			    const struct prof_row *row)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	const char *out;
+
+	if (!row->gfp_seen)
+		return "";
+	if (row->gfp_mixed)
+		return "mixed";
+	if (row->gfp_str)
+		return kmt_strtab_get(&c->s->strs, row->gfp_str);
+	kmt_gfp_format(&c->s->gfp, row->gfp, &sb);
+	out = sb.oom ? NULL : kmt_report_strdup(r, kmt_sb_str(&sb));
+	kmt_sb_release(&sb);
+	return out;
+}
 
 static int profile_finish(void *ctx, struct kmt_report *r)
 {
@@ -382,6 +430,9 @@ static int profile_finish(void *ctx, struct kmt_report *r)
 		if (frames_of(c, r, row, &val[9].str, &val[10].str))
 			return -ENOMEM;
 		val[11].u = row->v[c->opts.weight];
+		val[12].str = gfp_text(c, r, row);
+		if (!val[12].str)
+			return -ENOMEM;
 	}
 	t->total_rows = c->rows.nr;
 	for (i = 0; i < c->rows.nr; i++) {

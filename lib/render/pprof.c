@@ -10,8 +10,8 @@
  * Each profile row is one sample: its values alloc_objects,
  * alloc_space, inuse_objects and inuse_space; its frames, innermost
  * first, as locations (one per kernel address, each a line of the
- * function named by its symbol); labels kind, comm, pid, cache and
- * order, all text.  The input, its format and kernel go in the comments.
+ * function named by its symbol); labels kind, comm, pid, cache, order
+ * and gfp, all text.  The input, its format and kernel go in the comments.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -171,7 +171,7 @@ static void label_int(struct pprof *p, const char *key, int64_t val)
 }
 
 struct cols {
-	int kind, comm, pid, cache, order, stack, ips;
+	int kind, comm, pid, cache, order, stack, ips, gfp;
 	int val[KMT_PROFILE_NR_VALUES];
 };
 
@@ -186,6 +186,7 @@ static int find_cols(const struct kmt_table *t, struct cols *c)
 	c->order = kmt_table_col(t, "order");
 	c->stack = kmt_table_col(t, "stack");
 	c->ips = kmt_table_col(t, "stack_ips");
+	c->gfp = kmt_table_col(t, "gfp");	/* optional */
 	ok = c->kind >= 0 && c->comm >= 0 && c->pid >= 0 && c->cache >= 0 &&
 	     c->order >= 0 && c->stack >= 0 && c->ips >= 0;
 	for (i = 0; i < KMT_PROFILE_NR_VALUES; i++) {
@@ -230,6 +231,8 @@ static void sample(struct pprof *p, const struct cols *c,
 	label_str(p, "cache", v[c->cache].str);
 	if (v[c->order].s >= 0)
 		label_int(p, "order", v[c->order].s);
+	if (c->gfp >= 0)
+		label_str(p, "gfp", v[c->gfp].str);
 	put_msg(&p->samples, PROFILE_SAMPLE, &p->m);
 }
 
