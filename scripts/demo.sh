@@ -9,13 +9,15 @@
 #   scripts/demo.sh [SECONDS]        (default 3)
 #
 # KMEMTRACE= picks the binary (default build/kmemtrace); the recording
-# is left in ${TMPDIR:-/tmp}/kmemtrace-demo.dat for more reports.  Every
+# is left in ${TMPDIR:-/tmp}/kmemtrace-demo.dat for more reports (its
+# HTML page would go beside it, kmemtrace-demo.html).  Every
 # command it prints is one that works as printed, from where it ran.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KMEMTRACE=${KMEMTRACE:-$TOP/build/kmemtrace}
 SECONDS_=${1:-3}
 OUT=${TMPDIR:-/tmp}/kmemtrace-demo.dat
+HTML=${TMPDIR:-/tmp}/kmemtrace-demo.html
 SHIPPED=$TOP/tests/data/capture.dat
 
 if ! [ -x "$KMEMTRACE" ]; then
@@ -78,6 +80,7 @@ if [ $rc = 0 ]; then
 	echo "  $shown report -i $input --leaks     # outstanding at the end, by callsite"
 	echo "  $shown report -i $input --procs     # who stresses the allocators"
 	echo "  $shown report -i $input --errors    # frees that look wrong"
+	echo "  $shown report -i $input --html $HTML   # one page: flame graph, time lines, tables"
 	echo "  $shown check $input                 # is the recording whole"
 	echo "  $shown help report                  # every option"
 fi
