@@ -689,6 +689,108 @@ static int draw_json(struct diff *d, struct side *s, int lines, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
+static void html_text(const char *t, FILE *out)
+{
+	for (; *t; t++) {
+		switch (*t) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*t, out);
+		}
+	}
+}
+
+static void html_num(double v, int rate, FILE *out)
+{
+	if (rate)
+		fprintf(out, "<td class=n>%.3f</td>", v);
+	else
+		fprintf(out, "<td class=n>%lld</td>", (long long)llround(v));
+}
+
+/*
+ * The comparison as one page, to attach to a bug report: every table
+ * with every figure, nothing fetched, no script (the rows come sorted
+ * by the growth of the sort key).
+ */
+static int draw_html(struct diff *d, struct side *s, int lines, FILE *out)
+{
+	size_t dim, i, m;
+	int w;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+	      "'none'; style-src 'unsafe-inline'\">\n<title>kmemtrace diff</title>\n"
+	      "<style>body{font:14px sans-serif;margin:1em 2em}"
+	      "table{border-collapse:collapse;margin-bottom:1.5em}"
+	      "th,td{padding:1px 8px;border-bottom:1px solid #eee;text-align:left}"
+	      ".n{text-align:right;font-variant-numeric:tabular-nums}"
+	      ".up{color:#a00}.down{color:#070}</style>\n</head>\n<body>\n"
+	      "<h1>kmemtrace diff</h1>\n<table id=\"kmt-sides\">", out);
+	for (w = 0; w < 2; w++) {
+		fprintf(out, "<tr><th>%s</th><td>", w ? "B" : "A");
+		html_text(s[w].path, out);
+		if (s[w].span > 0)
+			fprintf(out, " (%.6f s)", s[w].span);
+		fputs("</td></tr>", out);
+	}
+	fputs("</table>\n", out);
+	if (d->rates)
+		fputs("<p>The spans differ: allocations, bytes and waste are compared "
+		      "per second; what is live at the end as it is.</p>\n", out);
+	for (dim = 0; dim < d->k->nr_dims; dim++) {
+		struct sorted sc = { d, s, (int)dim };
+		int sm = dim_metric(d->k, (int)dim, d->sort);
+
+		if (!s[0].has[dim] && !s[1].has[dim])
+			continue;
+		qsort_r(d->rows[dim], d->nr[dim], sizeof(struct drow),
+			cmp_growth, &sc);
+		fprintf(out, "<h2>By %s, sorted by the growth of %s</h2>\n",
+			d->k->dims[dim], d->k->metrics[sm].title);
+		if (s[0].has[dim] != s[1].has[dim])
+			fprintf(out, "<p>not in %s</p>\n", s[0].has[dim] ? "B" : "A");
+		fprintf(out, "<table id=\"kmt-%s\"><tr><th>Kind</th><th>Name</th>"
+			"<th>In</th>", d->k->dims[dim]);
+		for (m = 0; m < d->k->nr_metrics; m++)
+			fprintf(out, "<th class=n>%s A</th><th class=n>%s B</th>"
+				"<th class=n>B - A</th>", d->k->metrics[m].name,
+				d->k->metrics[m].name);
+		fputs("</tr>\n", out);
+		for (i = 0; i < d->nr[dim] && (!lines || i < (size_t)lines); i++) {
+			const struct drow *r = &d->rows[dim][i];
+
+			fputs("<tr><td>", out);
+			html_text(kmt_strtab_get(&d->strs, r->kind), out);
+			fputs("</td><td>", out);
+			html_text(kmt_strtab_get(&d->strs, r->name), out);
+			fprintf(out, "</td><td>%s</td>", r->in[0] && r->in[1] ? "both" :
+				r->in[0] ? "only in A" : "only in B");
+			for (m = 0; m < d->k->nr_metrics; m++) {
+				int rate = d->rates && d->k->metrics[m].flow;
+				double a = value(d, &s[0], r, 0, (int)m);
+				double b = value(d, &s[1], r, 1, (int)m);
+
+				html_num(a, rate, out);
+				html_num(b, rate, out);
+				fprintf(out, "<td class=\"n %s\">", b > a ? "up" :
+					b < a ? "down" : "");
+				if (rate)
+					fprintf(out, "%+.3f</td>", b - a);
+				else
+					fprintf(out, "%+lld</td>",
+						llround(b) - llround(a));
+			}
+			fputs("</tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+	fputs("</body>\n</html>\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
 static void list_metrics_of(const struct diff_kind *k, FILE *out, int help)
 {
 	size_t m;
@@ -710,10 +812,13 @@ static void list_metrics(FILE *out, int help)
  * Compares the inputs A and B by k's tables and draws the comparison:
  * the exit status.
  */
+enum { DRAW_TEXT, DRAW_JSON, DRAW_HTML };
+
 static int compare(const struct diff_kind *k, char **paths,
 		   const struct pass *ps, const char *sort, int lines,
-		   int json, const char *output)
+		   int how, const char *output)
 {
+	char tmp[4096];
 	struct side s[2];
 	struct diff d;
 	FILE *out;
@@ -763,14 +868,18 @@ static int compare(const struct diff_kind *k, char **paths,
 		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
-	out = kmt_open_output(output);
+	/* a page is never left half written */
+	out = how == DRAW_HTML ? kmt_open_output_whole(output, tmp, sizeof(tmp)) :
+				 kmt_open_output(output);
 	if (!out) {
 		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
 				strerror(errno));
 		goto out;
 	}
 	errno = 0;
-	if (!json) {
+	if (how == DRAW_HTML) {
+		ret = draw_html(&d, s, lines, out);
+	} else if (how == DRAW_TEXT) {
 		if (k == &report_kind)
 			fprintf(out, "# A: %s (%.6f s)\n# B: %s (%.6f s)\n",
 				s[0].path, s[0].span, s[1].path, s[1].span);
@@ -788,7 +897,9 @@ static int compare(const struct diff_kind *k, char **paths,
 	} else {
 		ret = draw_json(&d, s, lines, out);
 	}
-	ret = kmt_close_output(out, output, ret ? (errno ? errno : EIO) : 0);
+	ret = how == DRAW_HTML ?
+	      kmt_close_output_whole(out, output, tmp, ret ? (errno ? errno : EIO) : 0) :
+	      kmt_close_output(out, output, ret ? (errno ? errno : EIO) : 0);
 out:
 	for (dim = 0; dim < k->nr_dims; dim++) {
 		free(d.rows[dim]);
@@ -805,6 +916,7 @@ int cmd_diff(int argc, char **argv)
 {
 	const char *output = NULL, *sort = NULL, *save = NULL;
 	struct pass ps = { NULL, NULL, NULL, NULL };
+	const char *html = NULL;
 	int json = 0, lines = 0, nargs;
 	const struct kmt_option options[] = {
 		OPT_GROUP("what is compared"),
@@ -824,6 +936,8 @@ int cmd_diff(int argc, char **argv)
 		OPT_INT('l', "limit", &lines, "n", 0, INT_MAX,
 			"print at most n rows per table (0: all, the default)"),
 		OPT_BOOL(0, "json", &json, "JSON: every row with every figure"),
+		OPT_STRING(0, "html", &html, "file",
+			   "a page with every table and figure, to attach to a report"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the comparison to <file> ('-': stdout, the default)"),
 		OPT_STRING(0, "save", &save, "file",
@@ -836,7 +950,7 @@ int cmd_diff(int argc, char **argv)
 		if (nargs != 1)
 			return kmt_usage_error("--save takes one recording, not %d "
 					       "inputs", nargs);
-		if (json || output || sort || lines)
+		if (json || html || output || sort || lines)
 			return kmt_usage_error("--save writes the baseline alone");
 		if (is_json(argv[0]))
 			return kmt_usage_error("'%s' is already a saved report",
@@ -846,7 +960,11 @@ int cmd_diff(int argc, char **argv)
 	if (nargs != 2)
 		return kmt_usage_error("two inputs to compare, A and B, not %d",
 				       nargs);
-	return compare(&report_kind, argv, &ps, sort, lines, json, output);
+	if (html && (json || output))
+		return kmt_usage_error("--html names its file: no --json or -o with it");
+	return compare(&report_kind, argv, &ps, sort, lines,
+		       html ? DRAW_HTML : json ? DRAW_JSON : DRAW_TEXT,
+		       html ? html : output);
 }
 
 static const char *const pageowner_diff_usage[] = {
@@ -882,5 +1000,6 @@ int cmd_pageowner_diff(int argc, char **argv)
 	if (nargs != 2)
 		return kmt_usage_error("--diff compares two dumps, A and B, not %d",
 				       nargs);
-	return compare(&pageowner_kind, argv, &ps, sort, lines, json, output);
+	return compare(&pageowner_kind, argv, &ps, sort, lines,
+		       json ? DRAW_JSON : DRAW_TEXT, output);
 }

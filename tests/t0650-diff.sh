@@ -74,6 +74,36 @@ test_expect_success 'mistakes: one line each, and the right status' '
 	test $? = 129 && grep "is a saved report" err
 '
 
+test_expect_success 'diff --html: one page, every table, the figures of --json' '
+	"$KMEMTRACE" diff --html d.html "$DATA/capture.dat" "$DATA/capture.v6.dat" &&
+	"$KMEMTRACE" diff --json "$DATA/capture.dat" "$DATA/capture.v6.dat" >d.json &&
+	grep -q "Content-Security-Policy\" content=\"default-src .none." d.html &&
+	! grep -qi "<script\|https\{0,1\}://" d.html &&
+	python3 - d.html d.json <<-\EOF
+	import html.parser, json, sys
+	class P(html.parser.HTMLParser):
+	    def __init__(self):
+	        super().__init__(); self.tables = {}; self.cur = None; self.row = None
+	    def handle_starttag(self, tag, attrs):
+	        a = dict(attrs)
+	        if tag == "table": self.cur = self.tables.setdefault(a.get("id"), [])
+	        elif tag == "tr" and self.cur is not None: self.row = []; self.cur.append(self.row)
+	        elif tag in ("td", "th") and self.row is not None: self.row.append("")
+	    def handle_data(self, data):
+	        if self.row is not None and self.row: self.row[-1] += data
+	p = P(); p.feed(open(sys.argv[1]).read())
+	d = json.load(open(sys.argv[2]))
+	for dim in ("callsites", "caches", "comms", "stacks"):
+	    rows = p.tables["kmt-" + dim][1:]
+	    assert len(rows) == len(d[dim]), (dim, len(rows), len(d[dim]))
+	    head = p.tables["kmt-" + dim][0]
+	    for hr, jr in zip(rows, d[dim]):
+	        assert hr[1] == jr["name"], (hr[1], jr["name"])
+	        assert int(hr[head.index("bytes A")]) == jr["bytes"]["a"]
+	        assert int(hr[head.index("live_bytes B")]) == jr["live_bytes"]["b"]
+	EOF
+'
+
 PO=$DATA/pageowner
 
 test_expect_success 'pageowner --diff: a dump against itself, and its saved JSON' '
