@@ -25,13 +25,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/views.h"
 #include "builtin.h"
 #include "options.h"
-#include "util/hash.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "util/arena.h"
 #include "util/array.h"
+#include "util/hash.h"
 #include "util/json.h"
 #include "util/jsonread.h"
 #include "util/strbuf.h"
@@ -76,7 +77,6 @@ struct pass {
 
 /* what is compared: report's recordings, or page_owner dumps */
 struct diff_kind {
-	const char *command;	/* whose messages: "diff", "pageowner" */
 	const struct metric_def *metrics;
 	size_t nr_metrics;
 	int default_sort;
@@ -202,6 +202,22 @@ static int is_json(const char *path)
 }
 
 /*
+ * Runs a command inside this one, which keeps its own choice of JSON
+ * errors and, afterwards, its name on the messages (outer).
+ */
+static int run_inside(int (*cmd)(int, char **), int argc, char **argv,
+		      const char *outer)
+{
+	int ret;
+
+	kmt_errors_lock_json(1);
+	ret = cmd(argc, argv);
+	kmt_errors_lock_json(0);
+	kmt_set_command(outer);
+	return ret;
+}
+
+/*
  * report's JSON for a recording, with the tables a comparison reads,
  * written to path: report itself does it, so a baseline saved with
  * --save is what a comparison of the recording would read.
@@ -210,7 +226,7 @@ static int run_report(const char *input, const char *path,
 		      const struct pass *ps)
 {
 	char *argv[28];
-	int argc = 0, ret;
+	int argc = 0;
 
 	argv[argc++] = (char *)"diff";
 	argv[argc++] = (char *)"--json";
@@ -243,11 +259,7 @@ static int run_report(const char *input, const char *path,
 	argv[argc++] = (char *)"--";
 	argv[argc++] = (char *)input;
 	argv[argc] = NULL;
-	kmt_errors_lock_json(1);
-	ret = cmd_report(argc, argv);
-	kmt_errors_lock_json(0);
-	kmt_set_command("diff");
-	return ret;
+	return run_inside(cmd_report, argc, argv, "diff");
 }
 
 /* pageowner's JSON for a dump, grouped by stack, with its totals */
@@ -255,7 +267,7 @@ static int run_pageowner(const char *input, const char *path,
 			 const struct pass *ps)
 {
 	char *argv[12];
-	int argc = 0, ret;
+	int argc = 0;
 
 	(void)ps;
 	argv[argc++] = (char *)"pageowner";
@@ -268,23 +280,20 @@ static int run_pageowner(const char *input, const char *path,
 	argv[argc++] = (char *)"--";
 	argv[argc++] = (char *)input;
 	argv[argc] = NULL;
-	kmt_errors_lock_json(1);
-	ret = cmd_pageowner(argc, argv);
-	kmt_errors_lock_json(0);
-	kmt_set_command("pageowner");
-	return ret;
+	return run_inside(cmd_pageowner, argc, argv, "pageowner");
 }
 
 static const struct diff_kind report_kind = {
-	"diff", report_metrics, 5, M_BYTES, M_LIVE_BYTES, report_dims, 4,
-	report_sources, sizeof(report_sources) / sizeof(report_sources[0]),
+	report_metrics, KMT_NCOLS(report_metrics), M_BYTES, M_LIVE_BYTES,
+	report_dims, KMT_NCOLS(report_dims), report_sources,
+	KMT_NCOLS(report_sources),
 	run_report, "span_ns", "a kmemtrace report",
 };
 
 static const struct diff_kind pageowner_kind = {
-	"pageowner", pageowner_metrics, 2, PM_PAGES, PM_PAGES, pageowner_dims, 3,
-	pageowner_sources,
-	sizeof(pageowner_sources) / sizeof(pageowner_sources[0]),
+	pageowner_metrics, KMT_NCOLS(pageowner_metrics), PM_PAGES, PM_PAGES,
+	pageowner_dims, KMT_NCOLS(pageowner_dims), pageowner_sources,
+	KMT_NCOLS(pageowner_sources),
 	run_pageowner, "groups", "kmemtrace pageowner's JSON",
 };
 
@@ -689,19 +698,6 @@ static int draw_json(struct diff *d, struct side *s, int lines, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-static void html_text(const char *t, FILE *out)
-{
-	for (; *t; t++) {
-		switch (*t) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*t, out);
-		}
-	}
-}
-
 static void html_num(double v, int rate, FILE *out)
 {
 	if (rate)
@@ -731,7 +727,7 @@ static int draw_html(struct diff *d, struct side *s, int lines, FILE *out)
 	      "<h1>kmemtrace diff</h1>\n<table id=\"kmt-sides\">", out);
 	for (w = 0; w < 2; w++) {
 		fprintf(out, "<tr><th>%s</th><td>", w ? "B" : "A");
-		html_text(s[w].path, out);
+		kmt_render_html_text(s[w].path, out);
 		if (s[w].span > 0)
 			fprintf(out, " (%.6f s)", s[w].span);
 		fputs("</td></tr>", out);
@@ -763,9 +759,9 @@ static int draw_html(struct diff *d, struct side *s, int lines, FILE *out)
 			const struct drow *r = &d->rows[dim][i];
 
 			fputs("<tr><td>", out);
-			html_text(kmt_strtab_get(&d->strs, r->kind), out);
+			kmt_render_html_text(kmt_strtab_get(&d->strs, r->kind), out);
 			fputs("</td><td>", out);
-			html_text(kmt_strtab_get(&d->strs, r->name), out);
+			kmt_render_html_text(kmt_strtab_get(&d->strs, r->name), out);
 			fprintf(out, "</td><td>%s</td>", r->in[0] && r->in[1] ? "both" :
 				r->in[0] ? "only in A" : "only in B");
 			for (m = 0; m < d->k->nr_metrics; m++) {

@@ -221,7 +221,7 @@ static int report_json(const struct kmt_report *r, FILE *out)
 	return 0;
 }
 
-static void put_html_text(const char *s, FILE *out)
+void kmt_render_html_text(const char *s, FILE *out)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -257,10 +257,10 @@ int kmt_render_html(const struct kmt_report *r, FILE *out)
 	      "'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
 	      "<meta name=\"generator\" content=\"kmemtrace\">\n<title>kmemtrace: ",
 	      out);
-	put_html_text(r->meta.input ? r->meta.input : "", out);
+	kmt_render_html_text(r->meta.input ? r->meta.input : "", out);
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", kmt_html_css);
 	fputs("<h1>kmemtrace report: ", out);
-	put_html_text(r->meta.input ? r->meta.input : "", out);
+	kmt_render_html_text(r->meta.input ? r->meta.input : "", out);
 	fputs("</h1>\n<p id=\"kmt-warning\"></p>\n<table id=\"kmt-facts\"></table>\n"
 	      "<h2>Allocations by stack</h2>\n"
 	      "<label>weight <select id=\"kmt-weight\"></select></label>\n"

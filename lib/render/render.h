@@ -83,6 +83,8 @@ int kmt_render_json(const struct kmt_report *r, FILE *out);
 int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 			   const struct kmt_section *skip, int pretty);
 int kmt_render_html(const struct kmt_report *r, FILE *out);
+/* text as HTML writes it: <, >, & and " escaped */
+void kmt_render_html_text(const char *s, FILE *out);
 int kmt_render_csv(const struct kmt_report *r, FILE *out);
 int kmt_render_csv_more(const struct kmt_report *r, FILE *out);
 int kmt_render_csv_head(const struct kmt_report *r, FILE *out);

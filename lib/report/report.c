@@ -18,6 +18,17 @@ void kmt_report_init(struct kmt_report *r)
 	kmt_report_texts_init(&r->sym_memo[1]);
 }
 
+int kmt_table_col(const struct kmt_table *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++) {
+		if (!strcmp(t->cols[i].key, key))
+			return (int)i;
+	}
+	return -1;
+}
+
 struct kmt_section *kmt_report_section(const struct kmt_report *r,
 				       const char *group, const char *key)
 {

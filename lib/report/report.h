@@ -253,6 +253,8 @@ struct kmt_report {
 void kmt_report_init(struct kmt_report *r);
 void kmt_report_free(struct kmt_report *r);
 /* the section group.key ("slab", "allocs"), or NULL */
+/* the index of t's column called key, or -1 */
+int kmt_table_col(const struct kmt_table *t, const char *key);
 struct kmt_section *kmt_report_section(const struct kmt_report *r,
 				       const char *group, const char *key);
 

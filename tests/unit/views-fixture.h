@@ -172,16 +172,15 @@ static inline const struct kmt_table *vf_table(struct vf *f, const char *group,
 static inline const union kmt_val *vf_cell(const struct kmt_table *t,
 					   size_t row, const char *key)
 {
-	size_t c;
+	int c;
 
 	if (!t || row >= t->nrows) {
 		fprintf(stderr, "no row %zu\n", row);
 		return NULL;
 	}
-	for (c = 0; c < t->ncols; c++) {
-		if (!strcmp(t->cols[c].key, key))
-			return &t->vals[row * t->ncols + c];
-	}
+	c = kmt_table_col(t, key);
+	if (c >= 0)
+		return &t->vals[row * t->ncols + (size_t)c];
 	fprintf(stderr, "no column %s\n", key);
 	return NULL;
 }
