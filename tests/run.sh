@@ -11,15 +11,22 @@ export LSAN_OPTIONS
 export KMT_TEST_DATA="$TOP/tests/data"
 pass=0 fail=0 skip=0
 log=$(mktemp)
+# every failure again at the end, with its diagnostics, so that the last
+# lines of a long run (all a CI log may keep) say what failed
+failed=$(mktemp)
 
 tally () {
 	# $1: label; reads a test's output on stdin
+	in_fail=0
 	while IFS= read -r line; do
 		case "$line" in
-		"ok "*) pass=$((pass + 1)); echo "  $line" ;;
-		"not ok "*) fail=$((fail + 1)); echo "$1: $line" ;;
-		"skip "*) skip=$((skip + 1)); echo "$1: $line" ;;
-		"#"*) echo "$line" ;;
+		"ok "*) pass=$((pass + 1)); echo "  $line"; in_fail=0 ;;
+		"not ok "*) fail=$((fail + 1)); echo "$1: $line"
+			echo "$bname $1: $line" >>"$failed"
+			echo "$bname $1: $line" >>"$failed.list"; in_fail=1 ;;
+		"skip "*) skip=$((skip + 1)); echo "$1: $line"; in_fail=0 ;;
+		"#"*) echo "$line"
+			[ $in_fail = 0 ] || echo "$line" >>"$failed" ;;
 		esac
 	done
 }
@@ -28,6 +35,7 @@ first=1
 for build in "$@"; do
 	case "$build" in /*) ;; *) build="$TOP/$build" ;; esac
 	echo "== $build"
+	bname=${build#"$TOP"/}
 	for t in "$build"/tests/test-*; do
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
@@ -55,7 +63,13 @@ for build in "$@"; do
 	done
 	first=0
 done
-rm -f "$log" "$log.t"
+if [ "$fail" -gt 0 ]; then
+	echo "== what failed, with what the tests printed"
+	head -n 150 "$failed"
+	echo "== what failed"
+	head -n 20 "$failed.list"
+fi
+rm -f "$log" "$log.t" "$failed" "$failed.list"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
 else
