@@ -33,6 +33,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define ENOMEM	12
 #define ENOENT	2
 #define E2BIG	7
+#define EFAULT	14
 
 /* set by user space before the load */
 const volatile bool count_sites;
@@ -60,12 +61,26 @@ struct {
 	__type(value, struct kmt_live_val);
 } live SEC(".maps");
 
+/*
+ * Stacks by their content hash (KMT_STACK_ID).  Not a stack-trace map:
+ * bpf_get_stackid keys a stack by its hash modulo the bucket count and
+ * refuses (-EEXIST) a second stack in a taken bucket, so with a few
+ * hundred stacks in 8192 buckets some are lost on every busy run.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, KMT_STACK_DEPTH * sizeof(__u64));
+	__type(key, __s64);
+	__type(value, struct kmt_stack_frames);
 } stacks SEC(".maps");
+
+/* where a stack is taken before it is hashed: too big for the BPF stack */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kmt_stack_frames);
+} stack_buf SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -250,6 +265,42 @@ static __always_inline void agg_add(const struct kmt_live_val *lv, int sign)
 	}
 }
 
+/* this context's kernel stack into the stacks map: its id, or -errno */
+static __always_inline __s64 take_stack(void *ctx)
+{
+	struct kmt_stack_frames *f;
+	__u32 zero = 0, i, nr;
+	__u64 h = 0xcbf29ce484222325ULL;
+	long len;
+	__s64 id;
+
+	f = bpf_map_lookup_elem(&stack_buf, &zero);
+	if (!f)
+		return -EFAULT;
+	len = bpf_get_stack(ctx, f->ips, sizeof(f->ips), 0);
+	if (len <= 0) {
+		stat_inc(KMT_S_STACK_FAILED);
+		return len < 0 ? len : -EFAULT;
+	}
+	nr = (__u32)len / sizeof(__u64);
+	f->nr = nr;
+	for (i = 0; i < KMT_STACK_DEPTH; i++) {
+		if (i >= nr)
+			break;
+		h = (h ^ f->ips[i]) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	id = KMT_STACK_ID(h ^ nr);
+	if (bpf_map_lookup_elem(&stacks, &id))
+		return id;
+	/* -EEXIST: another CPU stored the same stack meanwhile */
+	len = bpf_map_update_elem(&stacks, &id, f, BPF_NOEXIST);
+	if (!len || len == -EEXIST)
+		return id;
+	stat_inc(KMT_S_STACK_FULL);
+	return -ENOMEM;
+}
+
 static __always_inline void track(void *ctx, __u64 addr, __u64 site,
 				  __u64 cache, __u32 req, __u32 bytes,
 				  __u32 tgid, __u8 kind, __u8 order)
@@ -262,17 +313,8 @@ static __always_inline void track(void *ctx, __u64 addr, __u64 site,
 	struct kmt_live_val *old;
 
 	lv.ts = bpf_ktime_get_ns();
-	if (take_stacks) {
-		long id = bpf_get_stackid(ctx, &stacks, 0);
-
-		lv.stack_id = (__s32)id;
-		if (id == -EEXIST)
-			stat_inc(KMT_S_STACK_COLLISION);
-		else if (id == -ENOMEM)
-			stat_inc(KMT_S_STACK_FULL);
-		else if (id < 0)
-			stat_inc(KMT_S_STACK_FAILED);
-	}
+	if (take_stacks)
+		lv.stack_id = take_stack(ctx);
 	/* an object over a live one: its free was missed */
 	old = bpf_map_lookup_elem(&live, &addr);
 	if (old) {

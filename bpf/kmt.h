@@ -54,21 +54,37 @@ struct kmt_live_val {
 	__u64 cache;		/* as in kmt_site_key */
 	__u32 bytes;		/* bytes_alloc (pages: PAGE_SIZE << order) */
 	__u32 bytes_req;
-	__s32 stack_id;		/* >= 0, or -errno of bpf_get_stackid */
+	__s64 stack_id;		/* > 0 (KMT_STACK_ID), or -errno */
 	__u32 tgid;
 	__u8 kind;
 	__u8 order;
 	__u16 pad;
-	__u32 pad2;
+};
+
+/*
+ * A stack's id is a 64-bit hash of its frames with the top bit clear and
+ * the lowest set, so that ids are positive and errors (-errno) negative.
+ * A content hash, not bpf_get_stackid's bucket number: two stacks never
+ * share an id unless 63 bits of hash collide (for 100,000 stacks about
+ * one chance in 10^9), and a stack deleted and taken again keeps its id.
+ */
+#define KMT_STACK_ID(h)	((__s64)(((h) & 0x7fffffffffffffffULL) | 1))
+
+/* a value of the stacks map: the frames, innermost first */
+struct kmt_stack_frames {
+	__u32 nr;
+	__u32 pad;
+	__u64 ips[KMT_STACK_DEPTH];
 };
 
 /* per stack (and callsite) of sampled allocations, kept in the kernel */
 struct kmt_stack_key {
 	__u64 site;
-	__s32 stack_id;		/* as in kmt_live_val */
+	__s64 stack_id;		/* as in kmt_live_val */
 	__u8 kind;		/* KMT_K_KMALLOC/CACHE_ALLOC/PAGE_ALLOC */
 	__u8 order;
 	__u16 pad;
+	__u32 pad2;
 };
 
 struct kmt_stack_val {
@@ -90,9 +106,8 @@ enum kmt_bpf_stat {
 	KMT_S_SAMPLED,		/* allocations kept in the live map */
 	KMT_S_SITES_FULL,	/* counts map full: the event was not counted */
 	KMT_S_LIVE_FULL,	/* live map full: the object is not followed */
-	KMT_S_STACK_COLLISION,	/* bpf_get_stackid -EEXIST */
-	KMT_S_STACK_FULL,	/* bpf_get_stackid -ENOMEM */
-	KMT_S_STACK_FAILED,	/* bpf_get_stackid, any other error */
+	KMT_S_STACK_FULL,	/* stacks map full */
+	KMT_S_STACK_FAILED,	/* bpf_get_stack failed */
 	KMT_S_STACKS_AGG_FULL,	/* per-stack map full */
 	KMT_S_UNKNOWN_FREE,	/* sampled free of an object not seen allocated */
 	KMT_S_REALLOC,		/* allocation over a live object (a missed free) */

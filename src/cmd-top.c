@@ -85,8 +85,8 @@ static const char *drops_line(const struct kmt_top *t, char *buf,
 			      size_t size)
 {
 	static const enum kmt_bpf_stat drops[] = {
-		KMT_S_SITES_FULL, KMT_S_LIVE_FULL, KMT_S_STACK_COLLISION,
-		KMT_S_STACK_FULL, KMT_S_STACK_FAILED, KMT_S_STACKS_AGG_FULL,
+		KMT_S_SITES_FULL, KMT_S_LIVE_FULL, KMT_S_STACK_FULL,
+		KMT_S_STACK_FAILED, KMT_S_STACKS_AGG_FULL,
 		KMT_S_COMM_FULL,
 	};
 	size_t used = 0, i;

@@ -37,8 +37,8 @@ struct watch_out {
 
 /* the losses, each named, and "none" when there are none */
 static const enum kmt_bpf_stat drops[] = {
-	KMT_S_LIVE_FULL, KMT_S_STACK_COLLISION, KMT_S_STACK_FULL,
-	KMT_S_STACK_FAILED, KMT_S_STACKS_AGG_FULL,
+	KMT_S_LIVE_FULL, KMT_S_STACK_FULL, KMT_S_STACK_FAILED,
+	KMT_S_STACKS_AGG_FULL,
 };
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -153,11 +153,10 @@ static void print_text(const struct watch_out *o, int final)
 				kmt_bpf_names_stack_str(w->names, g->stack,
 							o->frames, stack,
 							sizeof(stack)));
-		else if (g->key.stack_id != -2)
+		else if (g->key.stack_id != -ENOENT)
 			fprintf(f, "      (no stack: %s)\n",
-				g->key.stack_id == -17 ? "stack map collision" :
-				g->key.stack_id == -12 ? "stack map full" :
-				"bpf_get_stackid failed");
+				g->key.stack_id == -ENOMEM ? "stack map full" :
+				"bpf_get_stack failed");
 	}
 	if (w->nr_sorted > n)
 		fprintf(f, " ... %zu more stacks\n", w->nr_sorted - n);

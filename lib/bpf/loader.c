@@ -26,9 +26,8 @@ static const char *const stat_names[KMT_S_NR] = {
 	[KMT_S_SAMPLED]			= "objects followed",
 	[KMT_S_SITES_FULL]		= "events not counted: counter map full",
 	[KMT_S_LIVE_FULL]		= "objects not followed: live map full",
-	[KMT_S_STACK_COLLISION]		= "stacks lost: stack map collision",
 	[KMT_S_STACK_FULL]		= "stacks lost: stack map full",
-	[KMT_S_STACK_FAILED]		= "stacks lost: bpf_get_stackid failed",
+	[KMT_S_STACK_FAILED]		= "stacks lost: bpf_get_stack failed",
 	[KMT_S_STACKS_AGG_FULL]		= "stack aggregates lost: map full",
 	[KMT_S_UNKNOWN_FREE]		= "frees of objects allocated before the start",
 	[KMT_S_REALLOC]			= "allocations over a live object (missed free)",
@@ -131,10 +130,10 @@ uint64_t kmt_bpf_pinned_bytes(const struct kmt_bpf_config *cfg, int nr_cpus)
 				    sizeof(struct kmt_stack_val), 0, nr_cpus);
 	}
 	if (cfg->track_live && cfg->take_stacks)
-		/* a bucket header and the frames per entry, a pointer a slot */
-		total += (uint64_t)cfg->stacks_max *
-			 (24 + KMT_STACK_DEPTH * 8) +
-			 roundup_pow2(cfg->stacks_max) * 8ULL;
+		total += hash_bytes(cfg->stacks_max, 8,
+				    sizeof(struct kmt_stack_frames), 0,
+				    nr_cpus) +
+			 (uint64_t)nr_cpus * sizeof(struct kmt_stack_frames);
 	total += hash_bytes(4096, 4, 1, 0, nr_cpus);
 	return total;
 }
@@ -510,28 +509,27 @@ int kmt_bpf_delete_stack_agg(struct kmt_bpf *b, const struct kmt_stack_key *k)
 	return 0;
 }
 
-int kmt_bpf_delete_stack(struct kmt_bpf *b, int32_t stack_id)
+int kmt_bpf_delete_stack(struct kmt_bpf *b, int64_t stack_id)
 {
-	uint32_t id = (uint32_t)stack_id;
-
-	if (stack_id < 0)
+	if (stack_id <= 0)
 		return -ENOENT;
-	if (bpf_map_delete_elem(bpf_map__fd(b->skel->maps.stacks), &id))
+	if (bpf_map_delete_elem(bpf_map__fd(b->skel->maps.stacks), &stack_id))
 		return -errno;
 	return 0;
 }
 
-size_t kmt_bpf_stack(struct kmt_bpf *b, int32_t stack_id, uint64_t *ips)
+size_t kmt_bpf_stack(struct kmt_bpf *b, int64_t stack_id, uint64_t *ips)
 {
-	uint32_t id = (uint32_t)stack_id;
+	struct kmt_stack_frames f;
 	size_t n;
 
-	if (stack_id < 0 || !b->cfg.take_stacks)
+	if (stack_id <= 0 || !b->cfg.take_stacks)
 		return 0;
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.stacks), &id, ips))
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.stacks), &stack_id,
+				&f))
 		return 0;
-	for (n = 0; n < KMT_STACK_DEPTH && ips[n]; n++)
-		;
+	n = f.nr < KMT_STACK_DEPTH ? f.nr : KMT_STACK_DEPTH;
+	memcpy(ips, f.ips, n * sizeof(*ips));
 	return n;
 }
 

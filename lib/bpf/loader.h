@@ -105,13 +105,13 @@ int kmt_bpf_delete_site(struct kmt_bpf *b, const struct kmt_site_key *k);
 int kmt_bpf_delete_comm(struct kmt_bpf *b, uint32_t tgid);
 /* deletes a stack and its aggregate once nothing refers to it */
 int kmt_bpf_delete_stack_agg(struct kmt_bpf *b, const struct kmt_stack_key *k);
-int kmt_bpf_delete_stack(struct kmt_bpf *b, int32_t stack_id);
+int kmt_bpf_delete_stack(struct kmt_bpf *b, int64_t stack_id);
 
 /*
  * The frames of a stack id, innermost first, into ips (KMT_STACK_DEPTH);
  * the count, 0 when the id is unknown.
  */
-size_t kmt_bpf_stack(struct kmt_bpf *b, int32_t stack_id, uint64_t *ips);
+size_t kmt_bpf_stack(struct kmt_bpf *b, int64_t stack_id, uint64_t *ips);
 /* the name the kernel gave, into buf; 0, or -ENOENT */
 int kmt_bpf_comm(struct kmt_bpf *b, uint32_t tgid, char *buf, size_t size);
 int kmt_bpf_cache_name(struct kmt_bpf *b, uint64_t cache, char *buf,

@@ -112,16 +112,16 @@ static int is_tracing(const char *sym)
 }
 
 uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
-			     int32_t stack_id, uint64_t site)
+			     int64_t stack_id, uint64_t site)
 {
 	uint64_t ips[KMT_STACK_DEPTH], off;
 	uint32_t *memo, id;
 	size_t nr, i, first = 0;
 	int is_new;
 
-	if (stack_id < 0)
+	if (stack_id <= 0)
 		return 0;
-	memo = kmt_hash_u32_get(&n->ids, (uint32_t)stack_id);
+	memo = kmt_hash_u32_get(&n->ids, (uint64_t)stack_id);
 	if (memo)
 		return *memo;
 	nr = kmt_bpf_stack(b, stack_id, ips);
@@ -144,16 +144,16 @@ uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
 		first++;
 	id = nr > first ? kmt_stacks_intern(&n->sess.stacks, ips + first,
 					    nr - first) : 0;
-	memo = kmt_hash_u32_put(&n->ids, (uint32_t)stack_id, &is_new);
+	memo = kmt_hash_u32_put(&n->ids, (uint64_t)stack_id, &is_new);
 	if (memo)
 		*memo = id;
 	return id;
 }
 
-void kmt_bpf_names_forget(struct kmt_bpf_names *n, int32_t stack_id)
+void kmt_bpf_names_forget(struct kmt_bpf_names *n, int64_t stack_id)
 {
-	if (stack_id >= 0)
-		kmt_hash_u32_del(&n->ids, (uint32_t)stack_id, NULL);
+	if (stack_id > 0)
+		kmt_hash_u32_del(&n->ids, (uint64_t)stack_id, NULL);
 }
 
 uint64_t kmt_bpf_names_page_site(struct kmt_bpf_names *n, uint32_t stack)

@@ -33,9 +33,9 @@ void kmt_bpf_names_free(struct kmt_bpf_names *n);
  * `report`).  0 for a failed stack id or one no longer in the map.
  */
 uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
-			     int32_t stack_id, uint64_t site);
+			     int64_t stack_id, uint64_t site);
 /* a stack id was deleted from the map and may name another stack */
-void kmt_bpf_names_forget(struct kmt_bpf_names *n, int32_t stack_id);
+void kmt_bpf_names_forget(struct kmt_bpf_names *n, int64_t stack_id);
 /* the callsite of a page allocation from its stack (callsite.h) */
 uint64_t kmt_bpf_names_page_site(struct kmt_bpf_names *n, uint32_t stack);
 /* "sym+off" as report writes it, or "0x..." */

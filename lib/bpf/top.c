@@ -358,7 +358,7 @@ static void add_site(struct kmt_top *t, struct kmt_top_row *r,
 }
 
 /* the callsite of what a stack key or a live object stands for */
-static uint64_t site_of(struct kmt_top *t, uint64_t site, int32_t stack_id,
+static uint64_t site_of(struct kmt_top *t, uint64_t site, int64_t stack_id,
 			int kind, uint32_t *stack)
 {
 	uint32_t st = kmt_bpf_names_stack(t->names, t->bpf, stack_id,

@@ -186,8 +186,8 @@ static int prune(struct kmt_watch *w)
 		g = val;
 		if (g->gen == w->gen &&
 		    (g->live > 0 || g->count || g->idle < 2) &&
-		    g->key.stack_id >= 0 &&
-		    kmt_hash_set_add(&busy, (uint32_t)g->key.stack_id)) {
+		    g->key.stack_id > 0 &&
+		    kmt_hash_set_add(&busy, (uint64_t)g->key.stack_id)) {
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -210,14 +210,14 @@ static int prune(struct kmt_watch *w)
 		if (!kmt_watch_groups_del(&w->groups, dead[i], &old))
 			continue;
 		kmt_bpf_delete_stack_agg(w->bpf, &old.key);
-		if (old.key.stack_id >= 0 &&
-		    !kmt_hash_set_has(&busy, (uint32_t)old.key.stack_id)) {
+		if (old.key.stack_id > 0 &&
+		    !kmt_hash_set_has(&busy, (uint64_t)old.key.stack_id)) {
 			if (!kmt_bpf_delete_stack(w->bpf, old.key.stack_id))
 				w->stacks_pruned++;
 			kmt_bpf_names_forget(w->names, old.key.stack_id);
 			/* deleted once, however many groups shared it */
 			if (kmt_hash_set_add(&busy,
-					     (uint32_t)old.key.stack_id)) {
+					     (uint64_t)old.key.stack_id)) {
 				ret = -ENOMEM;
 				goto out;
 			}
