@@ -19,6 +19,11 @@
 #                       (compressed: 2 COMPRESSED records of one zstd
 #                       stream, a sample running from the first into the
 #                       second; 3269 events)
+#   perf-clock.data     perf record -k mono -e kmem:kmalloc -- sleep 0.2
+#                       (sample times on CLOCK_MONOTONIC, HEADER_CLOCK_DATA
+#                       mapping them to the wall clock; made between
+#                       1795842337445729133 and 1795842338830649578 ns of
+#                       the wall clock)
 #
 # Each perf recording carries about 100 KB of event formats, so there are
 # few of them, made short.
@@ -165,6 +170,57 @@ test_expect_success 'the header: kernel release and CPUs as perf reads them' '
 		grep -q "os release : 6.18.44-fc-v657" header &&
 		grep -q "nrcpus avail : 2" header
 	fi
+'
+
+# HEADER_CLOCK_DATA, read here from the file itself: u32 version,
+# u32 clockid, u64 wall-clock ns, u64 clockid ns
+cat >clockdata.py <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+off, size = struct.unpack_from("<QQ", d, 40)
+bits = int.from_bytes(d[72:104], "little")
+assert bits >> 29 & 1
+i = bin(bits & ((1 << 29) - 1)).count("1")	# HEADER_CLOCK_DATA is bit 29
+sec, _ = struct.unpack_from("<QQ", d, off + size + 16 * i)
+if len(sys.argv) > 2:
+	struct.pack_into("<I", d, sec, 2)	# a version kmemtrace does not know
+	open(sys.argv[2], "wb").write(d)
+else:
+	print(*struct.unpack_from("<IIQQ", d, sec))
+EOF
+
+test_expect_success 'clock data (perf record -k): the first event on the wall clock' '
+	python3 clockdata.py "$DATA/perf-clock.data" >clock &&
+	"$KMEMTRACE" report --format ndjson --caches "$DATA/perf-clock.data" >rows &&
+	"$KMEMTRACE" report --caches "$DATA/perf-clock.data" >report.txt &&
+	grep -x "# start:  2026-11-28 05:05:37.835910 UTC" report.txt &&
+	python3 - rows clock <<-\EOF &&
+	import json, sys
+	rows = [json.loads(l) for l in open(sys.argv[1])]
+	ver, clockid, wall, clk = map(int, open(sys.argv[2]).read().split())
+	assert ver == 1 and clockid == 1, (ver, clockid)	# CLOCK_MONOTONIC
+	assert rows
+	for r in rows:
+	    assert r["boot_id"] is None
+	    assert r["start_unix_ns"] == r["first_ts_ns"] + wall - clk, r
+	    assert 1795842337445729133 <= r["start_unix_ns"] <= 1795842338830649578
+	    assert r["start_time"] == "2026-11-28T05:05:37.835910Z", r["start_time"]
+	EOF
+	if [ -n "$have_perf" ]; then
+		# the first event is where perf puts it
+		perf script -f -i "$DATA/perf-clock.data" -F time --ns 2>/dev/null |
+			head -n 1 | tr -d " .:" >perf.first &&
+		head -n 1 rows |
+			sed -n "s/.*\"first_ts_ns\":\([0-9]*\),.*/\1/p" >ours.first &&
+		test_cmp perf.first ours.first
+	fi
+'
+
+test_expect_success 'clock data of an unknown version: no start, not a wrong one' '
+	python3 clockdata.py "$DATA/perf-clock.data" v2.data &&
+	"$KMEMTRACE" report --format ndjson --caches v2.data >rows &&
+	test -s rows &&
+	! grep -v "\"start_time\":null,\"start_unix_ns\":null," rows
 '
 
 test_expect_success 'lost samples: each loss counted once' '

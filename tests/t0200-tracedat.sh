@@ -2,7 +2,9 @@
 # trace.dat reader: v7 (zstd) and v6 files from trace-cmd extract/convert
 # of one real capture (scripts/make-capture.sh), checked against what
 # trace-cmd report makes of them; lost events; stdin; cut and damaged
-# copies.
+# copies.  record/boot.dat (kmemtrace record --slab --no-kallsyms
+# --follow -- true) has kmemtrace's boot option: its boot id and start on
+# the wall clock, and damaged copies of the option.
 . "$(dirname "$0")/lib.sh"
 
 DUMP=$HELPERS/kmt-dump-events
@@ -260,6 +262,68 @@ flip () {
 	printf "$(printf "\\\\%03o" $(( (b + 0x5a) % 256 )))" |
 		dd of="$3" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
+
+# record/boot.dat with its boot option changed in place, same length:
+# bad magic, no newline, garbage numbers
+cat >bootopt.py <<'EOF'
+import re, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = d.find(b"kmemtrace boot\n")
+assert at > 0
+end = d.index(b"\0", at)
+text = d[at:end].decode()
+if sys.argv[2] == "show":
+	print(text, end="")
+	sys.exit(0)
+if sys.argv[2] == "magic":
+	text = text.replace("boot", "BOOT", 1)
+elif sys.argv[2] == "newline":
+	text = text[:15] + text[15:].replace("\n", " ")
+elif sys.argv[2] == "numbers":
+	text = re.sub(r"realtime_ns [0-9]{3}", "realtime_ns 1x3", text)
+d[at:end] = text.encode()
+open(sys.argv[3], "wb").write(d)
+EOF
+
+test_expect_success 'kmemtrace record'"'"'s boot option: the boot id and the start' '
+	python3 bootopt.py "$DATA/record/boot.dat" show >opt &&
+	grep -x "boot_id fe29cf62-bcd5-4bad-b3e4-9bebd41093f2" opt &&
+	"$KMEMTRACE" report --format ndjson --caches "$DATA/record/boot.dat" >rows &&
+	python3 - rows opt <<-\EOF &&
+	import json, sys
+	rows = [json.loads(l) for l in open(sys.argv[1])]
+	opt = dict(l.split(" ", 1) for l in open(sys.argv[2]).read().splitlines()[1:])
+	off = int(opt["realtime_ns"]) - int(opt["trace_ns"])
+	assert rows
+	for r in rows:
+	    assert r["boot_id"] == opt["boot_id"]
+	    assert r["start_unix_ns"] == r["first_ts_ns"] + off
+	    assert r["start_time"] == "2026-11-28T05:13:14.288366Z", r["start_time"]
+	EOF
+	"$KMEMTRACE" report --caches "$DATA/record/boot.dat" >report.txt &&
+	grep -x "# start:  2026-11-28 05:13:14.288366 UTC (boot fe29cf62-bcd5-4bad-b3e4-9bebd41093f2)" report.txt &&
+	if command -v trace-cmd >/dev/null 2>&1; then
+		trace-cmd report -i "$DATA/record/boot.dat" >tc.out 2>tc.err &&
+		! test -s tc.err &&
+		test $(grep -c "kmem_cache_free:" tc.out) = 247
+	fi
+'
+
+test_expect_success 'a damaged boot option: left out, the events read all the same' '
+	"$DUMP" "$DATA/record/boot.dat" >want &&
+	for how in magic newline numbers; do
+		python3 bootopt.py "$DATA/record/boot.dat" $how $how.dat &&
+		"$DUMP" $how.dat >got &&
+		test_cmp want got &&
+		"$KMEMTRACE" report --format ndjson --caches $how.dat >rows.$how &&
+		"$KMEMTRACE" report --caches $how.dat >report.$how || exit 1
+	done &&
+	! grep -v "\"boot_id\":null,\"start_time\":null,\"start_unix_ns\":null," rows.magic &&
+	! grep -v "\"boot_id\":null,\"start_time\":null,\"start_unix_ns\":null," rows.newline &&
+	! grep -E "^# (start|boot):" report.magic report.newline &&
+	! grep -v "\"boot_id\":\"fe29cf62-bcd5-4bad-b3e4-9bebd41093f2\",\"start_time\":null,\"start_unix_ns\":null," rows.numbers &&
+	grep -x "# boot:   fe29cf62-bcd5-4bad-b3e4-9bebd41093f2" report.numbers
+'
 
 test_expect_success 'a damaged version or magic is named' '
 	flip "$DATA/capture.v6.dat" 10 bad.dat &&

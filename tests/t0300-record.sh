@@ -121,6 +121,40 @@ test_expect_success 'kallsyms and the command names are in the file' '
 	test -s ls
 '
 
+# the boot id and the wall clock as tracing started (kmemtrace's option
+# 0x4b55): the report puts the first event between the wall clock read
+# before the recording and after it; trace-cmd skips the option
+test_expect_success 'the boot id and the start on the wall clock; trace-cmd still reads it' '
+	date +%s%N >before &&
+	record -o boot.dat -- sh -c "$WORK" 2>err &&
+	date +%s%N >after &&
+	"$KMEMTRACE" report --format ndjson --caches boot.dat >rows &&
+	"$KMEMTRACE" report --json --caches boot.dat >report.json &&
+	python3 - rows report.json before after /proc/sys/kernel/random/boot_id <<-\EOF &&
+	import datetime, json, sys
+	rows = [json.loads(l) for l in open(sys.argv[1])]
+	rep = json.load(open(sys.argv[2]))
+	lo, hi = (int(open(f).read()) for f in sys.argv[3:5])
+	boot = open(sys.argv[5]).read().strip()
+	assert rows
+	for o in rows + [rep]:
+	    assert o["boot_id"] == boot, (o["boot_id"], boot)
+	    ns = o["start_unix_ns"]
+	    assert lo <= ns <= hi, (lo, ns, hi)
+	    t = datetime.datetime.strptime(o["start_time"], "%Y-%m-%dT%H:%M:%S.%fZ")
+	    t = t.replace(tzinfo=datetime.timezone.utc)
+	    us = (t - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)) // datetime.timedelta(microseconds=1)
+	    assert us == ns // 1000, (o["start_time"], ns)
+	EOF
+	"$KMEMTRACE" report --caches boot.dat >report.txt &&
+	grep -x "# start:  [-0-9]* [:.0-9]* UTC (boot $(cat /proc/sys/kernel/random/boot_id))" report.txt &&
+	n=$(check_value events boot.dat) &&
+	test "$n" -gt 100 &&
+	trace-cmd report boot.dat >tc.out 2>tc.err &&
+	! test -s tc.err &&
+	test "$(tc_count boot.dat)" = "$n"
+'
+
 test_expect_success 'the instance is gone and the top level is unchanged' '
 	instance_gone && no_stale_instance &&
 	top_state >top.after &&

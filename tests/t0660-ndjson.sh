@@ -1,8 +1,9 @@
 #!/bin/sh
 # --format ndjson: a row per table row, each saying its host, kernel,
-# input, span and table, loaded as it is into a SQL engine (Debian's
-# sqlite3): the README's queries (doc/examples/fleet.sql) over three
-# recordings labelled as three hosts give kmemtrace's own figures.
+# input, span, boot and start (null where the recording does not keep
+# them) and table, loaded as it is into a SQL engine (Debian's sqlite3):
+# the README's queries (doc/examples/fleet.sql) over three recordings
+# labelled as three hosts give kmemtrace's own figures.
 . "$(dirname "$0")/lib.sh"
 
 RECS="capture.dat capture-lost.dat perf-both-g.data"
@@ -28,8 +29,28 @@ test_expect_success 'every line one JSON object, every table row a line' '
 		    assert r["span_ns"] == rep["span_ns"]
 		    got.setdefault(r["table"], []).append(
 		        {k: v for k, v in r.items() if k not in
-		         ("host", "kernel", "input", "first_ts_ns", "span_ns", "table")})
+		         ("host", "kernel", "input", "first_ts_ns", "span_ns",
+		          "boot_id", "start_time", "start_unix_ns", "table")})
 		assert got == want, (sorted(got), sorted(want))
+		EOF
+	done
+'
+
+test_expect_success 'recordings that keep no boot or wall time: null, not zeros' '
+	# record/small.dat: kmemtrace record before it kept them
+	for r in $RECS capture.v6.dat record/small.dat; do
+		"$KMEMTRACE" report --format ndjson --caches "$DATA/$r" >rows &&
+		"$KMEMTRACE" report --json --caches "$DATA/$r" >report.json &&
+		"$KMEMTRACE" report --caches "$DATA/$r" >report.txt &&
+		! grep -E "^# (start|boot):" report.txt &&
+		python3 - rows report.json <<-\EOF || exit 1
+		import json, sys
+		rows = [json.loads(l) for l in open(sys.argv[1])]
+		rep = json.load(open(sys.argv[2]))
+		assert rows
+		for o in rows + [rep]:
+		    for k in ("boot_id", "start_time", "start_unix_ns"):
+		        assert k in o and o[k] is None, (k, o.get(k))
 		EOF
 	done
 '

@@ -4,8 +4,11 @@
 CREATE TABLE IF NOT EXISTS raw(j TEXT);
 .mode tabs
 .import rows.ndjson raw
+-- boot_id and start_time (UTC, ISO 8601) tell a host's recordings apart;
+-- NULL for recordings that do not keep them (kmemtrace record's do)
 CREATE VIEW IF NOT EXISTS rows AS
 	SELECT j ->> '$.host' AS host, j ->> '$.kernel' AS kernel,
+	       j ->> '$.boot_id' AS boot_id, j ->> '$.start_time' AS start_time,
 	       j ->> '$.table' AS tbl, j ->> '$.span_ns' AS span_ns, j AS row
 	FROM raw;
 .mode list

@@ -81,6 +81,15 @@ struct kmt_session {
 	 * left out depends on it.
 	 */
 	char recorder[64];
+	/* which boot of the traced machine (kmemtrace record's), "" unknown */
+	char boot_id[40];
+	/*
+	 * When the recording says how its clock maps to the wall clock
+	 * (kmemtrace record's trace.dat, perf.data of perf record -k):
+	 * CLOCK_REALTIME ns = event ts + wall_offset_ns.
+	 */
+	int has_wall;
+	int64_t wall_offset_ns;
 	int nr_cpus;			/* as the recording says, 0 unknown */
 	uint32_t page_size;		/* of the traced machine; 4096 unless told */
 	/*

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <kbuffer.h>
@@ -28,6 +29,7 @@
 #include "record/recorder.h"
 #include "record/workload.h"
 #include "record/tracedat-write.h"
+#include "source/bootinfo.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
@@ -89,6 +91,7 @@ struct kmt_rec_meta {
 	char **ftrace_names, **kmem_names;	/* tracefs lists */
 	struct kmt_sb kallsyms;
 	char uname[512];
+	struct kmt_bootinfo boot;	/* the boot id; the clocks at the start */
 	struct tasks tasks;
 	int have_tasks;
 };
@@ -294,6 +297,46 @@ static size_t enabled_formats(const struct kmt_rec *r,
 	return n;
 }
 
+/* without it (no /proc, an old kernel) the recording just says less */
+static void read_boot_id(struct kmt_bootinfo *b)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+
+	if (!read_file("/proc/sys/kernel/random/boot_id", &sb))
+		kmt_bootinfo_set_id(b, sb.buf, strcspn(kmt_sb_str(&sb), "\n"));
+	kmt_sb_release(&sb);
+}
+
+/*
+ * The wall clock and the trace clock read together, so that a reader can
+ * put a wall time on each event: the trace clock's "now" comes from the
+ * instance's CPU 0 stats, read between two CLOCK_REALTIME readings whose
+ * midpoint is kept.  The stats give microseconds, so that is the
+ * precision, plus half the time the read took.  A clock with no ns to
+ * give (counter, x86-tsc) leaves the pair out.
+ */
+static void read_clocks(struct kmt_rec *r, struct kmt_bootinfo *b)
+{
+	struct timespec t0, t1;
+	uint64_t now, a, z;
+	char *stats;
+
+	if (clock_gettime(CLOCK_REALTIME, &t0))
+		return;
+	stats = tracefs_instance_file_read(r->inst, "per_cpu/cpu0/stats", NULL);
+	if (clock_gettime(CLOCK_REALTIME, &t1) || !stats ||
+	    kmt_bootinfo_stats_now(stats, &now)) {
+		free(stats);
+		return;
+	}
+	free(stats);
+	a = (uint64_t)t0.tv_sec * 1000000000u + (uint64_t)t0.tv_nsec;
+	z = (uint64_t)t1.tv_sec * 1000000000u + (uint64_t)t1.tv_nsec;
+	b->realtime_ns = a + (z - a) / 2;
+	b->trace_ns = now;
+	b->has_clock = 1;
+}
+
 static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
 {
 	struct utsname u;
@@ -327,6 +370,7 @@ static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
 	if (uname(&u) == 0)
 		snprintf(m->uname, sizeof(m->uname), "%s %s %s %s", u.sysname,
 			 u.nodename, u.release, u.machine);
+	read_boot_id(&m->boot);
 	return 0;
 }
 
@@ -750,6 +794,7 @@ int kmt_rec_start(struct kmt_rec *r)
 				  "cannot turn tracing on in instance '%s': %s",
 				  r->name, strerror(errno ? errno : EIO));
 	r->started = 1;
+	read_clocks(r, &r->meta->boot);
 	return 0;
 }
 
@@ -1096,6 +1141,7 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	struct kmt_sb cmdlines = KMT_SB_INIT, tgids = KMT_SB_INIT;
 	struct kmt_sb *cpustat = NULL;
 	struct kmt_blob *kmem_fmts = NULL;
+	char boot[256];
 	struct kmt_tdw_system kmem;
 	struct kmt_tdw_header h;
 	struct kmt_rec_meta *m = r->meta;
@@ -1124,7 +1170,7 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	}
 	sizes = calloc(r->nr_cpus, sizeof(*sizes));
 	cpustat = calloc(r->nr_cpus, sizeof(*cpustat));
-	opts = calloc(r->nr_cpus + 5, sizeof(*opts));
+	opts = calloc(r->nr_cpus + 6, sizeof(*opts));
 	if (!sizes || !cpustat || !opts) {
 		ret = rec_error(r, ENOMEM, "out of memory");
 		goto out;
@@ -1208,6 +1254,16 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 		opts[nopt].val.data = kmt_sb_str(&tgids);
 		opts[nopt++].val.len = tgids.len + 1;
 		h.nr_options = nopt;
+	}
+	if (m->boot.boot_id[0] || m->boot.has_clock) {
+		size_t n = kmt_bootinfo_format(&m->boot, boot, sizeof(boot));
+
+		if (n) {
+			opts[nopt].id = KMT_TDW_OPT_BOOT;
+			opts[nopt].val.data = boot;
+			opts[nopt++].val.len = n + 1;
+			h.nr_options = nopt;
+		}
 	}
 
 	if (r->stream) {

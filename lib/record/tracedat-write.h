@@ -28,6 +28,11 @@ enum kmt_tdw_option_id {
 	 * not know; this one is far above its own, which count up from 1.
 	 */
 	KMT_TDW_OPT_TGIDS	= 0x4b54,
+	/*
+	 * kmemtrace's own: the boot id and a wall-clock reading with the
+	 * trace clock's, text (source/bootinfo.h has its lines)
+	 */
+	KMT_TDW_OPT_BOOT	= 0x4b55,
 };
 
 #define KMT_TDW_TGIDS_MAGIC "kmemtrace tgids\n"

@@ -227,6 +227,17 @@ int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 	cell_u64(out, "meta", NULL, "", 0, "cpus", (uint64_t)m->nr_cpus);
 	cell_u64(out, "meta", NULL, "", 0, "first_ts_ns", m->first_ts);
 	cell_u64(out, "meta", NULL, "", 0, "last_ts_ns", m->last_ts);
+	if (m->boot_id && *m->boot_id)
+		cell_str(out, "meta", NULL, "", 0, "boot_id", m->boot_id);
+	if (m->has_start) {
+		char when[64];
+
+		cell_str(out, "meta", NULL, "", 0, "start_time",
+			 kmt_render_utc(m->start_unix_ns, 1, when,
+					sizeof(when)));
+		cell_u64(out, "meta", NULL, "", 0, "start_unix_ns",
+			 m->start_unix_ns);
+	}
 	if (m->time_start || m->time_end) {
 		cell_u64(out, "meta", NULL, "", 0, "window_start_ns",
 			 m->time_start);

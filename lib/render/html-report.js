@@ -46,6 +46,10 @@
 		row("kernel", report.kernel || "not recorded");
 		row("CPUs", report.cpus);
 		row("span", (report.span_ns / 1e9).toFixed(6) + " s");
+		if (report.start_time)
+			row("start", report.start_time.replace("T", " ").replace("Z", " UTC"));
+		if (report.boot_id)
+			row("boot", report.boot_id);
 		const ev = report.events || {};
 		row("events", Object.keys(ev).map((k) => k + " " + fmt(ev[k])).join(", "));
 		row("lost events", fmt(report.lost_events), "kmt-lost");

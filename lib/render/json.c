@@ -195,6 +195,24 @@ static void json_unreadable(struct kmt_json *j,
 	kmt_json_arr_close(j);
 }
 
+void kmt_render_json_start(struct kmt_json *j,
+			   const struct kmt_report_meta *m)
+{
+	char when[64];
+
+	kmt_json_str(j, "boot_id", m->boot_id && *m->boot_id ? m->boot_id :
+							       NULL);
+	if (m->has_start) {
+		kmt_json_str(j, "start_time",
+			     kmt_render_utc(m->start_unix_ns, 1, when,
+					    sizeof(when)));
+		kmt_json_u64(j, "start_unix_ns", m->start_unix_ns);
+	} else {
+		kmt_json_null(j, "start_time");
+		kmt_json_null(j, "start_unix_ns");
+	}
+}
+
 static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 {
 	size_t i;
@@ -211,6 +229,7 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 	kmt_json_u64(j, "last_ts_ns", m->last_ts);
 	kmt_json_u64(j, "span_ns", m->last_ts >= m->first_ts ?
 				   m->last_ts - m->first_ts : 0);
+	kmt_render_json_start(j, m);
 	if (m->time_start || m->time_end) {
 		kmt_json_obj_open(j, "window");
 		kmt_json_u64(j, "start_ns", m->time_start);

@@ -4,8 +4,10 @@
  * fleet loads rows into as they are (ClickHouse's JSONEachRow, DuckDB's
  * read_json, sqlite's JSON functions).  Each row carries where it comes
  * from, so files of many hosts load into one table: the host and kernel
- * of the recording, its input and span, and the table it is a row of
- * ("slab.callsites"); then the row's own columns, as --json names them.
+ * of the recording, its input and span, its boot and wall-clock start
+ * where it records them (null where not: an engine's NULL, never a made
+ * up time), and the table it is a row of ("slab.callsites"); then the
+ * row's own columns, as --json names them.
  * A time series (--timeline) gives a row per step.  Summaries are not
  * rows: --json has them.
  */
@@ -27,6 +29,7 @@ static void origin(struct kmt_json *j, const struct kmt_report_meta *m,
 	kmt_json_u64(j, "first_ts_ns", m->first_ts);
 	kmt_json_u64(j, "span_ns", m->last_ts >= m->first_ts ?
 				   m->last_ts - m->first_ts : 0);
+	kmt_render_json_start(j, m);
 	snprintf(table, sizeof(table), "%s.%s", sec->group, sec->key);
 	kmt_json_str(j, "table", table);
 }

@@ -102,6 +102,21 @@ int kmt_render_folded(const struct kmt_report *r, FILE *out);
 void kmt_render_json_val(struct kmt_json *j, const char *key,
 			 enum kmt_val_type type, const union kmt_val *v);
 
+/*
+ * The recording's boot and wall-clock start, as "boot_id", "start_time"
+ * and "start_unix_ns", null where it does not say (json.c)
+ */
+void kmt_render_json_start(struct kmt_json *j,
+			   const struct kmt_report_meta *m);
+
+/*
+ * ns since the epoch as UTC to the microsecond: ISO 8601
+ * ("2026-11-28T05:12:33.123456Z") with iso, else for people
+ * ("2026-11-28 05:12:33.123456 UTC").  Returns buf ("?" when the time
+ * cannot be shown).
+ */
+const char *kmt_render_utc(uint64_t unix_ns, int iso, char *buf, size_t len);
+
 /* the renderer called name ("text", "json", "csv"), or NULL */
 const struct kmt_renderer *kmt_renderer_find(const char *name);
 /* the i-th renderer, NULL past the last: for listing the formats */

@@ -812,6 +812,17 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 			m->last_ts / 1000000000, m->last_ts / 1000 % 1000000);
 	else
 		fprintf(out, "# span:   no kmem events\n");
+	if (m->has_start) {
+		char when[64];
+
+		fprintf(out, "# start:  %s",
+			kmt_render_utc(m->start_unix_ns, 0, when, sizeof(when)));
+		if (m->boot_id && *m->boot_id)
+			fprintf(out, " (boot %s)", m->boot_id);
+		fputc('\n', out);
+	} else if (m->boot_id && *m->boot_id) {
+		fprintf(out, "# boot:   %s\n", m->boot_id);
+	}
 	if (m->time_start || m->time_end)
 		fprintf(out, "# window: --time %" PRIu64 ".%06" PRIu64
 			",%" PRIu64 ".%06" PRIu64 "\n",

@@ -194,8 +194,12 @@ struct kmt_report_meta {
 	const char *format;
 	const char *kernel;	/* "" unknown */
 	const char *host;	/* the traced machine's name, "" unknown */
+	const char *boot_id;	/* the traced machine's boot, "" unknown */
 	int nr_cpus;
 	uint64_t first_ts, last_ts;
+	/* the first event on the wall clock, when the recording says */
+	int has_start;
+	uint64_t start_unix_ns;
 	uint64_t time_start, time_end;	/* --time, 0 open */
 	struct kmt_meta_count events[16];
 	size_t nr_event_types;

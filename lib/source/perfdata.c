@@ -101,6 +101,7 @@ enum {
 	FEAT_OSRELEASE		= 4,
 	FEAT_NRCPUS		= 7,
 	FEAT_COMPRESSED		= 27,
+	FEAT_CLOCK_DATA		= 29,
 };
 
 #define MISC_CPUMODE_MASK	7
@@ -919,6 +920,24 @@ static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
 		if (len >= 8)
 			pd->comp_type = RD32(pd->swap, data + 4);
 		break;
+	case FEAT_CLOCK_DATA: {
+		/*
+		 * perf record -k/--clockid: u32 version (1), u32 clockid,
+		 * then the wall clock and the sample clock read together,
+		 * u64 ns each; the sample times are on that clock
+		 */
+		uint64_t wall, clk;
+
+		if (len < 24 || RD32(pd->swap, data) != 1)
+			break;
+		wall = RD64(pd->swap, data + 8);
+		clk = RD64(pd->swap, data + 16);
+		if (!wall || wall > INT64_MAX || clk > INT64_MAX)
+			break;
+		s->has_wall = 1;
+		s->wall_offset_ns = (int64_t)wall - (int64_t)clk;
+		break;
+	}
 	}
 }
 
@@ -951,7 +970,7 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
 		}
 		if (bit != FEAT_TRACING_DATA && bit != FEAT_BUILD_ID &&
 		    bit != FEAT_OSRELEASE && bit != FEAT_NRCPUS &&
-		    bit != FEAT_HOSTNAME &&
+		    bit != FEAT_HOSTNAME && bit != FEAT_CLOCK_DATA &&
 		    bit != FEAT_COMPRESSED)
 			continue;
 		ret = pd_load(pd, off, len, "a feature section", &data);

@@ -33,6 +33,7 @@
 #include "event/fmtcheck.h"
 #include "event/session.h"
 #include "event/tpdecode.h"
+#include "source/bootinfo.h"
 #include "source/source.h"
 #include "util/array.h"
 
@@ -85,6 +86,9 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_OPT_PRINTK		20
 #define TD_OPT_CMDLINES		21
 #define TD_OPT_BUFFER_TEXT	22	/* a latency tracer's text */
+/* kmemtrace record's boot id and clocks (source/bootinfo.h) */
+#define TD_OPT_KMT_BOOT		0x4b55
+#define TD_MAX_BOOT		4096	/* far more than it writes */
 /* options that make libtracecmd shift or scale record times */
 #define TD_OPT_DATE		1
 #define TD_OPT_OFFSET		7
@@ -473,6 +477,28 @@ static const struct {
 	{ 21, 8, 0 },
 };
 
+/*
+ * kmemtrace record's boot id and clocks.  Only a fact about the
+ * recording, not needed to read it: a damaged one is left out, never
+ * guessed at, and the file is read as if it had none.
+ */
+static void walk_boot(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	struct kmt_session *s = w->td->s;
+	struct kmt_bootinfo b;
+	char buf[TD_MAX_BOOT];
+
+	if (len > sizeof(buf) || walk_read(w, buf, (size_t)len, at) ||
+	    kmt_bootinfo_parse(&b, buf, (size_t)len))
+		return;
+	memcpy(s->boot_id, b.boot_id, sizeof(s->boot_id));
+	/* one of the two clocks wrapped or damaged: no offset to trust */
+	s->has_wall = b.has_clock && b.realtime_ns <= INT64_MAX &&
+		      b.trace_ns <= INT64_MAX;
+	s->wall_offset_ns = s->has_wall ? (int64_t)b.realtime_ns -
+					  (int64_t)b.trace_ns : 0;
+}
+
 static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		       uint64_t len)
 {
@@ -496,6 +522,8 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	if (id == TD_OPT_DATE || id == TD_OPT_OFFSET ||
 	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC)
 		w->td->lib_times = 1;
+	if (id == TD_OPT_KMT_BOOT)
+		walk_boot(w, at, len);
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)
 			continue;

@@ -34,9 +34,10 @@ FUZZ_BINS := $(patsubst %,$(FUZZ_O)/fuzz-%,$(FUZZ_TARGETS))
 
 # seeds per target, from tests/data
 FUZZ_SEEDS_perfdata   := tests/data/perf-both-g.data tests/data/perf-lost.data \
-			 tests/data/perf-z.data
+			 tests/data/perf-z.data tests/data/perf-clock.data
 FUZZ_SEEDS_perfpipe   := tests/data/perf-slab-pipe.data
-FUZZ_SEEDS_tracedat6  := tests/data/capture.v6.dat tests/data/record/small.dat
+FUZZ_SEEDS_tracedat6  := tests/data/capture.v6.dat tests/data/record/small.dat \
+			 tests/data/record/boot.dat
 FUZZ_SEEDS_tracedat7  := tests/data/capture.v7.dat
 FUZZ_SEEDS_tracedatz  := tests/data/capture.dat tests/data/capture-lost.dat
 FUZZ_SEEDS_ftrace     := $(wildcard tests/data/text/ftrace-*.txt \
