@@ -16,8 +16,10 @@
 # Each way runs REPEAT times, interleaved so that drift hits all alike;
 # the table gives the medians of the workload's own wall time, its
 # slowdown against the untraced runs, the events each tool lost or could
-# not follow (its own counters; "-" where the tool keeps none), and the
-# tracer's peak resident memory in user space (VmHWM).
+# not follow (its own counters; "-" where the tool keeps none; for top
+# and watch, drops are what map sizes decide and "skipped" the events the
+# kernel did not run the program for, as it was already running on that
+# CPU), and the tracer's peak resident memory in user space (VmHWM).
 #
 #   bench/top-watch/run.sh [ROUNDS [REPEAT]]   defaults: 1 round, 3 repeats
 #
@@ -72,14 +74,18 @@ wait_for () {
 	done
 }
 
-# the last JSON object's counters that are losses, added up
+# the last JSON object's counters that are losses, added up: the maps'
+# and stacks' (what sizes decide), then the events the kernel skipped
+# because the program was already running on that CPU (an interrupt
+# inside it: no map size helps)
 json_drops () {
 	tail -n 1 "$1" | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["counters"]
-print(sum(v for k, v in c.items()
-	  if "lost" in k or "full" in k or "not followed" in k
-	  or "not counted" in k or "skipped" in k))'
+skip = "events the kernel skipped"
+print(sum(v for k, v in c.items() if k != skip and
+	  ("lost" in k or "full" in k or "not followed" in k
+	   or "not counted" in k)), c.get(skip, 0))'
 }
 
 check_lost () {
@@ -140,11 +146,11 @@ run_way () {
 	wait "$pid"
 	case $way in
 	top|watch|watch-s1) drops=$(json_drops "$dir/out") ;;
-	record) drops=$(check_lost "$dir/k.dat") ;;
-	perf-kmem) drops=$(check_lost "$dir/p.data") ;;
-	*) drops=- ;;
+	record) drops="$(check_lost "$dir/k.dat") -" ;;
+	perf-kmem) drops="$(check_lost "$dir/p.data") -" ;;
+	*) drops="- -" ;;
 	esac
-	echo "$way $(cat "$dir/ms") ${drops:-?} ${kb:-0}" >>"$dir/results"
+	echo "$way $(cat "$dir/ms") ${drops:-? ?} ${kb:-0}" >>"$dir/results"
 }
 
 WAYS="untraced top watch watch-s1 bpftrace-top bpftrace-watch record perf-kmem"
@@ -172,21 +178,23 @@ function median(list, n,    i, j, t, a) {
 			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-{ ms[$1] = ms[$1] " " $2; dr[$1] = dr[$1] " " $3; kb[$1] = kb[$1] " " $4; seen[$1] = 1 }
+{ ms[$1] = ms[$1] " " $2; dr[$1] = dr[$1] " " $3; sk[$1] = sk[$1] " " $4
+  kb[$1] = kb[$1] " " $5; seen[$1] = 1 }
 END {
 	base = median(ms["untraced"])
-	printf "%-15s %9s %9s %12s %14s\n", "run", "wall (s)", "slowdown", "drops", "peak RSS (MiB)"
+	printf "%-15s %9s %9s %9s %9s %14s\n", "run", "wall (s)", "slowdown", "drops", "skipped", "peak RSS (MiB)"
 	n = split(ways, order, " ")
 	for (k = 1; k <= n; k++) {
 		r = order[k]
 		if (!seen[r]) continue
 		m = median(ms[r])
 		if (r == "untraced") {
-			printf "%-15s %9.2f %9s %12s %14s\n", r, m / 1000, "1.00x", "-", "-"
+			printf "%-15s %9.2f %9s %9s %9s %14s\n", r, m / 1000, "1.00x", "-", "-", "-"
 			continue
 		}
 		d = dr[r] ~ /[0-9]/ ? median(dr[r]) : "-"
-		printf "%-15s %9.2f %8.2fx %12s %14.1f\n", r, m / 1000, m / base, d, median(kb[r]) / 1024
+		x = sk[r] ~ /[0-9]/ ? median(sk[r]) : "-"
+		printf "%-15s %9.2f %8.2fx %9s %9s %14.1f\n", r, m / 1000, m / base, d, x, median(kb[r]) / 1024
 	}
 }' "$dir/results"
 echo
