@@ -148,11 +148,14 @@ static void print_text(const struct top_out *o, int max_rows)
 		 human(f, sizeof(f), tt->d_pages / secs));
 	put_line(o, line);
 	snprintf(line, sizeof(line),
-		 "since start: %s events, live %s%s objects, %s%s bytes, %llu processes exited",
-		 human(a, sizeof(a), (double)tt->events), est ? "~" : "",
-		 human(b, sizeof(b), (double)tt->live), est ? "~" : "",
+		 "since start: %s event%s, live %s%s object%s, %s%s byte%s, %llu process%s exited",
+		 human(a, sizeof(a), (double)tt->events),
+		 tt->events == 1 ? "" : "s", est ? "~" : "",
+		 human(b, sizeof(b), (double)tt->live),
+		 tt->live == 1 ? "" : "s", est ? "~" : "",
 		 human(c, sizeof(c), (double)tt->live_bytes),
-		 (unsigned long long)tt->exited);
+		 tt->live_bytes == 1 ? "" : "s",
+		 (unsigned long long)tt->exited, tt->exited == 1 ? "" : "es");
 	put_line(o, line);
 	snprintf(line, sizeof(line), "drops: ");
 	drops_line(t, line + 7, sizeof(line) - 7);
@@ -199,7 +202,8 @@ static void print_text(const struct top_out *o, int max_rows)
 	}
 	r = t->nr_rows - n;
 	if (r && !o->interactive) {
-		snprintf(line, sizeof(line), "... %zu more rows", r);
+		snprintf(line, sizeof(line), "... %zu more row%s", r,
+			 r == 1 ? "" : "s");
 		put_line(o, line);
 	}
 }

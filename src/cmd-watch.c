@@ -98,15 +98,18 @@ static void print_text(const struct watch_out *o, int final)
 
 	for (k = KMT_S_EVENTS_KMALLOC; k <= KMT_S_EVENTS_PAGE_FREE; k++)
 		events += w->stats[k];
-	fprintf(f, "kmemtrace watch: %s%.1fs, %s, %llu events, sampling 1 in %u addresses%s\n",
+	fprintf(f, "kmemtrace watch: %s%.1fs, %s, %llu event%s, sampling 1 in %u address%s%s\n",
 		final ? "end, " : "", (w->now_ns - w->start_ns) / 1e9, o->target,
-		(unsigned long long)events, w->sample,
+		(unsigned long long)events, events == 1 ? "" : "s", w->sample,
+		w->sample == 1 ? "" : "es",
 		w->sample > 1 ? " (counts are estimates, marked ~)" : "");
-	fprintf(f, "outstanding: %s%lld objects, %s%lld bytes; older than %gs: %s%llu objects, %s%llu bytes\n",
-		est, (long long)w->live, est, (long long)w->live_bytes,
+	fprintf(f, "outstanding: %s%lld object%s, %s%lld byte%s; older than %gs: %s%llu object%s, %s%llu byte%s\n",
+		est, (long long)w->live, w->live == 1 ? "" : "s",
+		est, (long long)w->live_bytes, w->live_bytes == 1 ? "" : "s",
 		w->older_than_ns / 1e9, est,
-		(unsigned long long)w->old_count, est,
-		(unsigned long long)w->old_bytes);
+		(unsigned long long)w->old_count, w->old_count == 1 ? "" : "s",
+		est, (unsigned long long)w->old_bytes,
+		w->old_bytes == 1 ? "" : "s");
 	fprintf(f, "lost: ");
 	for (i = 0; i < NR(drops); i++) {
 		if (w->stats[drops[i]])
@@ -119,13 +122,16 @@ static void print_text(const struct watch_out *o, int final)
 				used ? ", " : "",
 				(unsigned long long)w->missed);
 	fprintf(f, "%s\n", used ? "" : "none");
-	fprintf(f, "seen: %llu frees of objects allocated before the start, %llu allocations over a live object, frees in task/softirq/hardirq context %llu/%llu/%llu, %llu stacks given back\n",
+	fprintf(f, "seen: %llu free%s of objects allocated before the start, %llu allocation%s over a live object, frees in task/softirq/hardirq context %llu/%llu/%llu, %llu stack%s given back\n",
 		(unsigned long long)w->stats[KMT_S_UNKNOWN_FREE],
+		w->stats[KMT_S_UNKNOWN_FREE] == 1 ? "" : "s",
 		(unsigned long long)w->stats[KMT_S_REALLOC],
+		w->stats[KMT_S_REALLOC] == 1 ? "" : "s",
 		(unsigned long long)w->stats[KMT_S_FREE_TASK],
 		(unsigned long long)w->stats[KMT_S_FREE_SOFTIRQ],
 		(unsigned long long)w->stats[KMT_S_FREE_HARDIRQ],
-		(unsigned long long)w->stacks_pruned);
+		(unsigned long long)w->stacks_pruned,
+		w->stacks_pruned == 1 ? "" : "s");
 
 	fprintf(f, "\nOUTSTANDING by stack\n");
 	fprintf(f, " Kind   Count      Bytes  Min age  Max age  Trend (per interval)      Callsite\n");
@@ -159,7 +165,8 @@ static void print_text(const struct watch_out *o, int final)
 				"bpf_get_stack failed");
 	}
 	if (w->nr_sorted > n)
-		fprintf(f, " ... %zu more stacks\n", w->nr_sorted - n);
+		fprintf(f, " ... %zu more stack%s\n", w->nr_sorted - n,
+			w->nr_sorted - n == 1 ? "" : "s");
 
 	fprintf(f, "\nOUTSTANDING by callsite\n");
 	fprintf(f, " Kind   Count      Bytes  Min age  Max age  Trend (per interval)      Stacks  Callsite\n");
@@ -334,6 +341,7 @@ int cmd_watch(int argc, char **argv)
 	char target[256], pinned[32];
 	double interval, older;
 	int nargs, code, done = 0;
+	unsigned int stacks;
 	char *end;
 
 	nargs = kmt_parse_options(argc, argv, options, watch_usage,
@@ -387,9 +395,11 @@ int cmd_watch(int argc, char **argv)
 	if (code)
 		goto out_file;
 	/* once attached: what a script may wait for */
-	fprintf(stderr, "kmemtrace watch: %s, 1 address in %u followed%s, up to %u objects and %u stacks; the maps pin %s of kernel memory\n",
+	stacks = bpf.cfg.take_stacks ? bpf.cfg.stacks_max : 0;
+	fprintf(stderr, "kmemtrace watch: %s, 1 address in %u followed%s, up to %u object%s and %u stack%s; the maps pin %s of kernel memory\n",
 		target, bpf.cfg.sample, bpf.cfg.take_stacks ? " with its stack" : "",
-		bpf.cfg.live_max, bpf.cfg.take_stacks ? bpf.cfg.stacks_max : 0,
+		bpf.cfg.live_max, bpf.cfg.live_max == 1 ? "" : "s",
+		stacks, stacks == 1 ? "" : "s",
 		bpf_run_size(pinned, sizeof(pinned),
 			     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
 	kmt_watch_init(&w, &bpf, &names, (uint64_t)(older * 1e9), now_ns());

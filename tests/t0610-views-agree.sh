@@ -23,7 +23,45 @@ def eq(what, a, b):
 
 slab = d.get("slab", {}).get("summary", {})
 page = d.get("page", {}).get("summary", {})
-leaks = d["leaks"]["summary"]
+# a recording of one kind: the views of both kinds say the other was not
+# recorded (null, and why beside each table), and compare the kind there is
+rec = d["recorded_events"]
+kinds = {k: rec is None or any(e in rec for e in ev) for k, ev in (
+    ("slab", ("kmalloc", "kmem_cache_alloc", "kfree", "kmem_cache_free")),
+    ("page", ("mm_page_alloc", "mm_page_free", "mm_page_free_batched")))}
+raw_leaks = d["leaks"]["summary"]
+life = d["lifetimes"]
+tl = d["timeline"]
+for k in ("slab", "page"):
+    nulls = [raw_leaks[x] for x in raw_leaks if x.startswith(k + "_")] + \
+        [life["summary"][x] for x in life["summary"] if x.startswith(k + "_")] + \
+        [tl["summary"][x] for x in tl["summary"] if x.startswith(k + "_")] + \
+        [v for r in life["histogram"] for x, v in r.items()
+         if x.startswith(k + "_")] + \
+        [v for x, s in tl["series"].items() if x.startswith(k + "_")
+         for v in s]
+    if kinds[k]:
+        eq(k + " recorded: no null", [v for v in nulls if v is None], [])
+        eq(k + " recorded: no note says otherwise", [
+            d["leaks"].get("callsites_not_recorded",
+                           {}).get("rows") == {"kind": k},
+            k + "_frees" in life.get("histogram_not_recorded",
+                                     {}).get("columns", []),
+            k + "_bytes" in tl.get("series_not_recorded",
+                                   {}).get("columns", [])],
+           [False, False, False])
+    else:
+        eq(k + " not recorded: null", set(nulls), {None})
+        eq(k + " not recorded: leaks say so",
+           d["leaks"]["callsites_not_recorded"]["rows"], {"kind": k})
+        eq(k + " not recorded: no rows of it",
+           [r for r in d["leaks"]["callsites"] if r["kind"] == k], [])
+        eq(k + " not recorded: the histogram says so",
+           k + "_frees" in life["histogram_not_recorded"]["columns"], True)
+        eq(k + " not recorded: the series say so",
+           k + "_bytes" in tl["series_not_recorded"]["columns"], True)
+# the nulls checked, a kind not recorded counts nothing in what follows
+leaks = {k: 0 if v is None else v for k, v in raw_leaks.items()}
 # columns whose events were not recorded are null: no count, taken as 0
 raw_tot = d["procs"]["totals"]
 tot = {k: 0 if v is None else v for k, v in raw_tot.items()}
@@ -72,45 +110,54 @@ eq("procs fragmenting", tot["fragmenting"],
    page.get("extfrag", {}).get("count", 0))
 
 # --caches and --sizes count every slab allocation once
-c = d["caches"]["summary"]
-eq("caches objects", c["objects"], tot["slab_allocs"])
-eq("caches bytes", c["bytes"], slab.get("bytes_allocated", 0))
-eq("caches frees", c["frees"], slab.get("frees_matched", 0))
-eq("caches live", c["live_bytes"], leaks["slab_bytes"])
-eq("caches live objects", c["live_objects"], leaks["slab_objects"])
-eq("caches rows", len(d["caches"]["caches"]), c["caches"])
-eq("caches sum of bytes", sum(r["bytes"] for r in d["caches"]["caches"]),
-   c["bytes"])
-s = d["sizes"]["summary"]
-h = d["sizes"]["histogram"]
-eq("sizes allocs", s["allocs"], tot["slab_allocs"])
-eq("sizes requested", s["requested"], slab.get("bytes_requested", 0))
-eq("sizes allocated", s["allocated"], slab.get("bytes_allocated", 0))
-for k in ("allocs", "requested", "allocated", "waste"):
-    eq("sizes sum of " + k, sum(r[k] for r in h), s[k])
+if "not_recorded" in d["caches"]:
+    eq("caches not recorded", kinds["slab"], False)
+    eq("sizes not recorded", "not_recorded" in d["sizes"], True)
+else:
+    c = d["caches"]["summary"]
+    eq("caches objects", c["objects"], tot["slab_allocs"])
+    eq("caches bytes", c["bytes"], slab.get("bytes_allocated", 0))
+    eq("caches frees", c["frees"], slab.get("frees_matched", 0))
+    eq("caches live", c["live_bytes"], leaks["slab_bytes"])
+    eq("caches live objects", c["live_objects"], leaks["slab_objects"])
+    eq("caches rows", len(d["caches"]["caches"]), c["caches"])
+    eq("caches sum of bytes", sum(r["bytes"] for r in d["caches"]["caches"]),
+       c["bytes"])
+    s = d["sizes"]["summary"]
+    h = d["sizes"]["histogram"]
+    eq("sizes allocs", s["allocs"], tot["slab_allocs"])
+    eq("sizes requested", s["requested"], slab.get("bytes_requested", 0))
+    eq("sizes allocated", s["allocated"], slab.get("bytes_allocated", 0))
+    for k in ("allocs", "requested", "allocated", "waste"):
+        eq("sizes sum of " + k, sum(r[k] for r in h), s[k])
 
 # --lifetimes: one lifetime per matched free
 l = d["lifetimes"]["summary"]
-eq("lifetimes slab", l["slab_frees"], slab.get("frees_matched", 0))
-eq("lifetimes page", l["page_frees"],
-   page.get("alloc_freed", {}).get("requests", 0) +
-   page.get("split_part_frees", 0))
 hist = d["lifetimes"]["histogram"]
-eq("lifetimes histogram", sum(r["slab_frees"] for r in hist), l["slab_frees"])
-eq("lifetimes page histogram", sum(r["page_frees"] for r in hist),
-   l["page_frees"])
+if kinds["slab"]:
+    eq("lifetimes slab", l["slab_frees"], slab.get("frees_matched", 0))
+    eq("lifetimes histogram", sum(r["slab_frees"] for r in hist),
+       l["slab_frees"])
+if kinds["page"]:
+    eq("lifetimes page", l["page_frees"],
+       page.get("alloc_freed", {}).get("requests", 0) +
+       page.get("split_part_frees", 0))
+    eq("lifetimes page histogram", sum(r["page_frees"] for r in hist),
+       l["page_frees"])
 
 # --timeline ends where --leaks does; its steps add up
 t = d["timeline"]["summary"]
 ser = d["timeline"]["series"]
-eq("timeline slab end", t["slab_final_bytes"], leaks["slab_bytes"])
-eq("timeline page end", t["page_final_bytes"], leaks["page_bytes"])
-if ser["slab_bytes"]:
-    eq("timeline last step", ser["slab_bytes"][-1], leaks["slab_bytes"])
-eq("timeline slab flow", sum(ser["slab_alloc_bytes"]) -
-   sum(ser["slab_freed_bytes"]), t["slab_final_bytes"])
-eq("timeline page flow", sum(ser["page_alloc_bytes"]) -
-   sum(ser["page_freed_bytes"]), t["page_final_bytes"])
+if kinds["slab"]:
+    eq("timeline slab end", t["slab_final_bytes"], leaks["slab_bytes"])
+    if ser["slab_bytes"]:
+        eq("timeline last step", ser["slab_bytes"][-1], leaks["slab_bytes"])
+    eq("timeline slab flow", sum(ser["slab_alloc_bytes"]) -
+       sum(ser["slab_freed_bytes"]), t["slab_final_bytes"])
+if kinds["page"]:
+    eq("timeline page end", t["page_final_bytes"], leaks["page_bytes"])
+    eq("timeline page flow", sum(ser["page_alloc_bytes"]) -
+       sum(ser["page_freed_bytes"]), t["page_final_bytes"])
 eq("timeline steps", len(ser["offset_ns"]), t["steps"])
 
 # --pcpu and --extfrag count the page summary's events, or their events
@@ -183,6 +230,11 @@ import json, sys
 whole = json.load(open(sys.argv[1]))["leaks"]["summary"]
 parts = [json.load(open(f))["leaks"]["summary"] for f in sys.argv[2:]]
 for k in ("slab_objects", "slab_bytes", "page_blocks", "page_bytes"):
+    # a kind not recorded is not recorded on any CPU
+    if whole[k] is None:
+        if any(p[k] is not None for p in parts):
+            sys.exit("%s: null in all, not on every CPU" % k)
+        continue
     s = sum(p[k] for p in parts)
     if s != whole[k]:
         sys.exit("%s: the CPUs add up to %d, not %d" % (k, s, whole[k]))

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 SLAB=$DATA/perf-slab-pipe.data	# perf kmem --slab record: slab events only
+PAGE=$DATA/page-only.dat	# kmemtrace record --page: page events only
 BOTH=$DATA/capture.dat		# every kmem format, no pcpu or extfrag event
 
 test_expect_success 'slab-only perf.data: the page views say not recorded, how to record them' '
@@ -81,6 +82,81 @@ test_expect_success 'recorded but none happened: a true 0, no not recorded' '
 	grep -q "^EXTERNAL FRAGMENTATION" out &&
 	grep -q "^Per-CPU drains: 0$" out &&
 	grep -q "^Fragmentation fallbacks: 0$" out
+'
+
+# the views of slab and page alike on a recording of one kind: $1 the
+# recording, $2 the kind it has, $3 the kind it lacks, $4 its record option
+one_kind () {
+	"$KMEMTRACE" report -i "$1" --leaks --lifetimes --caller --timeline \
+		--step 2ms -l 0 >out &&
+	Has=$(echo $2 | sed "s/^./\U&/") && Not=$(echo $3 | sed "s/^./\U&/") &&
+	why="the recording has no kmem:.* events (record them with: kmemtrace record --$4)" &&
+	# leaks: no rows of the kind, and that it was not recorded under them
+	grep -q "^ $2 " out &&
+	! grep -q "^ $3 " out &&
+	test $(grep -c "^ not recorded: $3 rows: $why$" out) = 3 &&
+	grep -q "^$Not bytes outstanding: not recorded$" out &&
+	grep -q "^$Has bytes outstanding: [0-9]" out &&
+	# lifetimes and timeline: its columns and summary lines not recorded
+	grep -q "^ not recorded: $Not [a-z]*, $Not bytes, $Not cum%: $why$" out &&
+	grep -q "^$Not frees matched: not recorded$" out &&
+	grep -q "^$Not longest: not recorded$" out &&
+	grep -q "^$Has frees matched: [1-9]" out &&
+	grep -q "^ not recorded: $Not[a-z]*, $Not[a-z]*+, $Not[a-z]*-: $why$" out &&
+	grep -q "^$Not bytes outstanding at the end: not recorded$" out &&
+	! grep -q "^[ 0-9.,a-z]*[0-9] *0 *0 *0\.000% *$" out &&
+	"$KMEMTRACE" report -i "$1" --leaks --lifetimes --timeline --json >out.json &&
+	python3 - out.json $2 $3 $4 <<-\EOF &&
+	import json, sys
+	d, has, nothas, opt = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
+	why = lambda m: m["record_with"] == "kmemtrace record --" + opt and m["events"]
+	l = d["leaks"]
+	assert l["callsites_not_recorded"]["rows"] == {"kind": nothas}, l
+	assert why(l["callsites_not_recorded"])
+	assert l["summary"][nothas + "_bytes"] is None and l["summary"][has + "_bytes"] > 0
+	h = d["lifetimes"]["histogram_not_recorded"]
+	assert h["columns"] == [nothas + "_frees", nothas + "_bytes", nothas + "_cum_pct"], h
+	assert why(h)
+	assert all(r[nothas + "_frees"] is None and r[has + "_frees"] is not None
+	           for r in d["lifetimes"]["histogram"])
+	assert d["lifetimes"]["summary"][nothas + "_frees"] is None
+	t = d["timeline"]
+	assert set(t["series_not_recorded"]["columns"]) == {nothas + "_bytes",
+	    nothas + "_alloc_bytes", nothas + "_freed_bytes", nothas + "_peak_bytes"}
+	assert set(t["series"][nothas + "_bytes"]) == {None}
+	assert None not in t["series"][has + "_bytes"] + t["series"]["site_1"]
+	assert t["summary"][nothas + "_final_bytes"] is None
+	EOF
+	"$KMEMTRACE" report -i "$1" --leaks --csv >out.csv &&
+	grep -q "^leaks\.callsites_not_recorded,0,kind,$3$" out.csv &&
+	grep -q "^leaks\.callsites_not_recorded,0,record_with,kmemtrace record --$4$" out.csv &&
+	grep -q "^leaks\.summary,0,$3_bytes,$" out.csv
+}
+
+test_expect_success 'slab-only: leaks, lifetimes and timeline say the pages were not recorded' '
+	one_kind "$SLAB" slab page page
+'
+
+test_expect_success 'page-only: leaks, lifetimes and timeline say the slab was not recorded' '
+	one_kind "$PAGE" page slab slab
+'
+
+test_expect_success 'both kinds recorded: leaks, lifetimes and timeline numbers, true zeros' '
+	"$KMEMTRACE" report -i "$BOTH" --leaks --lifetimes --timeline >out &&
+	! grep -q "not recorded" out &&
+	grep -q "^   8.19us   16.38us  *3  *8,272  *2.083%  *0  *0  *0.000%$" out &&
+	grep -q "^Page bytes outstanding: 163840$" out &&
+	# recorded, none in the window: a true 0, not "not recorded"
+	"$KMEMTRACE" report -i "$BOTH" --time 1047.7811, --leaks --lifetimes \
+		--timeline --step 1ms >out &&
+	! grep -q "not recorded" out &&
+	grep -q "^Page blocks outstanding: 0$" out &&
+	grep -q "^Page frees matched: 0$" out &&
+	grep -q "^ 16.38us  32.77us  *1  *4,096  *100.000%  *0  *0  *0.000%$" out &&
+	grep -q "^Page bytes outstanding at the end: 0$" out &&
+	"$KMEMTRACE" report -i "$BOTH" --time 1047.7811, --leaks --lifetimes \
+		--timeline --json >out.json &&
+	! grep -q "null\|not_recorded" out.json
 '
 
 test_expect_success 'text input: none seen, since text does not say what was enabled' '

@@ -116,4 +116,27 @@ test_expect_success 'zoom: the frame asked for is the top, with its value' '
 	EOF
 '
 
+test_expect_success 'a recording of one kind: the other is said not recorded, not drawn as 0' '
+	for r in perf-slab-pipe.data:slab:page page-only.dat:page:slab; do
+		f=${r%%:*} && k=${r#*:} && has=${k%:*} && not=${k#*:} &&
+		"$KMEMTRACE" report --html "$f.html" "$DATA/$f" &&
+		open_page "$f.html" dom &&
+		! grep ":CONSOLE" dom.log &&
+		python3 - dom $has $not <<-\EOF || exit 1
+		import re, sys
+		dom, has, nothas = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+		notes = re.findall(r"class=\"kmt-unrecorded\">not recorded: ([^<]*)", dom)
+		for what in (nothas + "_bytes, " + nothas + "_alloc_bytes",
+		             nothas + "_frees, ", nothas + " rows: "):
+		    assert [n for n in notes if n.startswith(what)], (what, notes)
+		assert all("record them with: kmemtrace record --" in n for n in notes), notes
+		# no line drawn for the kind not recorded, lines for the other
+		assert "\u25a0 " + nothas + " bytes" not in dom
+		assert "\u25a0 " + has + " bytes live" in dom
+		assert "frees (" + has + ")" in dom
+		assert ">not recorded</td>" in dom
+		EOF
+	done
+'
+
 test_done

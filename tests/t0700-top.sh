@@ -66,6 +66,22 @@ test_expect_success 'batch text: -n refreshes, header, drops, columns' '
 	grep "the maps pin [0-9.]* MiB of kernel memory" err
 '
 
+test_expect_success 'batch text: each count agrees with its noun, "1 object", "2 rows"' '
+	"$KMEMTRACE" top -b -n 1 -d 0.3 -l 1 --sample 1 --live-max 1 >out 2>err &&
+	grep "^since start: [0-9.KMG]* events\{0,1\}, live 1 object, " out &&
+	python3 - out <<-\EOF
+	import re, sys
+	# "1 event", "2 events", "1.2K events": the noun agrees with its count
+	bad = []
+	for line in open(sys.argv[1]):
+	    for n, noun in re.findall(r"(?<![\w/.])~?([\d.]+[KMG]?) (events?|objects?|bytes?|process(?:es)?|rows?|stacks?|address(?:es)?|frees?|allocations?)\b", line):
+	        one = n == "1"
+	        if one != (noun in ("event", "object", "byte", "process", "row", "stack", "address", "free", "allocation")):
+	            bad.append((n, noun, line.strip()))
+	assert not bad, bad
+	EOF
+'
+
 test_expect_success 'every view in JSON, one object a refresh, rows sorted' '
 	for v in callsite cache process stack; do
 		"$KMEMTRACE" top -b --json -n 1 -d 0.5 --view $v -s allocs \

@@ -55,6 +55,24 @@ test_expect_success 'the start line states the sampling and the memory pinned' '
 	grep "^kmemtrace watch: system wide, 1 address in 16 followed with its stack, up to 262144 objects and 16384 stacks; the maps pin [0-9.]* MiB of kernel memory$" err
 '
 
+test_expect_success 'a count and its noun agree: "1 object", "1 stack", "1 address"' '
+	"$KMEMTRACE" watch --duration 0.3 -I 1 --sample 1 --live-max 1 \
+		--stacks-max 1 >out 2>err &&
+	grep "^kmemtrace watch: system wide, 1 address in 1 followed with its stack, up to 1 object and 1 stack; " err &&
+	grep "^kmemtrace watch: end, .* events\{0,1\}, sampling 1 in 1 address$" out &&
+	python3 - out <<-\EOF
+	import re, sys
+	# "1 event", "2 events", "1.2K events": the noun agrees with its count
+	bad = []
+	for line in open(sys.argv[1]):
+	    for n, noun in re.findall(r"(?<![\w/.])~?([\d.]+[KMG]?) (events?|objects?|bytes?|process(?:es)?|rows?|stacks?|address(?:es)?|frees?|allocations?)\b", line):
+	        one = n == "1"
+	        if one != (noun in ("event", "object", "byte", "process", "row", "stack", "address", "free", "allocation")):
+	            bad.append((n, noun, line.strip()))
+	assert not bad, bad
+	EOF
+'
+
 test_expect_success 'a steady leak stands out at the default settings, the machine busy' '
 	"$TOP/bench/workload.sh" 6 >/dev/null 2>&1 &
 	busy=$!

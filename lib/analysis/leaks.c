@@ -224,9 +224,22 @@ static const struct kmt_col leak_cols[] = {
 	{ "stack", "Stack", KMT_V_STR, KMT_COL_LEFT },
 };
 
+/* the summary's lines of each kind, [0] slab, [1] page */
+static const char *const kind_keys[2][4] = {
+	{ "slab_objects", "slab_bytes", "older_slab_objects",
+	  "older_slab_bytes" },
+	{ "page_blocks", "page_bytes", "older_page_blocks",
+	  "older_page_bytes" },
+};
+
+/*
+ * unrec: the kinds not recorded, whose rows a reader would take for no
+ * leak at all without a word under the table
+ */
 static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 		     struct kmt_rows *rows, const char *key,
-		     const char *title, int with_stack)
+		     const char *title, int with_stack,
+		     const struct kmt_missing *const unrec[2])
 {
 	size_t i, n = rows->nr;
 	struct kmt_table *t;
@@ -273,6 +286,9 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 		}
 	}
 	t->total_rows = rows->nr;
+	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
+	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))
+		return -EINVAL;
 	return 0;
 }
 
@@ -281,20 +297,24 @@ static int leaks_finish(void *ctx, struct kmt_report *r)
 	struct leaks_ctx *c = ctx;
 	struct kmt_live *l = c->live.l;
 	const struct kmt_leaks_totals *t = &c->t;
+	const struct kmt_missing *unrec[2];
 	struct kmt_summary *s;
+	size_t k;
 	int err = 0;
 
 	memset(&c->t, 0, sizeof(c->t));
 	c->t.end_ts = kmt_live_end_ts(l);
-	if (collect(c, &l->slab, t->end_ts) || collect(c, &l->page, t->end_ts))
+	if (collect(c, &l->slab, t->end_ts) || collect(c, &l->page, t->end_ts) ||
+	    kmt_view_kinds_unrecorded(c->s, r, unrec))
 		return -ENOMEM;
 
 	if (add_table(c, r, &c->sites, "callsites",
-		      "LEAKS: still allocated at the end, by callsite", 0))
+		      "LEAKS: still allocated at the end, by callsite", 0,
+		      unrec))
 		return -ENOMEM;
 	if (t->with_stack &&
 	    add_table(c, r, &c->stacks, "stacks",
-		      "LEAKS: still allocated at the end, by stack", 1))
+		      "LEAKS: still allocated at the end, by stack", 1, unrec))
 		return -ENOMEM;
 
 	s = kmt_report_add_summary(r, "leaks", "summary",
@@ -334,6 +354,9 @@ static int leaks_finish(void *ctx, struct kmt_report *r)
 		err |= kmt_summary_u64(s, "Page bytes that old:",
 				       "older_page_bytes", t->shown_page_bytes);
 	}
+	for (k = 0; k < 2; k++)
+		kmt_summary_mark_unrecorded(s, kind_keys[k],
+					    KMT_NCOLS(kind_keys[k]), unrec[k]);
 	return err ? -ENOMEM : 0;
 }
 

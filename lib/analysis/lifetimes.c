@@ -149,6 +149,15 @@ static const struct kmt_col hist_cols[] = {
 	{ "page_cum_pct", "Page cum%", KMT_V_PCT, 0 },
 };
 
+/* a recording of one kind: the other's columns say "not recorded" */
+static const uint32_t hist_needs[] = {
+	0, 0, KMT_EV_SLAB_BITS, KMT_EV_SLAB_BITS, KMT_EV_SLAB_BITS,
+	KMT_EV_PAGE_BITS, KMT_EV_PAGE_BITS, KMT_EV_PAGE_BITS,
+};
+
+_Static_assert(KMT_NCOLS(hist_needs) == KMT_NCOLS(hist_cols),
+	       "a needs entry for every column");
+
 static const struct kmt_col site_cols[] = {
 	{ "kind", "Kind", KMT_V_STR, KMT_COL_LEFT },
 	{ "frees", "Frees", KMT_V_U64, 0 },
@@ -202,7 +211,9 @@ static int hist_table(struct lifetimes_ctx *c, struct kmt_report *r)
 		v[6].u = c->page.bytes[b];
 		v[7].d = pct(cum_page, c->page.count);
 	}
-	return 0;
+	return kmt_report_mark_unrecorded(r, t, hist_needs, NULL,
+					  kmt_session_types(c->s),
+					  c->s->types_known);
 }
 
 static void put_stats(union kmt_val *v, const struct kmt_life_hist *h)
@@ -226,7 +237,8 @@ static int cmp_sites(const void *a, const void *b)
 	return memcmp(&x->k, &y->k, sizeof(x->k));
 }
 
-static int site_table(struct lifetimes_ctx *c, struct kmt_report *r)
+static int site_table(struct lifetimes_ctx *c, struct kmt_report *r,
+		      const struct kmt_missing *const unrec[2])
 {
 	struct kmt_sort_chain chain = { .tiebreak = cmp_sites };
 	struct kmt_rows *rows = &c->sites;
@@ -256,12 +268,16 @@ static int site_table(struct lifetimes_ctx *c, struct kmt_report *r)
 		v[9].u = kmt_view_addr(row->k.callsite);
 	}
 	t->total_rows = rows->nr;
+	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
+	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))
+		return -EINVAL;
 	return 0;
 }
 
+/* m: the kind was not recorded, so no line has a value */
 static int summary_lines(struct kmt_summary *s, const char *what,
 			 const char *key, const struct kmt_life_hist *h,
-			 struct kmt_report *r)
+			 const struct kmt_missing *m, struct kmt_report *r)
 {
 	static const char *const names[] = {
 		"frees", "min_ns", "avg_ns", "p50_ns", "p90_ns", "p99_ns",
@@ -281,6 +297,7 @@ static int summary_lines(struct kmt_summary *s, const char *what,
 			.label = kmt_report_printf(r, "%s %s", what, labels[i]),
 			.key = kmt_report_printf(r, "%s_%s", key, names[i]),
 			.type = i ? KMT_V_DURATION : KMT_V_U64, .v = v[i],
+			.missing = m,
 		};
 
 		err |= kmt_summary_add(s, &it);
@@ -291,17 +308,19 @@ static int summary_lines(struct kmt_summary *s, const char *what,
 static int lifetimes_finish(void *ctx, struct kmt_report *r)
 {
 	struct lifetimes_ctx *c = ctx;
+	const struct kmt_missing *unrec[2];
 	struct kmt_summary *s;
 	int err = 0;
 
-	if (hist_table(c, r) || (c->opts.caller && site_table(c, r)))
+	if (kmt_view_kinds_unrecorded(c->s, r, unrec) || hist_table(c, r) ||
+	    (c->opts.caller && site_table(c, r, unrec)))
 		return -ENOMEM;
 	s = kmt_report_add_summary(r, "lifetimes", "summary",
 				   "SUMMARY (lifetimes)");
 	if (!s)
 		return -ENOMEM;
-	err |= summary_lines(s, "Slab", "slab", &c->slab, r);
-	err |= summary_lines(s, "Page", "page", &c->page, r);
+	err |= summary_lines(s, "Slab", "slab", &c->slab, unrec[0], r);
+	err |= summary_lines(s, "Page", "page", &c->page, unrec[1], r);
 	return err ? -ENOMEM : 0;
 }
 

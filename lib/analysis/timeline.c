@@ -343,6 +343,22 @@ static const struct kmt_col fixed_cols[] = {
 
 #define NR_FIXED KMT_NCOLS(fixed_cols)
 
+/*
+ * A recording of one kind: the other's columns say "not recorded".  The
+ * top callsites' columns (0) are of whichever kinds were recorded.
+ */
+static const uint32_t series_needs[64] = {
+	0, KMT_EV_SLAB_BITS, KMT_EV_PAGE_BITS, KMT_EV_SLAB_BITS,
+	KMT_EV_SLAB_BITS, KMT_EV_PAGE_BITS, KMT_EV_PAGE_BITS,
+	KMT_EV_SLAB_BITS, KMT_EV_PAGE_BITS,
+};
+
+/* the summary's lines of each kind, [0] slab, [1] page */
+static const char *const kind_keys[2][2] = {
+	{ "slab_peak_bytes", "slab_final_bytes" },
+	{ "page_peak_bytes", "page_final_bytes" },
+};
+
 static const struct kmt_col site_cols[] = {
 	{ "series", "Series", KMT_V_STR, KMT_COL_LEFT },
 	{ "kind", "Kind", KMT_V_STR, KMT_COL_LEFT },
@@ -393,11 +409,13 @@ static int series_table(struct timeline_ctx *c, struct kmt_report *r,
 			v[NR_FIXED + j].s = sample(c->ranked[j], i);
 		}
 	}
-	return 0;
+	return kmt_report_mark_unrecorded(r, t, series_needs, NULL,
+					  kmt_session_types(c->s),
+					  c->s->types_known);
 }
 
 static int sites_table(struct timeline_ctx *c, struct kmt_report *r,
-		       size_t top)
+		       size_t top, const struct kmt_missing *const unrec[2])
 {
 	struct kmt_table *t;
 	size_t j;
@@ -423,6 +441,9 @@ static int sites_table(struct timeline_ctx *c, struct kmt_report *r,
 		v[5].u = kmt_view_addr(row->callsite);
 	}
 	t->total_rows = c->nr_ranked;
+	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
+	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))
+		return -EINVAL;
 	return 0;
 }
 
@@ -431,6 +452,7 @@ static int timeline_finish(void *ctx, struct kmt_report *r)
 	struct timeline_ctx *c = ctx;
 	size_t top = c->opts.top > 0 ? (size_t)c->opts.top : DEFAULT_TOP;
 	uint64_t end = kmt_live_end_ts(c->live.l);
+	const struct kmt_missing *unrec[2];
 	struct kmt_summary *s;
 	size_t m, i, p;
 	int err = 0;
@@ -455,7 +477,8 @@ static int timeline_finish(void *ctx, struct kmt_report *r)
 	qsort(c->ranked, c->nr_ranked, sizeof(*c->ranked), cmp_rank);
 	if (top > c->nr_ranked)
 		top = c->nr_ranked;
-	if (series_table(c, r, top) || sites_table(c, r, top))
+	if (kmt_view_kinds_unrecorded(c->s, r, unrec) ||
+	    series_table(c, r, top) || sites_table(c, r, top, unrec))
 		return -ENOMEM;
 
 	s = kmt_report_add_summary(r, "timeline", "summary",
@@ -485,6 +508,8 @@ static int timeline_finish(void *ctx, struct kmt_report *r)
 	err |= kmt_summary_u64(s, "Page bytes outstanding at the end:",
 			       "page_final_bytes", (uint64_t)c->page_now);
 	err |= kmt_summary_u64(s, "Callsites:", "callsites", c->nr_ranked);
+	for (p = 0; p < 2; p++)
+		kmt_summary_mark_unrecorded(s, kind_keys[p], 2, unrec[p]);
 	return err ? -ENOMEM : 0;
 }
 

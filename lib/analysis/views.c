@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -17,6 +18,20 @@ uint64_t kmt_view_addr(uint64_t addr)
 const char *kmt_view_kind(unsigned int type)
 {
 	return kmt_ev_is_slab(type) ? "slab" : "page";
+}
+
+int kmt_view_kinds_unrecorded(const struct kmt_session *s,
+			      struct kmt_report *r,
+			      const struct kmt_missing *unrec[2])
+{
+	static const uint32_t kinds[2] = { KMT_EV_SLAB_BITS, KMT_EV_PAGE_BITS };
+	size_t k;
+
+	for (k = 0; k < 2; k++)
+		unrec[k] = kmt_report_unrecorded(r, kinds[k],
+						 kmt_session_types(s),
+						 s->types_known);
+	return r->oom ? -ENOMEM : 0;
 }
 
 void kmt_view_sort(struct kmt_sort_chain *chain, const char *spec,

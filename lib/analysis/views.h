@@ -29,6 +29,19 @@ uint64_t kmt_view_addr(uint64_t addr);
 /* "slab" or "page" for an event or live-object type */
 const char *kmt_view_kind(unsigned int type);
 
+struct kmt_missing;
+
+/*
+ * The views of slab objects and page blocks alike (--leaks, --lifetimes,
+ * --timeline) on a recording of one kind only: what to say of the slab
+ * (unrec[0]) and page (unrec[1]) half in place of its numbers, NULL for
+ * a kind recorded, whose 0s are true, or when the input cannot tell.
+ * 0, or -ENOMEM.
+ */
+int kmt_view_kinds_unrecorded(const struct kmt_session *s,
+			      struct kmt_report *r,
+			      const struct kmt_missing *unrec[2]);
+
 /*
  * The sort chain from -s: the keys of this view, in the order given;
  * def when -s names none of them.  Ties fall to tiebreak.

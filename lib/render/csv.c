@@ -148,6 +148,14 @@ static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
 					 n++, "column", t->cols[c].key);
 		}
 		csv_missing(out, sec->group, sec->key, suffix, 0, t->missing);
+	} else if (t->unrecorded_kind && t->missing) {
+		const char *suffix = t->missing->known ? "_not_recorded" :
+							 "_none_seen";
+
+		/* "leaks.callsites_not_recorded,0,kind,page" */
+		cell_str(out, sec->group, sec->key, suffix, 0,
+			 t->cols[t->unrecorded_col].key, t->unrecorded_kind);
+		csv_missing(out, sec->group, sec->key, suffix, 0, t->missing);
 	}
 }
 

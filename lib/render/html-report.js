@@ -24,6 +24,18 @@
 		return e;
 	}
 
+	// "<key>_not_recorded" of a table, worded as the text report words it:
+	// what the page leaves out is said, not drawn as zeros
+	function unrecorded(box, nr) {
+		if (!nr)
+			return;
+		const what = nr.rows ? Object.values(nr.rows)[0] + " rows" :
+			nr.columns.join(", ");
+		box.appendChild(el("p", { "class": "kmt-unrecorded" }, "not recorded: " +
+			what + ": the recording has no " + nr.events.join(", ") +
+			" events (record them with: " + nr.record_with + ")"));
+	}
+
 	function svgEl(tag, attrs) {
 		const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
 		for (const k in attrs || {})
@@ -223,16 +235,22 @@
 			box.textContent = "not recorded";
 			return;
 		}
-		lineChart(box, t.offset_ns, [
-			{ name: "slab bytes live", values: t.slab_bytes },
-			{ name: "page bytes live", values: t.page_bytes },
-		], "B");
-		lineChart(box, t.offset_ns, [
-			{ name: "slab bytes allocated", values: t.slab_alloc_bytes },
-			{ name: "slab bytes freed", values: t.slab_freed_bytes },
-			{ name: "page bytes allocated", values: t.page_alloc_bytes },
-			{ name: "page bytes freed", values: t.page_freed_bytes },
-		], "B/step");
+		// a kind not recorded has no line: a line at 0 would say none
+		const nr = report.timeline.series_not_recorded;
+		const lines = (list) => list
+			.filter(([key]) => !(nr && nr.columns.includes(key)))
+			.map(([key, name]) => ({ name: name, values: t[key] }));
+		lineChart(box, t.offset_ns, lines([
+			["slab_bytes", "slab bytes live"],
+			["page_bytes", "page bytes live"],
+		]), "B");
+		lineChart(box, t.offset_ns, lines([
+			["slab_alloc_bytes", "slab bytes allocated"],
+			["slab_freed_bytes", "slab bytes freed"],
+			["page_alloc_bytes", "page bytes allocated"],
+			["page_freed_bytes", "page bytes freed"],
+		]), "B/step");
+		unrecorded(box, nr);
 		// the top callsites' outstanding bytes, one line each
 		const sites = (report.timeline.callsites || []).slice(0, 4);
 		if (sites.length)
@@ -300,10 +318,12 @@
 	}
 
 	// ---- tables, sortable, stacks folded in place ----
-	function table(box, title, rows) {
+	// nr: the table's "<key>_not_recorded", said under it and in its cells
+	function table(box, title, rows, nr) {
 		box.appendChild(el("h3", {}, title));
 		if (!rows || !rows.length) {
 			box.appendChild(el("p", {}, "(none)"));
+			unrecorded(box, nr);
 			return;
 		}
 		const cols = Object.keys(rows[0]);
@@ -330,7 +350,9 @@
 						d.appendChild(el("pre", {}, v.split(" <- ").join("\n")));
 						td.appendChild(d);
 					} else {
-						td.textContent = v === null ? "" : fmt(v);
+						td.textContent = v !== null ? fmt(v) :
+							nr && nr.columns && nr.columns.includes(c) ?
+							"not recorded" : "";
 					}
 					tr.appendChild(td);
 				}
@@ -346,6 +368,7 @@
 		t.appendChild(body);
 		fill();
 		box.appendChild(t);
+		unrecorded(box, nr);
 	}
 
 	function tables() {
@@ -360,7 +383,7 @@
 		];
 		for (const [g, k, title] of want) {
 			if (report[g] && report[g][k] !== undefined)
-				table(box, title, report[g][k]);
+				table(box, title, report[g][k], report[g][k + "_not_recorded"]);
 		}
 	}
 
@@ -371,10 +394,15 @@
 	histogram($("kmt-sizes"), report.sizes && report.sizes.histogram, "range",
 		"allocs", "allocations");
 	const life = report.lifetimes && report.lifetimes.histogram;
+	const lifeNr = report.lifetimes && report.lifetimes.histogram_not_recorded;
+	// the kinds recorded: a kind not recorded adds nothing, and is said
+	const lifeKinds = ["slab", "page"].filter((k) =>
+		!(lifeNr && lifeNr.columns.includes(k + "_frees")));
 	histogram($("kmt-lifetimes"), life && life.map((r) => Object.assign({
 		range: (r.from_ns / 1e3).toFixed(0) + "-" + (r.to_ns / 1e3).toFixed(0) + " us",
-		frees: r.slab_frees + r.page_frees,
-	}, r)), "range", "frees", "frees (slab and page)");
+		frees: lifeKinds.reduce((n, k) => n + r[k + "_frees"], 0),
+	}, r)), "range", "frees", "frees (" + lifeKinds.join(" and ") + ")");
+	unrecorded($("kmt-lifetimes"), lifeNr);
 	tables();
 	// from the start of the navigation to the page drawn, for bench/html
 	document.body.setAttribute("data-render-ms", Math.round(performance.now()));

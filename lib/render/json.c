@@ -47,24 +47,34 @@ static void json_missing(struct kmt_json *j, const struct kmt_missing *m)
 	kmt_json_str(j, "record_with", m->record_with);
 }
 
-/* a table's columns not recorded: "<key>_not_recorded": {...} */
+/*
+ * A table's columns not recorded, "<key>_not_recorded": {"columns":
+ * [...], ...}, or its rows of a kind, {"rows": {"kind": "page"}, ...}
+ */
 static void json_unrecorded(struct kmt_json *j, const char *key,
 			    const struct kmt_table *t)
 {
 	char member[96];
 	size_t c;
 
-	if (!t->unrecorded || !t->missing)
+	if ((!t->unrecorded && !t->unrecorded_kind) || !t->missing)
 		return;
 	snprintf(member, sizeof(member), "%s_%s", key,
 		 t->missing->known ? "not_recorded" : "none_seen");
 	kmt_json_obj_open(j, member);
-	kmt_json_arr_open(j, "columns");
-	for (c = 0; c < t->ncols; c++) {
-		if (t->unrecorded >> c & 1)
-			kmt_json_str(j, NULL, t->cols[c].key);
+	if (t->unrecorded_kind) {
+		kmt_json_obj_open(j, "rows");
+		kmt_json_str(j, t->cols[t->unrecorded_col].key,
+			     t->unrecorded_kind);
+		kmt_json_obj_close(j);
+	} else {
+		kmt_json_arr_open(j, "columns");
+		for (c = 0; c < t->ncols; c++) {
+			if (t->unrecorded >> c & 1)
+				kmt_json_str(j, NULL, t->cols[c].key);
+		}
+		kmt_json_arr_close(j);
 	}
-	kmt_json_arr_close(j);
 	json_missing(j, t->missing);
 	kmt_json_obj_close(j);
 }

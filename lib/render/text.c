@@ -672,7 +672,10 @@ static void missing_why(const struct kmt_missing *m, FILE *f)
 	fprintf(f, " (record them with: %s)\n", m->record_with);
 }
 
-/* under a table: its columns not recorded, the legend of its cells */
+/*
+ * under a table: its columns or rows not recorded, the legend of its
+ * cells
+ */
 static void table_notes(const struct kmt_table *t, FILE *f)
 {
 	size_t c, k = 0;
@@ -686,6 +689,10 @@ static void table_notes(const struct kmt_table *t, FILE *f)
 			fprintf(f, "%s %s", k++ ? "," : "", t->cols[c].title);
 		}
 		fputs(": ", f);
+		missing_why(t->missing, f);
+	} else if (t->unrecorded_kind && t->missing) {
+		fprintf(f, " %s: %s rows: ", kmt_missing_word(t->missing),
+			t->unrecorded_kind);
 		missing_why(t->missing, f);
 	}
 	for (k = 0; k < t->nr_legend; k++)

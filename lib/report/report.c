@@ -202,6 +202,45 @@ int kmt_report_mark_unrecorded(struct kmt_report *r, struct kmt_table *t,
 	return 0;
 }
 
+const struct kmt_missing *kmt_report_unrecorded(struct kmt_report *r,
+						uint32_t needs,
+						uint32_t recorded, int known)
+{
+	if (!known || !needs || (needs & recorded))
+		return NULL;
+	return kmt_report_missing(r, needs, known);
+}
+
+int kmt_table_mark_kind_unrecorded(struct kmt_table *t, const char *col,
+				   const char *kind,
+				   const struct kmt_missing *m)
+{
+	int c = kmt_table_col(t, col);
+
+	if (!m)
+		return 0;
+	if (c < 0 || t->unrecorded)
+		return -EINVAL;
+	t->unrecorded_kind = kind;
+	t->unrecorded_col = (size_t)c;
+	t->missing = m;
+	return 0;
+}
+
+void kmt_summary_mark_unrecorded(struct kmt_summary *s,
+				 const char *const *keys, size_t nr,
+				 const struct kmt_missing *m)
+{
+	size_t i, k;
+
+	for (i = 0; m && i < s->nr; i++) {
+		for (k = 0; k < nr; k++) {
+			if (s->items[i].key && !strcmp(s->items[i].key, keys[k]))
+				s->items[i].missing = m;
+		}
+	}
+}
+
 int kmt_table_reserve(struct kmt_table *t, size_t n)
 {
 	return kmt_array_grow((void **)&t->vals, &t->alloc,

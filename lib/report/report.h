@@ -105,6 +105,15 @@ struct kmt_table {
 	uint64_t unrecorded;
 	const struct kmt_missing *missing;
 	/*
+	 * Rows of a kind (column unrecorded_col, "page") whose events were
+	 * not recorded: there are none to draw, and none drawn reads as
+	 * none happened, so the renderers say why under the table, with
+	 * missing.  NULL: every kind was recorded.  A table's missing
+	 * explains its columns or its rows, not both.
+	 */
+	const char *unrecorded_kind;
+	size_t unrecorded_col;
+	/*
 	 * Text: lines under the table, after its rows (a legend of the
 	 * abbreviations in its cells), or NULL.
 	 */
@@ -301,6 +310,33 @@ static inline const char *kmt_missing_word(const struct kmt_missing *m)
 int kmt_report_mark_unrecorded(struct kmt_report *r, struct kmt_table *t,
 			       const uint32_t *needs, struct kmt_summary *s,
 			       uint32_t recorded, int known);
+
+/*
+ * What to say in place of the numbers of events needs, when the
+ * recording lists its types (known) and none of needs among recorded:
+ * else NULL, for a type recorded that never happened counts a true 0,
+ * and text cannot tell.  NULL with r->oom set when out of memory.
+ */
+const struct kmt_missing *kmt_report_unrecorded(struct kmt_report *r,
+						uint32_t needs,
+						uint32_t recorded, int known);
+
+/*
+ * t's rows whose column col would say kind ("page") were not recorded,
+ * for m (kmt_report_unrecorded; NULL: nothing to mark).  0, or -EINVAL
+ * when t has no column col or its missing explains its columns already.
+ */
+int kmt_table_mark_kind_unrecorded(struct kmt_table *t, const char *col,
+				   const char *kind,
+				   const struct kmt_missing *m);
+
+/*
+ * The items of s called keys[0..nr) say m ("not recorded") in place of
+ * their values; m NULL marks nothing.
+ */
+void kmt_summary_mark_unrecorded(struct kmt_summary *s,
+				 const char *const *keys, size_t nr,
+				 const struct kmt_missing *m);
 
 /* room for n more rows at once; 0 or -ENOMEM */
 int kmt_table_reserve(struct kmt_table *t, size_t n);

@@ -3,6 +3,7 @@
  * The text renderer's own number formatting against printf's, and tables
  * whose rows are made on demand against the same rows held in the report.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -911,7 +912,74 @@ static void test_grouped_and_missing(void)
 	kmt_report_free(&r);
 }
 
-KMT_TESTS(KMT_TEST(test_grouped_and_missing),
+/*
+ * Rows of a kind not recorded: nothing drawn for them, so the table says
+ * why under its rows in text, JSON and CSV; a kind recorded, or an input
+ * that cannot tell, marks nothing.
+ */
+static void test_kind_missing(void)
+{
+	static const struct kmt_col cols[] = {
+		{ "kind", "Kind", KMT_V_STR, KMT_COL_LEFT },
+		{ "bytes", "Bytes", KMT_V_U64, 0 },
+	};
+	static const char *const keys[] = { "page_bytes" };
+	uint32_t slab = 1U << KMT_EV_KMALLOC, page = 1U << KMT_EV_PAGE_ALLOC;
+	const struct kmt_missing *m;
+	struct kmt_summary *s;
+	struct kmt_report r;
+	struct kmt_table *t;
+	union kmt_val *v;
+	char *text, *json, *csv;
+
+	kmt_report_init(&r);
+	r.meta.input = "in.data";
+	r.meta.format = "perf.data";
+	r.meta.types_known = 1;
+	CHECK(kmt_report_unrecorded(&r, page, slab | page, 1) == NULL);
+	CHECK(kmt_report_unrecorded(&r, page, slab, 0) == NULL);
+	m = kmt_report_unrecorded(&r, page, slab, 1);
+	CHECK(m != NULL);
+	t = kmt_report_add_table(&r, "g", "t", "T", cols, 2, KMT_TABLE_PLAIN);
+	s = kmt_report_add_summary(&r, "g", "summary", "S");
+	CHECK(t && s);
+	if (!t || !s || !m)
+		return;
+	v = kmt_table_add_row(t);
+	v[0].str = "slab";
+	v[1].u = 64;
+	CHECK(!kmt_summary_u64(s, "Page bytes:", "page_bytes", 0));
+	CHECK(!kmt_summary_u64(s, "Slab bytes:", "slab_bytes", 64));
+	CHECK(kmt_table_mark_kind_unrecorded(t, "nope", "page", m) == -EINVAL);
+	CHECK(!kmt_table_mark_kind_unrecorded(t, "kind", "page", NULL));
+	CHECK(t->unrecorded_kind == NULL);
+	CHECK(!kmt_table_mark_kind_unrecorded(t, "kind", "page", m));
+	kmt_summary_mark_unrecorded(s, keys, 1, m);
+	text = render(&r, kmt_render_text);
+	json = render(&r, kmt_render_json);
+	csv = render(&r, kmt_render_csv);
+	CHECK(text && json && csv);
+	if (text && json && csv) {
+		CHECK(strstr(text, " slab     64\n not recorded: page rows: the "
+				   "recording has no kmem:mm_page_alloc events "
+				   "(record them with: kmemtrace record --page)\n")
+		      != NULL);
+		CHECK(strstr(text, "Page bytes: not recorded\n") != NULL);
+		CHECK(strstr(text, "Slab bytes: 64\n") != NULL);
+		CHECK(strstr(json, "\"t_not_recorded\": {\n"
+				   "      \"rows\": {\n"
+				   "        \"kind\": \"page\"\n") != NULL);
+		CHECK(strstr(json, "\"page_bytes\": null") != NULL);
+		CHECK(strstr(csv, "\ng.t_not_recorded,0,kind,page\n") != NULL);
+		CHECK(strstr(csv, "\ng.summary,0,page_bytes,\n") != NULL);
+	}
+	free(text);
+	free(json);
+	free(csv);
+	kmt_report_free(&r);
+}
+
+KMT_TESTS(KMT_TEST(test_grouped_and_missing), KMT_TEST(test_kind_missing),
 	  KMT_TEST(test_strdup_out_of_memory), KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
 	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
 	  KMT_TEST(test_parts), KMT_TEST(test_pieces))
