@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/profile.h"
 #include "analysis/views.h"
 #include "builtin.h"
 #include "options.h"
@@ -40,6 +41,7 @@
 
 static const char *const diff_usage[] = {
 	"kmemtrace diff [<options>] <A> <B>",
+	"kmemtrace diff --pprof <file> [<options>] <A> <B>",
 	"kmemtrace diff --save <file> [<options>] <recording>",
 	NULL
 };
@@ -217,6 +219,27 @@ static int run_inside(int (*cmd)(int, char **), int argc, char **argv,
 	return ret;
 }
 
+/* the options that choose a recording's events, passed on to report */
+static void add_pass(char **argv, int *argc, const struct pass *ps)
+{
+	if (ps->older_than) {
+		argv[(*argc)++] = (char *)"--older-than";
+		argv[(*argc)++] = (char *)ps->older_than;
+	}
+	if (ps->time) {
+		argv[(*argc)++] = (char *)"--time";
+		argv[(*argc)++] = (char *)ps->time;
+	}
+	if (ps->comm) {
+		argv[(*argc)++] = (char *)"--comm";
+		argv[(*argc)++] = (char *)ps->comm;
+	}
+	if (ps->pid) {
+		argv[(*argc)++] = (char *)"--pid";
+		argv[(*argc)++] = (char *)ps->pid;
+	}
+}
+
 /*
  * report's JSON for a recording, with the tables a comparison reads,
  * written to path: report itself does it, so a baseline saved with
@@ -238,22 +261,7 @@ static int run_report(const char *input, const char *path,
 	argv[argc++] = (char *)"--by";
 	argv[argc++] = (char *)"comm";
 	argv[argc++] = (char *)"--leaks";
-	if (ps->older_than) {
-		argv[argc++] = (char *)"--older-than";
-		argv[argc++] = (char *)ps->older_than;
-	}
-	if (ps->time) {
-		argv[argc++] = (char *)"--time";
-		argv[argc++] = (char *)ps->time;
-	}
-	if (ps->comm) {
-		argv[argc++] = (char *)"--comm";
-		argv[argc++] = (char *)ps->comm;
-	}
-	if (ps->pid) {
-		argv[argc++] = (char *)"--pid";
-		argv[argc++] = (char *)ps->pid;
-	}
+	add_pass(argv, &argc, ps);
 	argv[argc++] = (char *)"-o";
 	argv[argc++] = (char *)path;
 	argv[argc++] = (char *)"--";
@@ -282,6 +290,33 @@ static int run_pageowner(const char *input, const char *path,
 	argv[argc] = NULL;
 	return run_inside(cmd_pageowner, argc, argv, "pageowner");
 }
+
+/* report's allocation profile of a recording, every row, as JSON */
+static int run_profile(const char *input, const char *path,
+		       const struct pass *ps)
+{
+	char *argv[24];
+	int argc = 0;
+
+	argv[argc++] = (char *)"diff";
+	argv[argc++] = (char *)"--json";
+	argv[argc++] = (char *)"--profile";
+	argv[argc++] = (char *)"-l";
+	argv[argc++] = (char *)"0";
+	add_pass(argv, &argc, ps);
+	argv[argc++] = (char *)"-o";
+	argv[argc++] = (char *)path;
+	argv[argc++] = (char *)"--";
+	argv[argc++] = (char *)input;
+	argv[argc] = NULL;
+	return run_inside(cmd_report, argc, argv, "diff");
+}
+
+/* --pprof reads only the profile of each side (load_side's fields) */
+static const struct diff_kind profile_kind = {
+	.reduce = run_profile, .must_have = "profile",
+	.what = "a kmemtrace report with its profile",
+};
 
 static const struct diff_kind report_kind = {
 	report_metrics, KMT_NCOLS(report_metrics), M_BYTES, M_LIVE_BYTES,
@@ -810,6 +845,139 @@ static void list_metrics(FILE *out, int help)
  */
 enum { DRAW_TEXT, DRAW_JSON, DRAW_HTML };
 
+/* the columns of report's profile that the pprof renderer reads */
+static const struct kmt_col pprof_cols[] = {
+	{ "kind", "Kind", KMT_V_STR, 0 },
+	{ "comm", "Comm", KMT_V_STR, 0 },
+	{ "pid", "Pid", KMT_V_S64, 0 },
+	{ "cache", "Cache", KMT_V_STR, 0 },
+	{ "order", "Order", KMT_V_S64, 0 },
+	{ "alloc_objects", "Allocs", KMT_V_S64, 0 },
+	{ "alloc_space", "Bytes", KMT_V_S64, 0 },
+	{ "inuse_objects", "Live", KMT_V_S64, 0 },
+	{ "inuse_space", "Live bytes", KMT_V_S64, 0 },
+	{ "stack", "Stack", KMT_V_STR, 0 },
+	{ "stack_ips", "Addresses", KMT_V_STR, 0 },
+	{ "gfp", "GFP", KMT_V_STR, 0 },
+	{ "base", "Base", KMT_V_STR, 0 },
+};
+
+static const char *jstr(const struct kmt_jv *o, const char *key)
+{
+	const struct kmt_jv *v = kmt_jv_get(o, key);
+
+	return v && v->type == KMT_J_STR ? v->str : "";
+}
+
+static int64_t jint(const struct kmt_jv *o, const char *key, int64_t none)
+{
+	const struct kmt_jv *v = kmt_jv_get(o, key);
+
+	return v && v->type == KMT_J_NUM ? (v->is_int ? v->i : llround(v->num)) :
+	       none;
+}
+
+/*
+ * Both sides' profiles in one pprof profile, as `go tool pprof
+ * -diff_base A B` makes it: A's samples negated and labelled
+ * pprof::base, B's as they are.  pprof then shows B minus A, with
+ * shares of A's total.  Addresses are kept per side (two boots place the
+ * kernel apart); pprof adds samples up by function name.
+ */
+static int draw_pprof(struct side *s, FILE *out)
+{
+	struct kmt_report rep;
+	struct kmt_table *t;
+	const struct kmt_jv *kernel = kmt_jv_get(s[1].doc, "kernel");
+	size_t i, c;
+	int side, ret;
+
+	kmt_report_init(&rep);
+	rep.meta.input = kmt_report_printf(&rep, "%s (the base) and %s",
+					   s[0].path, s[1].path);
+	rep.meta.format = "kmemtrace diff";
+	rep.meta.kernel = kernel && kernel->type == KMT_J_STR ?
+			  kmt_report_strdup(&rep, kernel->str) : "";
+	rep.meta.nr_cpus = (int)jint(s[1].doc, "cpus", 0);
+	t = kmt_report_add_table(&rep, "profile", "samples",
+				 "PROFILE: B's allocations minus A's",
+				 pprof_cols, KMT_NCOLS(pprof_cols),
+				 KMT_TABLE_PLAIN);
+	for (side = 0; t && side < 2; side++) {
+		const struct kmt_jv *p = kmt_jv_get(s[side].doc, "profile");
+		const struct kmt_jv *rows = p ? kmt_jv_get(p, "samples") : NULL;
+
+		for (i = 0; rows && rows->type == KMT_J_ARR && i < rows->n; i++) {
+			const struct kmt_jv *row = rows->items[i];
+			union kmt_val *v = kmt_table_add_row(t);
+
+			if (!v)
+				break;
+			v[0].str = jstr(row, "kind");
+			v[1].str = jstr(row, "comm");
+			v[2].s = jint(row, "pid", -1);
+			v[3].str = jstr(row, "cache");
+			v[4].s = jint(row, "order", -1);
+			for (c = 0; c < KMT_PROFILE_NR_VALUES; c++) {
+				int64_t x = jint(row, kmt_profile_values[c][0], 0);
+
+				v[5 + c].s = side ? x : -x;
+			}
+			v[9].str = jstr(row, "stack");
+			v[10].str = jstr(row, "stack_ips");
+			v[11].str = jstr(row, "gfp");
+			v[12].str = side ? "" : "true";
+		}
+	}
+	if (!t || rep.oom) {
+		kmt_report_free(&rep);
+		errno = ENOMEM;
+		return -1;
+	}
+	ret = kmt_render_pprof(&rep, out);
+	kmt_report_free(&rep);
+	return ret;
+}
+
+static int compare_pprof(char **paths, const struct pass *ps,
+			 const char *output)
+{
+	char tmp[4096];
+	struct side s[2];
+	FILE *out;
+	int ret = 0, i;
+
+	memset(s, 0, sizeof(s));
+	s[0].path = paths[0];
+	s[1].path = paths[1];
+	for (i = 0; i < 2; i++) {
+		if (is_json(paths[i]))
+			return kmt_usage_error("--pprof compares recordings: '%s' "
+					       "is a saved report, which keeps no "
+					       "allocation profile", paths[i]);
+	}
+	if (!strcmp(s[0].path, "-") && !strcmp(s[1].path, "-"))
+		return kmt_usage_error("only one of A and B can be the standard input");
+	for (i = 0; i < 2 && !ret; i++)
+		ret = load_side(&profile_kind, &s[i], ps);
+	if (ret)
+		goto out;
+	out = kmt_open_output_whole(output, tmp, sizeof(tmp));
+	if (!out) {
+		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
+				strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	ret = draw_pprof(s, out);
+	ret = kmt_close_output_whole(out, output, tmp,
+				     ret ? (errno ? errno : EIO) : 0);
+out:
+	kmt_arena_free(&s[0].arena);
+	kmt_arena_free(&s[1].arena);
+	return ret;
+}
+
 static int compare(const struct diff_kind *k, char **paths,
 		   const struct pass *ps, const char *sort, int lines,
 		   int how, const char *output)
@@ -912,7 +1080,7 @@ int cmd_diff(int argc, char **argv)
 {
 	const char *output = NULL, *sort = NULL, *save = NULL;
 	struct pass ps = { NULL, NULL, NULL, NULL };
-	const char *html = NULL;
+	const char *html = NULL, *pprof = NULL;
 	int json = 0, lines = 0, nargs;
 	const struct kmt_option options[] = {
 		OPT_GROUP("what is compared"),
@@ -934,6 +1102,10 @@ int cmd_diff(int argc, char **argv)
 		OPT_BOOL(0, "json", &json, "JSON: every row with every figure"),
 		OPT_STRING(0, "html", &html, "file",
 			   "a page with every table and figure, to attach to a report"),
+		OPT_STRING(0, "pprof", &pprof, "file",
+			   "recordings: both allocation profiles in one gzipped "
+			   "pprof profile, A as the base (go tool pprof -top <file> "
+			   "shows B minus A)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the comparison to <file> ('-': stdout, the default)"),
 		OPT_STRING(0, "save", &save, "file",
@@ -946,7 +1118,7 @@ int cmd_diff(int argc, char **argv)
 		if (nargs != 1)
 			return kmt_usage_error("--save takes one recording, not %d "
 					       "inputs", nargs);
-		if (json || html || output || sort || lines)
+		if (json || html || pprof || output || sort || lines)
 			return kmt_usage_error("--save writes the baseline alone");
 		if (is_json(argv[0]))
 			return kmt_usage_error("'%s' is already a saved report",
@@ -958,6 +1130,13 @@ int cmd_diff(int argc, char **argv)
 				       nargs);
 	if (html && (json || output))
 		return kmt_usage_error("--html names its file: no --json or -o with it");
+	if (pprof) {
+		if (html || json || output || sort || lines)
+			return kmt_usage_error("--pprof names its file and holds "
+					       "every sample: no --html, --json, "
+					       "-o, -s or -l with it");
+		return compare_pprof(argv, &ps, pprof);
+	}
 	return compare(&report_kind, argv, &ps, sort, lines,
 		       html ? DRAW_HTML : json ? DRAW_JSON : DRAW_TEXT,
 		       html ? html : output);

@@ -171,6 +171,43 @@ test_expect_success 'pageowner --diff: mistakes' '
 	test $? = 1 && grep "^kmemtrace pageowner: error: .*capture.dat.* read it with .kmemtrace report." err
 '
 
+test_expect_success 'diff --pprof: mistakes' '
+	"$KMEMTRACE" diff --pprof d.pb.gz --json "$DATA/capture.dat" "$DATA/capture.v6.dat" 2>err
+	test $? = 129 && grep "^kmemtrace diff: error: --pprof names its file" err &&
+	"$KMEMTRACE" diff --pprof d.pb.gz base.json "$DATA/capture.v6.dat" 2>err
+	test $? = 129 && grep "is a saved report, which keeps no allocation profile" err &&
+	! test -e d.pb.gz
+'
+
+if command -v go >/dev/null 2>&1; then
+	# go keeps its caches under $HOME
+	HOME=$TRASH
+	export HOME
+	# go tool pprof -top from its "Showing nodes" line on: the header
+	# names the files, which differ
+	pprof_top () {
+		t=$1
+		shift
+		go tool pprof -top -nodecount=200 -sample_index="$t" "$@" \
+			2>/dev/null | sed -n "/^Showing nodes/,\$p"
+	}
+	test_expect_success 'diff --pprof: what go tool pprof -diff_base shows, for every sample type' '
+		A="$DATA/capture.dat" B="$DATA/perf-both-g.data" &&
+		"$KMEMTRACE" diff --pprof d.pb.gz "$A" "$B" &&
+		"$KMEMTRACE" report --format pprof -o a.pb.gz "$A" &&
+		"$KMEMTRACE" report --format pprof -o b.pb.gz "$B" &&
+		for t in alloc_objects alloc_space inuse_objects inuse_space; do
+			pprof_top $t d.pb.gz >got &&
+			pprof_top $t -diff_base a.pb.gz b.pb.gz >want &&
+			test "$(wc -l <want)" -gt 5 &&
+			test_cmp want got || exit 1
+		done &&
+		go tool pprof -raw d.pb.gz 2>/dev/null | grep -q "pprof::base:\[true\]"
+	'
+else
+	test_skip 'diff --pprof: what go tool pprof -diff_base shows, for every sample type' 'no go here (Debian: golang-go)'
+fi
+
 if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/kmem ]; then
 	test_skip 'a planted allocation loop is the one difference' 'needs root and tracefs'
 	test_done

@@ -81,7 +81,12 @@ static void put_msg(struct kmt_sb *b, unsigned int field, struct kmt_sb *m)
 
 struct pprof {
 	struct kmt_strtab strs;		/* id i is string_table[i] */
-	struct kmt_hash_u32 locs;	/* address -> location id */
+	/*
+	 * address -> location id, per side of a diff (--pprof of diff):
+	 * two kernels may place different functions at one address
+	 */
+	struct kmt_hash_u32 locs[2];
+	int side;			/* of the sample being written */
 	struct kmt_hash_u32 unaddressed; /* function (name id) -> location
 					  * id, for frames without address */
 	struct kmt_hash_u32 funcs;	/* name id -> 1, once written */
@@ -108,14 +113,14 @@ static uint32_t location(struct pprof *p, const char *name, size_t len,
 	int is_new;
 
 	/* most frames are of addresses met before: no name to intern */
-	if (addr && (slot = kmt_hash_u32_get(&p->locs, addr)))
+	if (addr && (slot = kmt_hash_u32_get(&p->locs[p->side], addr)))
 		return *slot;
 	fn = kmt_strtab_intern(&p->strs, name, len);
 	if (!fn) {
 		p->oom = 1;
 		return 0;
 	}
-	slot = addr ? kmt_hash_u32_put(&p->locs, addr, &is_new) :
+	slot = addr ? kmt_hash_u32_put(&p->locs[p->side], addr, &is_new) :
 		      kmt_hash_u32_put(&p->unaddressed, fn, &is_new);
 	if (!slot) {
 		p->oom = 1;
@@ -171,7 +176,7 @@ static void label_int(struct pprof *p, const char *key, int64_t val)
 }
 
 struct cols {
-	int kind, comm, pid, cache, order, stack, ips, gfp;
+	int kind, comm, pid, cache, order, stack, ips, gfp, base;
 	int val[KMT_PROFILE_NR_VALUES];
 };
 
@@ -187,6 +192,7 @@ static int find_cols(const struct kmt_table *t, struct cols *c)
 	c->stack = kmt_table_col(t, "stack");
 	c->ips = kmt_table_col(t, "stack_ips");
 	c->gfp = kmt_table_col(t, "gfp");	/* optional */
+	c->base = kmt_table_col(t, "base");	/* optional: diff --pprof */
 	ok = c->kind >= 0 && c->comm >= 0 && c->pid >= 0 && c->cache >= 0 &&
 	     c->order >= 0 && c->stack >= 0 && c->ips >= 0;
 	for (i = 0; i < KMT_PROFILE_NR_VALUES; i++) {
@@ -204,6 +210,7 @@ static void sample(struct pprof *p, const struct cols *c,
 	size_t n = 0, i;
 	const char *name = v[c->stack].str, *ip = v[c->ips].str;
 
+	p->side = c->base >= 0 && *v[c->base].str;
 	while (*name && n < sizeof(ids) / sizeof(ids[0])) {
 		const char *end = strchr(name, ';');
 		size_t len = end ? (size_t)(end - name) : strlen(name);
@@ -233,6 +240,9 @@ static void sample(struct pprof *p, const struct cols *c,
 		label_int(p, "order", v[c->order].s);
 	if (c->gfp >= 0)
 		label_str(p, "gfp", v[c->gfp].str);
+	/* the label go tool pprof -diff_base puts on the base's samples */
+	if (c->base >= 0 && *v[c->base].str)
+		label_str(p, "pprof::base", "true");
 	put_msg(&p->samples, PROFILE_SAMPLE, &p->m);
 }
 
@@ -376,7 +386,8 @@ int kmt_render_pprof(const struct kmt_report *r, FILE *out)
 		errno = ENOMEM;
 		return -1;
 	}
-	kmt_hash_u32_init(&p.locs);
+	kmt_hash_u32_init(&p.locs[0]);
+	kmt_hash_u32_init(&p.locs[1]);
 	kmt_hash_u32_init(&p.unaddressed);
 	kmt_hash_u32_init(&p.funcs);
 	ret = encode(&p, r, t, &c, &pb);
@@ -390,7 +401,8 @@ int kmt_render_pprof(const struct kmt_report *r, FILE *out)
 	kmt_sb_release(&p.functions);
 	kmt_sb_release(&p.m);
 	kmt_sb_release(&p.sub);
-	kmt_hash_u32_free(&p.locs);
+	kmt_hash_u32_free(&p.locs[0]);
+	kmt_hash_u32_free(&p.locs[1]);
 	kmt_hash_u32_free(&p.unaddressed);
 	kmt_hash_u32_free(&p.funcs);
 	kmt_strtab_free(&p.strs);
