@@ -101,24 +101,64 @@ static const char *skip_literal(const char *p, const char *end)
 }
 
 /*
- * A divisor: a number other than 0, in as many parentheses as it likes.
- * Anything else may be 0 when libtraceevent folds or prints it.
+ * sizeof(type) at p: where it ends, or NULL.  A type is words and stars
+ * ("u64", "unsigned int", "void *"): libtraceevent knows the sizes of
+ * the C and kernel integer types and fails to parse others, so such a
+ * divisor is never 0.  The dma_map_sg events (6.12 on) print their
+ * arrays with __get_dynamic_array_len(x) / sizeof(u64).
+ */
+static const char *sizeof_type(const char *p, const char *end)
+{
+	int words = 0;
+
+	if (end - p < 6 || memcmp(p, "sizeof", 6) ||
+	    (end - p > 6 && is_ident((unsigned char)p[6])))
+		return NULL;
+	p = skip_space(p + 6, end);
+	if (p >= end || *p != '(')
+		return NULL;
+	p = skip_space(p + 1, end);
+	while (p < end && *p != ')') {
+		if (is_ident((unsigned char)*p)) {
+			while (p < end && is_ident((unsigned char)*p))
+				p++;
+			words++;
+		} else if (*p != '*') {
+			return NULL;
+		} else {
+			p++;
+		}
+		p = skip_space(p, end);
+	}
+	return p < end && words ? p + 1 : NULL;
+}
+
+/*
+ * A divisor: a number other than 0 or sizeof(type), in as many
+ * parentheses as it likes.  Anything else may be 0 when libtraceevent
+ * folds or prints it.
  */
 static int constant_divisor(const char *p, const char *end)
 {
 	unsigned long long v = 0;
 	int open = 0, digits = 0, base = 10;
+	const char *q;
 
 	p = skip_space(p, end);
 	while (p < end && *p == '(') {
 		open++;
 		p = skip_space(p + 1, end);
 	}
-	if (p + 1 < end && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+	q = sizeof_type(p, end);
+	if (q) {
+		p = q;
+		v = 1;
+		digits = 1;
+	} else if (p + 1 < end && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		base = 16;
 		p += 2;
 	}
-	for (; p < end && isxdigit((unsigned char)*p); p++) {
+	for (; !q && p < end && isxdigit((unsigned char)*p); p++) {
 		int d = isdigit((unsigned char)*p) ? *p - '0' :
 			tolower((unsigned char)*p) - 'a' + 10;
 

@@ -3,6 +3,10 @@
  * fmtcheck: the kernel's own formats pass; what libtraceevent 1.7.1
  * would crash on or leak over is refused.
  */
+#include <fcntl.h>
+#include <glob.h>
+#include <unistd.h>
+
 #include "check.h"
 #include "event/fmtcheck.h"
 
@@ -11,6 +15,8 @@ static const char *const kernel_formats[] = {
 	"mm_page_alloc", "mm_page_alloc_extfrag", "mm_page_alloc_zone_locked",
 	"mm_page_free", "mm_page_free_batched", "mm_page_pcpu_drain",
 	"sched_switch",
+	/* divides by sizeof(u64) and sizeof(unsigned int) (6.12 on) */
+	"dma_map_sg",
 };
 
 #define HEAD "name: x\nID: 1\nformat:\n" \
@@ -45,11 +51,55 @@ static void test_kernel_formats_pass(void)
 	}
 }
 
+/*
+ * Every format of the running kernel, where tracefs is readable: a
+ * trace.dat of trace-cmd extract or record holds them all, and one
+ * refused refuses the file (sizeof divisors did, on 6.18).
+ */
+static void test_running_kernel_formats_pass(void)
+{
+	glob_t g;
+	size_t i, n = 0, bad = 0;
+
+	if (glob("/sys/kernel/tracing/events/*/*/format", 0, NULL, &g)) {
+		printf("# no tracefs here: the running kernel's formats not checked\n");
+		return;
+	}
+	for (i = 0; i < g.gl_pathc; i++) {
+		char buf[65536];
+		const char *why = NULL;
+		ssize_t len;
+		int fd = open(g.gl_pathv[i], O_RDONLY);
+
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf));
+		close(fd);
+		if (len <= 0)
+			continue;
+		n++;
+		if (kmt_format_check(buf, (size_t)len, &why)) {
+			fprintf(stderr, "%s: %s\n", g.gl_pathv[i], why);
+			bad++;
+		}
+	}
+	globfree(&g);
+	CHECK(bad == 0);
+	CHECK(n > 100);
+}
+
 static void test_fields_and_divisors(void)
 {
 	CHECK(check(HEAD "print fmt: \"a=%lu %s\", REC->a, REC->name") == 0);
 	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / 1000") == 0);
 	CHECK(check(HEAD "print fmt: \"a=%lu\", REC -> a % (0x10UL)") == 0);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeof(u64)") == 0);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / (sizeof( unsigned int ))") == 0);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeof(void *)") == 0);
+	/* sizeof of an expression, or of nothing: not known not to be 0 */
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeof(REC->a)") == -1);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeof()") == -1);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeofa") == -1);
 	/* a field the event does not have (NULL in __print_flags) */
 	CHECK(check(HEAD "print fmt: \"%s\", __print_flags(REC->b, \"|\", { 1, \"X\" })") == -1);
 	/* divisors that are, or may be, 0 (SIGFPE) */
@@ -80,6 +130,7 @@ static void test_printk(void)
 
 KMT_TESTS(
 	KMT_TEST(test_kernel_formats_pass),
+	KMT_TEST(test_running_kernel_formats_pass),
 	KMT_TEST(test_fields_and_divisors),
 	KMT_TEST(test_printk)
 )
