@@ -34,6 +34,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define ENOENT	2
 #define E2BIG	7
 #define EFAULT	14
+#define EBUSY	16
 
 /* set by user space before the load */
 const volatile bool count_sites;
@@ -74,10 +75,16 @@ struct {
 	__type(value, struct kmt_stack_frames);
 } stacks SEC(".maps");
 
-/* where a stack is taken before it is hashed: too big for the BPF stack */
+/*
+ * Where a stack is taken before it is hashed (too big for the BPF
+ * stack): a slot per nesting level of this CPU.  The kernel keeps a
+ * program from running inside itself, not inside another: a page
+ * allocation in an interrupt may run while a kmalloc's program holds
+ * its frames here, and must not overwrite them.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, KMT_STACK_NEST);
 	__type(key, __u32);
 	__type(value, struct kmt_stack_frames);
 } stack_buf SEC(".maps");
@@ -129,6 +136,8 @@ struct {
 struct cpu_ctx {
 	__s32 softirq;
 	__s32 hardirq;
+	__u32 stack_depth;	/* stack_buf slots in use on this CPU */
+	__u32 pad;
 };
 
 struct {
@@ -266,17 +275,14 @@ static __always_inline void agg_add(const struct kmt_live_val *lv, int sign)
 }
 
 /* this context's kernel stack into the stacks map: its id, or -errno */
-static __always_inline __s64 take_stack(void *ctx)
+static __always_inline __s64 stack_into(void *ctx,
+					struct kmt_stack_frames *f)
 {
-	struct kmt_stack_frames *f;
-	__u32 zero = 0, i, nr;
 	__u64 h = 0xcbf29ce484222325ULL;
+	__u32 i, nr;
 	long len;
 	__s64 id;
 
-	f = bpf_map_lookup_elem(&stack_buf, &zero);
-	if (!f)
-		return -EFAULT;
 	len = bpf_get_stack(ctx, f->ips, sizeof(f->ips), 0);
 	if (len <= 0) {
 		stat_inc(KMT_S_STACK_FAILED);
@@ -297,8 +303,37 @@ static __always_inline __s64 take_stack(void *ctx)
 	len = bpf_map_update_elem(&stacks, &id, f, BPF_NOEXIST);
 	if (!len || len == -EEXIST)
 		return id;
-	stat_inc(KMT_S_STACK_FULL);
-	return -ENOMEM;
+	stat_inc(len == -E2BIG || len == -ENOMEM ? KMT_S_STACK_FULL :
+		 KMT_S_STACK_FAILED);
+	return len == -E2BIG ? -ENOMEM : len;
+}
+
+static __always_inline __s64 take_stack(void *ctx)
+{
+	struct kmt_stack_frames *f;
+	struct cpu_ctx *c;
+	__u32 zero = 0, slot;
+	__s64 id;
+
+	c = bpf_map_lookup_elem(&ctxs, &zero);
+	if (!c)
+		return -EFAULT;
+	/*
+	 * What an interrupt does here it undoes before this program goes
+	 * on (programs do not migrate), so the depth read is the depth.
+	 */
+	slot = c->stack_depth;
+	if (slot >= KMT_STACK_NEST) {
+		stat_inc(KMT_S_STACK_FAILED);
+		return -EBUSY;
+	}
+	f = bpf_map_lookup_elem(&stack_buf, &slot);
+	if (!f)
+		return -EFAULT;
+	c->stack_depth = slot + 1;
+	id = stack_into(ctx, f);
+	c->stack_depth = slot;
+	return id;
 }
 
 static __always_inline void track(void *ctx, __u64 addr, __u64 site,

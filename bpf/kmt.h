@@ -70,6 +70,9 @@ struct kmt_live_val {
  */
 #define KMT_STACK_ID(h)	((__s64)(((h) & 0x7fffffffffffffffULL) | 1))
 
+/* stacks taken at once on a CPU: a task, a softirq, a hardirq, an NMI */
+#define KMT_STACK_NEST		4
+
 /* a value of the stacks map: the frames, innermost first */
 struct kmt_stack_frames {
 	__u32 nr;
@@ -107,7 +110,7 @@ enum kmt_bpf_stat {
 	KMT_S_SITES_FULL,	/* counts map full: the event was not counted */
 	KMT_S_LIVE_FULL,	/* live map full: the object is not followed */
 	KMT_S_STACK_FULL,	/* stacks map full */
-	KMT_S_STACK_FAILED,	/* bpf_get_stack failed */
+	KMT_S_STACK_FAILED,	/* bpf_get_stack failed, or nested too deep */
 	KMT_S_STACKS_AGG_FULL,	/* per-stack map full */
 	KMT_S_UNKNOWN_FREE,	/* sampled free of an object not seen allocated */
 	KMT_S_REALLOC,		/* allocation over a live object (a missed free) */

@@ -903,7 +903,7 @@ static int draw_pprof(struct side *s, FILE *out)
 				 "PROFILE: B's allocations minus A's",
 				 pprof_cols, KMT_NCOLS(pprof_cols),
 				 KMT_TABLE_PLAIN);
-	for (side = 0; t && side < 2; side++) {
+	for (side = 0; t && side < 2 && !rep.oom; side++) {
 		const struct kmt_jv *p = kmt_jv_get(s[side].doc, "profile");
 		const struct kmt_jv *rows = p ? kmt_jv_get(p, "samples") : NULL;
 
@@ -911,8 +911,10 @@ static int draw_pprof(struct side *s, FILE *out)
 			const struct kmt_jv *row = rows->items[i];
 			union kmt_val *v = kmt_table_add_row(t);
 
-			if (!v)
+			if (!v) {
+				rep.oom = 1;
 				break;
+			}
 			v[0].str = jstr(row, "kind");
 			v[1].str = jstr(row, "comm");
 			v[2].s = jint(row, "pid", -1);

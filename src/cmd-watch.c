@@ -159,6 +159,8 @@ static void print_text(const struct watch_out *o, int final)
 				kmt_bpf_names_stack_str(w->names, g->stack,
 							o->frames, stack,
 							sizeof(stack)));
+		else if (g->key.stack_id > 0)
+			fprintf(f, "      (no stack: not in the map when read)\n");
 		else if (g->key.stack_id != -ENOENT)
 			fprintf(f, "      (no stack: %s)\n",
 				g->key.stack_id == -ENOMEM ? "stack map full" :
@@ -252,7 +254,7 @@ static void print_json(const struct watch_out *o, int final)
 				     kmt_bpf_names_stack_str(w->names, g->stack,
 							     0, stack,
 							     sizeof(stack)));
-		else
+		else if (g->key.stack_id < 0)
 			kmt_json_s64(&j, "stack_error", g->key.stack_id);
 		kmt_json_u64(&j, "count", g->count);
 		kmt_json_u64(&j, "bytes", g->bytes);

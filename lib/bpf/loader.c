@@ -132,8 +132,10 @@ uint64_t kmt_bpf_pinned_bytes(const struct kmt_bpf_config *cfg, int nr_cpus)
 	if (cfg->track_live && cfg->take_stacks)
 		total += hash_bytes(cfg->stacks_max, 8,
 				    sizeof(struct kmt_stack_frames), 0,
-				    nr_cpus) +
-			 (uint64_t)nr_cpus * sizeof(struct kmt_stack_frames);
+				    nr_cpus);
+	/* the per-CPU slots stacks are taken into, made whatever the job */
+	total += (uint64_t)nr_cpus * KMT_STACK_NEST *
+		 sizeof(struct kmt_stack_frames);
 	total += hash_bytes(4096, 4, 1, 0, nr_cpus);
 	return total;
 }

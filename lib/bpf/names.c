@@ -125,6 +125,12 @@ uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
 	if (memo)
 		return *memo;
 	nr = kmt_bpf_stack(b, stack_id, ips);
+	/*
+	 * Not in the map (pruned as the kernel handed the id out again):
+	 * not remembered, for the id names the same stack when it is back
+	 */
+	if (!nr)
+		return 0;
 	while (first < nr &&
 	       is_tracing(kmt_symtab_lookup(&n->sess.syms, ips[first], &off)))
 		first++;

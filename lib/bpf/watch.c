@@ -66,8 +66,10 @@ static struct kmt_watch_group *group_for(struct kmt_watch *w,
 	int is_new;
 
 	g = kmt_watch_groups_put(&w->groups, group_hash(k), &is_new);
-	if (g && is_new) {
-		g->key = *k;
+	/* a stack not in the map when first met may be there by now */
+	if (g && (is_new || (!g->stack && k->stack_id > 0))) {
+		if (is_new)
+			g->key = *k;
 		g->stack = kmt_bpf_names_stack(w->names, w->bpf, k->stack_id,
 					       k->kind == KMT_K_PAGE_ALLOC ?
 					       0 : k->site);

@@ -492,9 +492,13 @@ static void walk_boot(struct td_walk *w, uint64_t at, uint64_t len)
 	    kmt_bootinfo_parse(&b, buf, (size_t)len))
 		return;
 	memcpy(s->boot_id, b.boot_id, sizeof(s->boot_id));
-	/* one of the two clocks wrapped or damaged: no offset to trust */
+	/*
+	 * one of the two clocks wrapped or damaged, or the times read are
+	 * libtracecmd's (moved by a DATE, OFFSET, TIME_SHIFT or TSC2NSEC
+	 * option), not the trace clock's: no offset to trust
+	 */
 	s->has_wall = b.has_clock && b.realtime_ns <= INT64_MAX &&
-		      b.trace_ns <= INT64_MAX;
+		      b.trace_ns <= INT64_MAX && !w->td->lib_times;
 	s->wall_offset_ns = s->has_wall ? (int64_t)b.realtime_ns -
 					  (int64_t)b.trace_ns : 0;
 }
@@ -520,8 +524,10 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		w->td->seen_opts |= 1U << id;
 	}
 	if (id == TD_OPT_DATE || id == TD_OPT_OFFSET ||
-	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC)
+	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC) {
 		w->td->lib_times = 1;
+		w->td->s->has_wall = 0;
+	}
 	if (id == TD_OPT_KMT_BOOT)
 		walk_boot(w, at, len);
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
