@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "check.h"
 #include "event/event.h"
 #include "render/render.h"
@@ -979,7 +981,129 @@ static void test_kind_missing(void)
 	kmt_report_free(&r);
 }
 
-KMT_TESTS(KMT_TEST(test_grouped_and_missing), KMT_TEST(test_kind_missing),
+
+/* how many top-level fields numbered field a gzipped protobuf holds */
+static int pb_count(const char *gz, size_t gzlen, unsigned int field)
+{
+	static unsigned char out[1 << 20];
+	const unsigned char *p = out, *end;
+	z_stream z;
+	int n = 0;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return -1;
+	z.next_in = (unsigned char *)gz;
+	z.avail_in = (unsigned int)gzlen;
+	z.next_out = out;
+	z.avail_out = sizeof(out);
+	if (inflate(&z, Z_FINISH) != Z_STREAM_END) {
+		inflateEnd(&z);
+		return -1;
+	}
+	end = out + z.total_out;
+	inflateEnd(&z);
+	while (p < end) {
+		uint64_t key = 0, v = 0;
+		int sh = 0;
+
+		while (p < end && *p & 0x80)
+			key |= (uint64_t)(*p++ & 0x7f) << sh, sh += 7;
+		if (p < end)
+			key |= (uint64_t)*p++ << sh;
+		if ((key >> 3) == field)
+			n++;
+		switch (key & 7) {
+		case 0:
+			while (p < end && *p++ & 0x80)
+				;
+			break;
+		case 2:
+			for (sh = 0; p < end && *p & 0x80; sh += 7)
+				v |= (uint64_t)(*p++ & 0x7f) << sh;
+			if (p < end)
+				v |= (uint64_t)*p++ << sh;
+			p += v;
+			break;
+		case 1:
+			p += 8;
+			break;
+		case 5:
+			p += 4;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return n;
+}
+
+/*
+ * diff --pprof: one address named differently on the two sides (two
+ * kernel builds) makes two locations, not the base's name on both.
+ */
+static void test_pprof_sides_apart(void)
+{
+	static const struct kmt_col cols[] = {
+		{ "kind", "", KMT_V_STR, 0 }, { "comm", "", KMT_V_STR, 0 },
+		{ "pid", "", KMT_V_S64, 0 }, { "cache", "", KMT_V_STR, 0 },
+		{ "order", "", KMT_V_S64, 0 },
+		{ "alloc_objects", "", KMT_V_S64, 0 },
+		{ "alloc_space", "", KMT_V_S64, 0 },
+		{ "inuse_objects", "", KMT_V_S64, 0 },
+		{ "inuse_space", "", KMT_V_S64, 0 },
+		{ "stack", "", KMT_V_STR, 0 }, { "stack_ips", "", KMT_V_STR, 0 },
+		{ "gfp", "", KMT_V_STR, 0 }, { "base", "", KMT_V_STR, 0 },
+	};
+	static const char *const names[] = { "foo", "bar", "bar" };
+	struct kmt_report r;
+	struct kmt_table *t;
+	char *buf = NULL;
+	size_t len = 0, i, c;
+	FILE *f;
+
+	kmt_report_init(&r);
+	r.meta.input = "a and b";
+	r.meta.format = "test";
+	r.meta.kernel = "";
+	t = kmt_report_add_table(&r, "profile", "samples", NULL, cols,
+				 sizeof(cols) / sizeof(cols[0]),
+				 KMT_TABLE_PLAIN);
+	CHECK(t != NULL);
+	for (i = 0; t && i < 3; i++) {
+		union kmt_val *v = kmt_table_add_row(t);
+
+		CHECK(v != NULL);
+		if (!v)
+			break;
+		v[0].str = "slab";
+		v[1].str = "x";
+		v[2].s = 1;
+		v[3].str = "kmalloc-64";
+		v[4].s = -1;
+		for (c = 5; c < 9; c++)
+			v[c].s = i ? 64 : -64;
+		v[9].str = names[i];
+		v[10].str = "0xffffffff81000010";
+		v[11].str = "";
+		v[12].str = i ? "" : "true";
+	}
+	f = open_memstream(&buf, &len);
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(kmt_render_pprof(&r, f) == 0);
+		fclose(f);
+		/* Profile: 2 sample, 4 location, 5 function */
+		CHECK(pb_count(buf, len, 2) == 3);
+		CHECK(pb_count(buf, len, 4) == 2);
+		CHECK(pb_count(buf, len, 5) == 2);
+	}
+	free(buf);
+	kmt_report_free(&r);
+}
+
+KMT_TESTS(KMT_TEST(test_pprof_sides_apart),
+	  KMT_TEST(test_grouped_and_missing), KMT_TEST(test_kind_missing),
 	  KMT_TEST(test_strdup_out_of_memory), KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
 	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
 	  KMT_TEST(test_parts), KMT_TEST(test_pieces))
