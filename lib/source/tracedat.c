@@ -1183,21 +1183,37 @@ static int check_page(struct td *td, const unsigned char *pg, size_t len)
 	if (end > len || ((commit & TD_MISSED_STORED) && end + lsize > len))
 		return -1;
 	for (pos = start; pos < end;) {
-		uint32_t hdr, type, delta, size;
+		uint32_t hdr, type, size;
 
 		if (pos + 4 > end)
 			return -1;
 		hdr = (uint32_t)rd_num(td, pg + pos, 4);
 		type = td->big_endian ? hdr >> 27 : hdr & 0x1f;
-		delta = td->big_endian ? hdr & ((1U << 27) - 1) : hdr >> 5;
-		if (type == TD_TYPE_PADDING && !delta)
-			break;		/* the rest of the page is padding */
-		if (type == 0 || type == TD_TYPE_PADDING) {
+		/*
+		 * Padding is stepped over as kbuffer steps: the header and
+		 * array[0] bytes, not rounded up, and with a time delta of
+		 * 0 too; kbuffer stops where the step ends past the commit.
+		 * Walking it any other way checks other events than the
+		 * ones kbuffer then reads (a fuzzed page with array[0] = 5
+		 * had kbuffer read an 835,580-byte event).
+		 */
+		if (type == TD_TYPE_PADDING) {
+			if (pos + 8 > end)
+				break;
+			size = 4 + (uint32_t)rd_num(td, pg + pos + 4, 4);
+			if (size >= end - pos)
+				break;
+			pos += size;
+			continue;
+		}
+		if (type == 0) {
 			if (pos + 8 > end)
 				return -1;
 			size = 4 + (uint32_t)rd_num(td, pg + pos + 4, 4);
-			if (size < 8)
+			/* kbuffer rounds the data up to 4 bytes */
+			if (size < 8 || size > UINT32_MAX - 3)
 				return -1;
+			size = (size + 3) & ~3U;
 		} else if (type >= TD_TYPE_TIME_EXTEND) {
 			size = 8;
 		} else {
@@ -1532,10 +1548,23 @@ static int pages_read(struct td *td, struct td_pages *pg,
 		if (pg->in_page) {
 			data = kbuffer_read_event(pg->kbuf, &ts);
 			if (data) {
+				const unsigned char *lo = pg->chunk +
+							  pg->page_at - page;
+				const unsigned char *d = data;
+				int size = kbuffer_event_size(pg->kbuf);
+
+				/*
+				 * check_page walked this page as kbuffer
+				 * does; should they ever differ, an event
+				 * past its page is damage, not a read
+				 */
+				if (d < lo || d > lo + page || size < 0 ||
+				    (size_t)size > (size_t)(lo + page - d))
+					return -EINVAL;
 				memset(rec, 0, sizeof(*rec));
 				rec->ts = ts;
 				rec->data = data;
-				rec->size = kbuffer_event_size(pg->kbuf);
+				rec->size = size;
 				rec->cpu = pg->r->cpu;
 				rec->missed_events =
 					kbuffer_missed_events(pg->kbuf);
