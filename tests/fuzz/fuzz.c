@@ -174,7 +174,8 @@ static int ours(const uint8_t *data, size_t size)
 	return ops == &kmt_source_perfdata;
 #elif defined(FUZZ_TARGET_TRACEDAT6) || defined(FUZZ_TARGET_TRACEDAT7) || \
 	defined(FUZZ_TARGET_TRACEDATZ)
-	if (ops != &kmt_source_tracedat || size < 20)
+	/* the codec name is read at bytes 18 to 22 */
+	if (ops != &kmt_source_tracedat || size < 23)
 		return 0;
 #if defined(FUZZ_TARGET_TRACEDAT6)
 	return data[10] == '6';
