@@ -89,6 +89,7 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 /* kmemtrace record's boot id and clocks (source/bootinfo.h) */
 #define TD_OPT_KMT_BOOT		0x4b55
 #define TD_MAX_BOOT		4096	/* far more than it writes */
+#define TD_MAX_CLOCK		4096	/* the kernel's trace_clock file: ~100 bytes */
 /* options that make libtracecmd shift or scale record times */
 #define TD_OPT_DATE		1
 #define TD_OPT_OFFSET		7
@@ -388,6 +389,46 @@ static int walk_num(struct td_walk *w, int n, uint64_t *v, const char *what)
 	return 0;
 }
 
+/*
+ * A trace clock's text (the TRACECLOCK option, v6's copy after the CPU
+ * table): libtracecmd splits it at blanks and, in the first word that
+ * starts with '[', takes what lies between the brackets with sscanf,
+ * which dereferences NULL when nothing does ("[", "[]").  The kernel
+ * writes "[local] global ...": the marked word names a clock.
+ */
+static int walk_clock_text(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	char buf[TD_MAX_CLOCK + 1];
+	size_t i, n;
+
+	if (len > TD_MAX_CLOCK)
+		return walk_damaged(w, at, "a trace clock longer than any");
+	n = (size_t)len;
+	if (walk_read(w, buf, n, at))
+		return walk_short(w, at + len, "the trace clock");
+	buf[n] = '\0';
+	n = strlen(buf);	/* libtracecmd reads it as a string */
+	for (i = 0; i < n; i++) {
+		size_t end = i;
+
+		if (buf[i] == ' ')
+			continue;
+		while (end < n && buf[end] != ' ')
+			end++;
+		if (buf[i] == '[') {
+			size_t j;
+
+			for (j = i; j < end && (buf[j] == '[' || buf[j] == ']'); j++)
+				;
+			if (j == end)
+				return walk_damaged(w, at, "a trace clock marked empty");
+			return 0;
+		}
+		i = end;
+	}
+	return 0;
+}
+
 /* a blob: its size in lensize bytes, then that many bytes */
 static int walk_blob(struct td_walk *w, int lensize, const char *what)
 {
@@ -515,8 +556,13 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	 */
 	if (id == TD_OPT_HOOK)
 		return walk_damaged(w, at - 6, "an obsolete HOOK option");
-	if (id == TD_OPT_TRACECLOCK)
+	if (id == TD_OPT_TRACECLOCK) {
+		int ret = walk_clock_text(w, at, len);
+
+		if (ret)
+			return ret;
 		w->td->has_clock = 1;
+	}
 	/* libtracecmd keeps the last of these and leaks the one before */
 	if (id == TD_OPT_UNAME || id == TD_OPT_VERSION || id == TD_OPT_PROCMAPS) {
 		if (w->td->seen_opts & (1U << id))
@@ -664,8 +710,13 @@ static int walk_v6_options(struct td_walk *w)
 	 * the top buffer's table, which libtracecmd reads with the size
 	 * before it (tracecmd_init_data)
 	 */
-	if (!ret && w->td->has_clock)
+	if (!ret && w->td->has_clock) {
+		uint64_t text = w->pos + 8;
+
 		ret = walk_blob(w, 8, "the trace clock");
+		if (!ret)
+			ret = walk_clock_text(w, text, w->pos - text);
+	}
 	return ret;
 }
 
