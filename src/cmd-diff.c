@@ -240,6 +240,26 @@ static void add_pass(char **argv, int *argc, const struct pass *ps)
 	}
 }
 
+/* report's JSON of a recording with views, written to path */
+static int run_report_views(const char *const *views, const char *input,
+			    const char *path, const struct pass *ps)
+{
+	char *argv[28];
+	int argc = 0;
+
+	argv[argc++] = (char *)"diff";
+	argv[argc++] = (char *)"--json";
+	while (*views)
+		argv[argc++] = (char *)*views++;
+	add_pass(argv, &argc, ps);
+	argv[argc++] = (char *)"-o";
+	argv[argc++] = (char *)path;
+	argv[argc++] = (char *)"--";
+	argv[argc++] = (char *)input;
+	argv[argc] = NULL;
+	return run_inside(cmd_report, argc, argv, "diff");
+}
+
 /*
  * report's JSON for a recording, with the tables a comparison reads,
  * written to path: report itself does it, so a baseline saved with
@@ -248,26 +268,12 @@ static void add_pass(char **argv, int *argc, const struct pass *ps)
 static int run_report(const char *input, const char *path,
 		      const struct pass *ps)
 {
-	char *argv[28];
-	int argc = 0;
+	static const char *const views[] = {
+		"--slab", "--page", "--caller", "--caches", "--procs",
+		"--by", "comm", "--leaks", NULL,
+	};
 
-	argv[argc++] = (char *)"diff";
-	argv[argc++] = (char *)"--json";
-	argv[argc++] = (char *)"--slab";
-	argv[argc++] = (char *)"--page";
-	argv[argc++] = (char *)"--caller";
-	argv[argc++] = (char *)"--caches";
-	argv[argc++] = (char *)"--procs";
-	argv[argc++] = (char *)"--by";
-	argv[argc++] = (char *)"comm";
-	argv[argc++] = (char *)"--leaks";
-	add_pass(argv, &argc, ps);
-	argv[argc++] = (char *)"-o";
-	argv[argc++] = (char *)path;
-	argv[argc++] = (char *)"--";
-	argv[argc++] = (char *)input;
-	argv[argc] = NULL;
-	return run_inside(cmd_report, argc, argv, "diff");
+	return run_report_views(views, input, path, ps);
 }
 
 /* pageowner's JSON for a dump, grouped by stack, with its totals */
@@ -295,21 +301,9 @@ static int run_pageowner(const char *input, const char *path,
 static int run_profile(const char *input, const char *path,
 		       const struct pass *ps)
 {
-	char *argv[24];
-	int argc = 0;
+	static const char *const views[] = { "--profile", "-l", "0", NULL };
 
-	argv[argc++] = (char *)"diff";
-	argv[argc++] = (char *)"--json";
-	argv[argc++] = (char *)"--profile";
-	argv[argc++] = (char *)"-l";
-	argv[argc++] = (char *)"0";
-	add_pass(argv, &argc, ps);
-	argv[argc++] = (char *)"-o";
-	argv[argc++] = (char *)path;
-	argv[argc++] = (char *)"--";
-	argv[argc++] = (char *)input;
-	argv[argc] = NULL;
-	return run_inside(cmd_report, argc, argv, "diff");
+	return run_report_views(views, input, path, ps);
 }
 
 /* --pprof reads only the profile of each side (load_side's fields) */
@@ -839,12 +833,6 @@ static void list_metrics(FILE *out, int help)
 	list_metrics_of(&report_kind, out, help);
 }
 
-/*
- * Compares the inputs A and B by k's tables and draws the comparison:
- * the exit status.
- */
-enum { DRAW_TEXT, DRAW_JSON, DRAW_HTML };
-
 /* the columns of report's profile that the pprof renderer reads */
 static const struct kmt_col pprof_cols[] = {
 	{ "kind", "Kind", KMT_V_STR, 0 },
@@ -979,6 +967,12 @@ out:
 	kmt_arena_free(&s[1].arena);
 	return ret;
 }
+
+/*
+ * Compares the inputs A and B by k's tables and draws the comparison:
+ * the exit status.
+ */
+enum { DRAW_TEXT, DRAW_JSON, DRAW_HTML };
 
 static int compare(const struct diff_kind *k, char **paths,
 		   const struct pass *ps, const char *sort, int lines,

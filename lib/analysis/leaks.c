@@ -286,10 +286,7 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 		}
 	}
 	t->total_rows = rows->nr;
-	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
-	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))
-		return -EINVAL;
-	return 0;
+	return kmt_view_mark_kind_rows(t, unrec);
 }
 
 static int leaks_finish(void *ctx, struct kmt_report *r)

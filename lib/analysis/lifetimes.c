@@ -268,10 +268,7 @@ static int site_table(struct lifetimes_ctx *c, struct kmt_report *r,
 		v[9].u = kmt_view_addr(row->k.callsite);
 	}
 	t->total_rows = rows->nr;
-	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
-	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))
-		return -EINVAL;
-	return 0;
+	return kmt_view_mark_kind_rows(t, unrec);
 }
 
 /* m: the kind was not recorded, so no line has a value */

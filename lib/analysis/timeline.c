@@ -441,10 +441,7 @@ static int sites_table(struct timeline_ctx *c, struct kmt_report *r,
 		v[5].u = kmt_view_addr(row->callsite);
 	}
 	t->total_rows = c->nr_ranked;
-	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
-	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))
-		return -EINVAL;
-	return 0;
+	return kmt_view_mark_kind_rows(t, unrec);
 }
 
 static int timeline_finish(void *ctx, struct kmt_report *r)

@@ -34,6 +34,15 @@ int kmt_view_kinds_unrecorded(const struct kmt_session *s,
 	return r->oom ? -ENOMEM : 0;
 }
 
+int kmt_view_mark_kind_rows(struct kmt_table *t,
+			    const struct kmt_missing *const unrec[2])
+{
+	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
+	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))
+		return -EINVAL;
+	return 0;
+}
+
 void kmt_view_sort(struct kmt_sort_chain *chain, const char *spec,
 		   const char *def, const struct kmt_sort_key *keys,
 		   size_t nr_keys, kmt_cmp_fn tiebreak)

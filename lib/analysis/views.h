@@ -42,6 +42,16 @@ int kmt_view_kinds_unrecorded(const struct kmt_session *s,
 			      struct kmt_report *r,
 			      const struct kmt_missing *unrec[2]);
 
+struct kmt_table;
+
+/*
+ * A table of such a view, whose "kind" column says slab or page: the
+ * rows of the kind unrec names were not recorded (a note under it).
+ * 0, or -EINVAL when t has no "kind" column.
+ */
+int kmt_view_mark_kind_rows(struct kmt_table *t,
+			    const struct kmt_missing *const unrec[2]);
+
 /*
  * The sort chain from -s: the keys of this view, in the order given;
  * def when -s names none of them.  Ties fall to tiebreak.
