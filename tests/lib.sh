@@ -54,6 +54,21 @@ test_skip () {
 	echo "skip $test_count - $1 ($2)"
 }
 
+# fails when a count in FILE disagrees with its noun: "1 event",
+# "2 events", "1.2K events" ("1 events" and "2 event" fail)
+counts_agree () {
+	python3 - "$1" <<-\EOF
+	import re, sys
+	bad = []
+	for line in open(sys.argv[1]):
+	    for n, noun in re.findall(r"(?<![\w/.])~?([\d.]+[KMG]?) (events?|objects?|bytes?|process(?:es)?|rows?|stacks?|address(?:es)?|frees?|allocations?)\b", line):
+	        one = n == "1"
+	        if one != (noun in ("event", "object", "byte", "process", "row", "stack", "address", "free", "allocation")):
+	            bad.append((n, noun, line.strip()))
+	assert not bad, bad
+	EOF
+}
+
 # compares expected with actual, showing the difference
 test_cmp () {
 	diff -u "$1" "$2"
