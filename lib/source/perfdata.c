@@ -710,18 +710,6 @@ static unsigned char *cur_blob(struct pd_cur *c, int size_len, uint64_t *len)
 	return cur_take(c, *len);
 }
 
-/* a copy of the blob, NUL-terminated */
-static char *blob_string(const unsigned char *p, uint64_t len)
-{
-	char *s = malloc(len + 1);
-
-	if (s) {
-		memcpy(s, p, len);
-		s[len] = '\0';
-	}
-	return s;
-}
-
 static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 			   uint64_t base)
 {
@@ -733,7 +721,6 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 	const unsigned char *p;
 	const char *version, *why;
 	unsigned char *blob;
-	char *str;
 
 	/* the formats events are already being decoded with stay */
 	if (pd->have_tracing)
@@ -830,18 +817,12 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 	 */
 	if (!cur_blob(&c, 4, &size))
 		goto short_data;
-	if (major > 0 || minor >= 6) {
-		blob = cur_blob(&c, 8, &size);
-		if (!blob)
-			goto short_data;
-		if (size) {
-			str = blob_string(blob, size);
-			if (!str)
-				return pd_nomem(pd);
-			tep_parse_saved_cmdlines(tep, str);
-			free(str);
-		}
-	}
+	/*
+	 * saved cmdlines: threads are named by perf's COMM records, and
+	 * libtraceevent sorts its table again on every line it adds
+	 */
+	if ((major > 0 || minor >= 6) && !cur_blob(&c, 8, &size))
+		goto short_data;
 	return 0;
 
 short_data:

@@ -5,6 +5,7 @@
 #                               of its seeds (build/fuzz/corpus/<target>);
 #                               crashes land in build/fuzz/crashes/<target>
 #   make fuzz FUZZ_TARGETS='tracedat6 report'   some of them
+#   make fuzz FUZZ_SEEDS=small  seeded with tests/fuzz/seeds only (long runs)
 #
 # clang with libFuzzer, AddressSanitizer and UBSan, over the lib/ sources
 # (and the src/ commands the report and pageowner targets run) compiled
@@ -32,7 +33,8 @@ FUZZ_CMD_SRCS := src/cmd-report.c src/cmd-pageowner.c src/cmd-diff.c \
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_O)/obj/%.o,$(FUZZ_LIB_SRCS) $(FUZZ_CMD_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_O)/fuzz-%,$(FUZZ_TARGETS))
 
-# seeds per target, from tests/data
+# seeds per target: recordings from tests/data, and small recordings of
+# the same formats made for fuzzing (tests/fuzz/seeds/<target>, README)
 FUZZ_SEEDS_perfdata   := tests/data/perf-both-g.data tests/data/perf-lost.data \
 			 tests/data/perf-z.data tests/data/perf-clock.data
 FUZZ_SEEDS_perfpipe   := tests/data/perf-slab-pipe.data
@@ -50,7 +52,18 @@ FUZZ_SEEDS_pageowner  := $(filter %.txt,$(wildcard tests/data/pageowner/*))
 FUZZ_SEEDS_report     := tests/data/capture.v6.dat tests/data/perf-both-g.data \
 			 tests/data/capture.trace.txt tests/data/capture.dat
 
-# the largest seed is 262 KB; room to grow, not to swell
+# FUZZ_SEEDS=small: only the small seeds, for long runs (a whole recording
+# costs a binary target ten times more a input than a few formats do)
+FUZZ_SMALL_report := tests/fuzz/seeds/tracedat6/slab.dat \
+		     tests/fuzz/seeds/tracedatz/page-g.dat \
+		     tests/fuzz/seeds/perfdata/page-g.data \
+		     tests/data/text/perf-both-g.script.txt
+fuzz_small = $(or $(FUZZ_SMALL_$(1)),$(wildcard tests/fuzz/seeds/$(1)/*))
+fuzz_seeds = $(if $(filter small,$(FUZZ_SEEDS)),$(or $(call fuzz_small,$(1)), \
+	     $(FUZZ_SEEDS_$(1))),$(FUZZ_SEEDS_$(1)) $(call fuzz_small,$(1)))
+
+# the largest seed is 262 KB; room to grow, not to swell.  A long run
+# sets FUZZ_FLAGS itself (tests/fuzz/README.md)
 FUZZ_FLAGS ?= -rss_limit_mb=1024 -malloc_limit_mb=1024 -max_len=400000 \
 	      -timeout=30 -print_final_stats=1 -workers=1
 
@@ -86,11 +99,11 @@ $(FUZZ_O)/fuzz-%: tests/fuzz/fuzz.c $(FUZZ_OBJS) $(FUZZ_O)/obj/.cflags
 fuzz: $(FUZZ_BINS)
 	@$(foreach t,$(FUZZ_TARGETS),tests/fuzz/run.sh $(FUZZ_O) $(t) \
 		$(FUZZ_TIME) '$(FUZZ_FLAGS) $(FUZZ_FLAGS_$(t))' \
-		$(FUZZ_SEEDS_$(t)) &&) true
+		$(call fuzz_seeds,$(t)) &&) true
 
 -include $(shell find $(FUZZ_O)/obj -name '*.d' 2>/dev/null)
 
 # the seeds of FUZZ_TARGETS, one a line, for tests/t0900-fuzz.sh
 .PHONY: fuzz-seeds
 fuzz-seeds:
-	@printf '%s\n' $(foreach t,$(FUZZ_TARGETS),$(FUZZ_SEEDS_$(t)))
+	@printf '%s\n' $(sort $(foreach t,$(FUZZ_TARGETS),$(call fuzz_seeds,$(t))))
