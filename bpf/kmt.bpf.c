@@ -55,6 +55,14 @@ struct {
 	__type(value, struct kmt_site_val);
 } sites SEC(".maps");
 
+/* KMT_SITE_CACHE slots a CPU when counting (kmt.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kmt_site_slot);
+} site_cache SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
@@ -137,7 +145,7 @@ struct cpu_ctx {
 	__s32 softirq;
 	__s32 hardirq;
 	__u32 stack_depth;	/* stack_buf slots in use on this CPU */
-	__u32 pad;
+	__u32 counting;		/* a program is in site_cache on this CPU */
 };
 
 struct {
@@ -147,12 +155,17 @@ struct {
 	__type(value, struct cpu_ctx);
 } ctxs SEC(".maps");
 
-static __always_inline void stat_inc(__u32 i)
+static __always_inline void stat_add(__u32 i, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &i);
 
 	if (v)
-		(*v)++;
+		*v += n;
+}
+
+static __always_inline void stat_inc(__u32 i)
+{
+	stat_add(i, 1);
 }
 
 static __always_inline bool comm_matches(void)
@@ -210,6 +223,41 @@ static __always_inline void note_new_key(const struct kmt_site_key *k,
 	}
 }
 
+/* adds to the counts map; false when the key could not be stored */
+static __always_inline bool count_in_map(const struct kmt_site_key *k,
+					 const struct kmt_site_val *nv,
+					 const struct kmem_cache *s, bool new_key)
+{
+	struct kmt_site_val *v;
+
+	v = bpf_map_lookup_elem(&sites, k);
+	if (!v) {
+		if (!bpf_map_update_elem(&sites, k, nv, BPF_NOEXIST)) {
+			if (new_key)
+				note_new_key(k, s);
+			return true;
+		}
+		/* another CPU made it meanwhile, or the map is full */
+		v = bpf_map_lookup_elem(&sites, k);
+		if (!v) {
+			stat_add(KMT_S_SITES_FULL, nv->count);
+			return false;
+		}
+	}
+	v->count += nv->count;
+	v->bytes_req += nv->bytes_req;
+	v->bytes_alloc += nv->bytes_alloc;
+	return true;
+}
+
+static __always_inline bool same_key(const struct kmt_site_key *a,
+				     const struct kmt_site_key *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+}
+
 static __always_inline void count_site(__u64 site, __u64 cache, __u32 tgid,
 				       __u8 kind, __u8 order, __u64 req,
 				       __u64 bytes, const struct kmem_cache *s)
@@ -218,24 +266,48 @@ static __always_inline void count_site(__u64 site, __u64 cache, __u32 tgid,
 		.site = site, .cache = cache, .tgid = tgid,
 		.kind = kind, .order = order,
 	};
-	struct kmt_site_val *v, nv = { 1, req, bytes };
+	struct kmt_site_val nv = { 1, req, bytes };
+	struct kmt_site_slot *slot;
+	struct cpu_ctx *c;
+	__u32 zero = 0;
+	__u64 h = site * 0x9e3779b97f4a7c15ULL ^ cache * 0xc2b2ae3d27d4eb4fULL ^
+		  (((__u64)tgid << 16 | kind << 8 | order) * 0x165667b19e3779f9ULL);
+	__u32 i = (__u32)(h >> 40) & (KMT_SITE_CACHE - 1);
 
-	v = bpf_map_lookup_elem(&sites, &k);
-	if (!v) {
-		if (!bpf_map_update_elem(&sites, &k, &nv, BPF_NOEXIST)) {
-			note_new_key(&k, s);
-			return;
-		}
-		/* another CPU made it meanwhile, or the map is full */
-		v = bpf_map_lookup_elem(&sites, &k);
-		if (!v) {
-			stat_inc(KMT_S_SITES_FULL);
-			return;
-		}
+	/*
+	 * An interrupt's program may run while this one is in a slot: the
+	 * inner one counts in the map, so a slot has one writer at a time.
+	 */
+	c = bpf_map_lookup_elem(&ctxs, &zero);
+	slot = bpf_map_lookup_elem(&site_cache, &i);
+	if (!c || !slot || c->counting) {
+		count_in_map(&k, &nv, s, true);
+		return;
 	}
-	v->count++;
-	v->bytes_req += req;
-	v->bytes_alloc += bytes;
+	c->counting = 1;
+	if (slot->used && same_key(&slot->key, &k)) {
+		slot->val.count++;
+		slot->val.bytes_req += req;
+		slot->val.bytes_alloc += bytes;
+		c->counting = 0;
+		return;
+	}
+	/*
+	 * Another key's slot: its counts go to the map, this event too, and
+	 * the slot is this key's.  User space reads the map before the
+	 * slots, so counts that move meanwhile are late, never twice.
+	 */
+	if (slot->used && slot->val.count)
+		count_in_map(&slot->key, &slot->val, NULL, false);
+	slot->used = 0;
+	if (count_in_map(&k, &nv, s, true)) {
+		slot->val.count = 0;
+		slot->val.bytes_req = 0;
+		slot->val.bytes_alloc = 0;
+		slot->key = k;
+		slot->used = 1;
+	}
+	c->counting = 0;
 }
 
 static __always_inline void agg_add(const struct kmt_live_val *lv, int sign)

@@ -112,6 +112,37 @@ test_expect_success 'top -b and report --caller: the same allocations per callsi
 	EOF
 '
 
+# top folds the counters of processes that are gone into one row and
+# deletes them from the kernel, while a CPU's cache may still hold counts
+# of theirs: ten helpers of 200 eventfds each come and go while top
+# refreshes five times a second, and each eventfd is counted once
+test_expect_success 'processes that exit while top runs: each allocation counted once' '
+	"$KMEMTRACE" top -b --json --comm kmt-fdleak -d 0.2 -l 0 -o gone.json \
+		2>top2.err &
+	top=$!
+	wait_for "^kmemtrace top:" top2.err || { kill $top; exit 1; }
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		"$HELPERS/kmt-fdleak" -n 200 -k 0 >h$i.out &
+		h=$!
+		wait_for "^done" h$i.out || { kill $h $top; exit 1; }
+		kill $h && wait $h
+		sleep 0.3
+	done
+	kill -INT $top
+	wait $top &&
+	python3 - gone.json <<-\EOF
+	import json, sys
+	lines = open(sys.argv[1]).read().splitlines()
+	t = json.loads(lines[-1])
+	n = sum(r["allocs"] for r in t["rows"] if r["callsite"].startswith("do_eventfd+"))
+	exited = t["totals"]["exited_processes"]
+	skipped = t["counters"]["events the kernel skipped"]
+	print("eventfds counted:", n, "refreshes:", len(lines), "processes folded:", exited, "skipped:", skipped)
+	assert exited >= 5, "too few processes were folded while top ran"
+	assert 2000 - skipped <= n <= 2000, "not the 2000 eventfds made"
+	EOF
+'
+
 # programs and maps live as long as the process's descriptors: none stay
 test_expect_success 'no BPF program is left in the kernel after them' '
 	bpf_programs_gone

@@ -119,6 +119,8 @@ uint64_t kmt_bpf_pinned_bytes(const struct kmt_bpf_config *cfg, int nr_cpus)
 	if (cfg->count_sites) {
 		total += hash_bytes(cfg->sites_max, sizeof(struct kmt_site_key),
 				    sizeof(struct kmt_site_val), 1, nr_cpus);
+		total += (uint64_t)nr_cpus * KMT_SITE_CACHE *
+			 sizeof(struct kmt_site_slot);
 		total += hash_bytes(cfg->comms_max, 4, 16, 0, nr_cpus);
 		total += hash_bytes(cfg->caches_max, 8, 32, 0, nr_cpus);
 	}
@@ -239,6 +241,8 @@ int kmt_bpf_open(struct kmt_bpf *b, const struct kmt_bpf_config *cfg)
 	}
 	bpf_map__set_max_entries(s->maps.sites,
 				 cfg->count_sites ? cfg->sites_max : 1);
+	bpf_map__set_max_entries(s->maps.site_cache,
+				 cfg->count_sites ? KMT_SITE_CACHE : 1);
 	bpf_map__set_max_entries(s->maps.comms,
 				 cfg->count_sites ? cfg->comms_max : 1);
 	bpf_map__set_max_entries(s->maps.caches,
@@ -443,6 +447,40 @@ int kmt_bpf_for_each_site(struct kmt_bpf *b, kmt_bpf_site_fn fn, void *ctx)
 		return 0;
 	return walk(b, b->skel->maps.sites, sizeof(struct kmt_site_key),
 		    sizeof(struct kmt_site_val), 1, site_one, &w);
+}
+
+struct pending_walk {
+	struct kmt_bpf *b;
+	kmt_bpf_site_fn fn;
+	void *ctx;
+};
+
+static int pending_one(void *ctx, const void *key, const void *val)
+{
+	struct pending_walk *w = ctx;
+	const struct kmt_site_slot *slot = val;
+	int c, ret;
+
+	(void)key;
+	for (c = 0; c < w->b->nr_cpus; c++) {
+		if (!slot[c].used || !slot[c].val.count)
+			continue;
+		ret = w->fn(w->ctx, &slot[c].key, &slot[c].val);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int kmt_bpf_for_each_pending_site(struct kmt_bpf *b, kmt_bpf_site_fn fn,
+				  void *ctx)
+{
+	struct pending_walk w = { b, fn, ctx };
+
+	if (!b->cfg.count_sites)
+		return 0;
+	return walk(b, b->skel->maps.site_cache, sizeof(uint32_t),
+		    sizeof(struct kmt_site_slot), 1, pending_one, &w);
 }
 
 struct live_walk {

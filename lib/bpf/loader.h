@@ -96,6 +96,14 @@ typedef int (*kmt_bpf_live_fn)(void *ctx, uint64_t addr,
 typedef int (*kmt_bpf_agg_fn)(void *ctx, const struct kmt_stack_key *k,
 			      const struct kmt_stack_val *v);
 int kmt_bpf_for_each_site(struct kmt_bpf *b, kmt_bpf_site_fn fn, void *ctx);
+/*
+ * The counts still in the per-CPU cache in front of the counts map
+ * (KMT_SITE_CACHE), one call per CPU's slot: to be added to what
+ * kmt_bpf_for_each_site gave, read after it (counts move from the cache
+ * to the map, so read in this order they are late, never twice).
+ */
+int kmt_bpf_for_each_pending_site(struct kmt_bpf *b, kmt_bpf_site_fn fn,
+				  void *ctx);
 int kmt_bpf_for_each_live(struct kmt_bpf *b, kmt_bpf_live_fn fn, void *ctx);
 int kmt_bpf_for_each_stack_agg(struct kmt_bpf *b, kmt_bpf_agg_fn fn,
 			       void *ctx);

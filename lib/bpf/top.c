@@ -111,6 +111,22 @@ static uint64_t stack_hash(const struct kmt_stack_key *k)
 	return kmt_hash_bytes(k, sizeof(*k)) | 1;
 }
 
+/* whether the process of a key is alive, asked once an update */
+static int note_alive(struct kmt_top *t, uint32_t tgid)
+{
+	int *alive, is_new;
+
+	if (tgid == KMT_TOP_TGID_EXITED)
+		return 0;
+	alive = kmt_hash_i32_put(&t->alive, tgid, &is_new);
+	if (!alive)
+		return -ENOMEM;
+	/* tgid 0 is the idle task: interrupts on an idle CPU */
+	if (is_new)
+		*alive = !tgid || kill((pid_t)tgid, 0) == 0 || errno != ESRCH;
+	return 0;
+}
+
 static int on_site(void *ctx, const struct kmt_site_key *k,
 		   const struct kmt_site_val *v)
 {
@@ -124,17 +140,32 @@ static int on_site(void *ctx, const struct kmt_site_key *k,
 	if (is_new)
 		m->key = *k;
 	m->cur = *v;
-	if (k->tgid != KMT_TOP_TGID_EXITED) {
-		int *alive = kmt_hash_i32_put(&t->alive, k->tgid, &is_new);
+	return note_alive(t, k->tgid);
+}
 
-		if (!alive)
-			return -ENOMEM;
-		/* tgid 0 is the idle task: interrupts on an idle CPU */
-		if (is_new)
-			*alive = !k->tgid || kill((pid_t)k->tgid, 0) == 0 ||
-				 errno != ESRCH;
-	}
-	return 0;
+static void add_val(struct kmt_site_val *to, const struct kmt_site_val *v)
+{
+	to->count += v->count;
+	to->bytes_req += v->bytes_req;
+	to->bytes_alloc += v->bytes_alloc;
+}
+
+/* a CPU's counts of a key not yet in the counts map */
+static int on_pending(void *ctx, const struct kmt_site_key *k,
+		      const struct kmt_site_val *v)
+{
+	struct kmt_top *t = ctx;
+	struct top_mirror *m;
+	int is_new;
+
+	m = top_mirrors_put(&t->mirror, site_hash(k), &is_new);
+	if (!m)
+		return -ENOMEM;
+	if (is_new)
+		m->key = *k;
+	add_val(&m->cur, v);
+	m->pending = 1;
+	return note_alive(t, k->tgid);
 }
 
 static int on_stack_agg(void *ctx, const struct kmt_stack_key *k,
@@ -153,18 +184,14 @@ static int on_stack_agg(void *ctx, const struct kmt_stack_key *k,
 	return 0;
 }
 
-static void add_val(struct kmt_site_val *to, const struct kmt_site_val *v)
-{
-	to->count += v->count;
-	to->bytes_req += v->bytes_req;
-	to->bytes_alloc += v->bytes_alloc;
-}
-
 /*
  * The counters of processes that are gone are read one last time, folded
  * into one row per (site, cache, kind) of tgid KMT_TOP_TGID_EXITED, and
  * deleted from the kernel: the map holds the processes of an interval,
- * not of the whole run.
+ * not of the whole run.  Not while a CPU's cache holds counts of the key
+ * (they would come back as a new key), and only when the process was
+ * gone at the update before too: counts that moved from the cache to
+ * the map while they were read are in the map by then.
  */
 static int retire_exited(struct kmt_top *t)
 {
@@ -179,8 +206,14 @@ static int retire_exited(struct kmt_top *t)
 		if (m->key.tgid == KMT_TOP_TGID_EXITED)
 			continue;
 		alive = kmt_hash_i32_get(&t->alive, m->key.tgid);
-		if (!alive || *alive)
+		if (!alive || *alive || m->pending) {
+			m->gone = 0;
 			continue;
+		}
+		if (!m->gone) {
+			m->gone = 1;
+			continue;
+		}
 		if (KMT_ARRAY_GROW(dead, nr + 1, alloc)) {
 			free(dead);
 			return -ENOMEM;
@@ -208,6 +241,7 @@ static int retire_exited(struct kmt_top *t)
 			break;
 		}
 		to->key = k;
+		to->pending = to->gone = 0;
 		add_val(&to->cur, &gone.cur);
 		add_val(&to->last, &gone.last);
 	}
@@ -226,13 +260,17 @@ int kmt_top_update(struct kmt_top *t, uint64_t now_ns)
 
 	t->last_ns = t->now_ns;
 	t->now_ns = now_ns;
-	while (top_mirrors_next(&t->mirror, &it, &key, &m))
+	while (top_mirrors_next(&t->mirror, &it, &key, &m)) {
 		m->last = m->cur;
+		m->pending = 0;
+	}
 	it = 0;
 	while (top_smirrors_next(&t->stacks, &it, &key, &sm))
 		sm->last = sm->cur;
 	kmt_hash_i32_clear(&t->alive);
 	ret = kmt_bpf_for_each_site(t->bpf, on_site, t);
+	if (!ret)
+		ret = kmt_bpf_for_each_pending_site(t->bpf, on_pending, t);
 	if (!ret)
 		ret = kmt_bpf_for_each_stack_agg(t->bpf, on_stack_agg, t);
 	if (ret)

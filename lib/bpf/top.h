@@ -75,6 +75,8 @@ struct kmt_top_totals {
 struct top_mirror {
 	struct kmt_site_key key;
 	struct kmt_site_val cur, last;
+	int pending;		/* counts in the kernel's per-CPU cache */
+	int gone;		/* its process was gone at the last update */
 };
 
 struct top_smirror {
