@@ -248,7 +248,8 @@ static int parse_pids(struct kmt_filter *f, const char *list, char *err,
 		if (*p)
 			p++;
 	}
-	qsort(f->pids, f->nr_pids, sizeof(*f->pids), cmp_pid);
+	if (f->nr_pids)
+		qsort(f->pids, f->nr_pids, sizeof(*f->pids), cmp_pid);
 	return 0;
 }
 

@@ -897,7 +897,9 @@ static int gfp_name_list(struct page_ctx *c)
 		}
 	}
 	c->nr_gfp_names = n;
-	qsort(c->gfp_names, n, sizeof(*c->gfp_names), cmp_str);
+	/* none: gfp_names is NULL, which qsort must not be given */
+	if (n)
+		qsort(c->gfp_names, n, sizeof(*c->gfp_names), cmp_str);
 	return 0;
 }
 

@@ -183,6 +183,295 @@ static int constant_divisor(const char *p, const char *end)
 	return 1;
 }
 
+/*
+ * The arguments of a print format, checked against the C expressions the
+ * kernel writes there, before libtraceevent's parser sees them: it
+ * dereferences NULL where an operator is not C's ("=>", a lone "="), a
+ * character is none of C's ("@", ";"), or an operand is missing ("->x",
+ * an unmatched "[").  Found by fuzzing (tests/fuzz/regressions).
+ */
+enum { T_END, T_IDENT, T_NUM, T_STR, T_OP, T_BAD };
+
+/* deeper than any kernel format nests; libtraceevent parses by recursion */
+#define FMT_MAX_DEPTH	64
+
+struct lex {
+	const char *p, *end;
+	int tok;
+	int op;			/* T_OP: its one or two characters, OP() */
+	const char *s;		/* the token's text */
+	size_t len;
+	int depth;
+};
+
+#define OP(a, b)	((unsigned char)(a) | (unsigned char)(b) << 8)
+
+static void next(struct lex *l)
+{
+	const char *p = skip_space(l->p, l->end);
+
+	l->s = p;
+	l->len = 1;
+	if (p >= l->end) {
+		l->tok = T_END;
+		l->len = 0;
+	} else if (*p == '"' || *p == '\'') {
+		l->tok = T_STR;
+		l->len = (size_t)(skip_literal(p, l->end) - p);
+	} else if (is_ident((unsigned char)*p)) {
+		l->tok = isdigit((unsigned char)*p) ? T_NUM : T_IDENT;
+		while (p + l->len < l->end && is_ident((unsigned char)p[l->len]))
+			l->len++;
+	} else {
+		l->tok = T_OP;
+		switch (OP(p[0], l->end - p >= 2 ? p[1] : 0)) {
+		case OP('<', '<'): case OP('>', '>'): case OP('<', '='):
+		case OP('>', '='): case OP('=', '='): case OP('!', '='):
+		case OP('&', '&'): case OP('|', '|'): case OP('-', '>'):
+			l->len = 2;
+		}
+		if (l->len == 1 && !strchr("+-*/%<>&|^!~?:,.()[]{}", *p))
+			l->tok = T_BAD;
+		l->op = OP(p[0], l->len == 2 ? p[1] : 0);
+	}
+	l->p = p + l->len;
+}
+
+/* a token is compared as a number: formats have thousands of them */
+#define is_op(l, s)	((l)->tok == T_OP && (l)->op == OP((s)[0], (s)[1]))
+
+static int expr(struct lex *l);
+
+/*
+ * A type name ahead ("unsigned long", "struct page *", "gfp_t"): words
+ * and stars up to ')' or ','.  Consumed only when it is one (then l is
+ * at that ')' or ','); "(x)" alone is left to be an expression.
+ */
+static int type_name(struct lex *l)
+{
+	struct lex save = *l;
+	int words = 0, stars = 0;
+
+	while (l->tok == T_IDENT || is_op(l, "*")) {
+		if (l->tok == T_IDENT) {
+			if (stars)
+				break;
+			words++;
+		} else {
+			stars++;
+		}
+		next(l);
+	}
+	if (words && (words > 1 || stars) && (is_op(l, ")") || is_op(l, ",")))
+		return 1;
+	*l = save;
+	return 0;
+}
+
+/* a list of expressions (or, in calls, type names) up to op close */
+static int list(struct lex *l, const char *close, int types)
+{
+	if (is_op(l, close)) {
+		next(l);
+		return 0;
+	}
+	for (;;) {
+		if (!(types && type_name(l)) && expr(l))
+			return -1;
+		if (is_op(l, close)) {
+			next(l);
+			return 0;
+		}
+		if (!is_op(l, ","))
+			return -1;
+		next(l);
+		/* { 1, "a" }, the last element with a comma after it */
+		if (is_op(l, close)) {
+			next(l);
+			return 0;
+		}
+	}
+}
+
+static int unary(struct lex *l);
+
+/*
+ * A statement expression, "({ int x = (REC->a); x < 128 ? x : 128; })":
+ * the kernel's min() and kvm's printing helpers write them, and
+ * libtraceevent takes one whole, whatever it holds.  l is at its "{".
+ */
+static int statement_expr(struct lex *l)
+{
+	int level = 1;
+
+	while (level) {
+		next(l);
+		if (l->tok == T_END)
+			return -1;
+		if (is_op(l, "(") || is_op(l, "[") || is_op(l, "{"))
+			level++;
+		else if (is_op(l, ")") || is_op(l, "]") || is_op(l, "}"))
+			level--;
+	}
+	next(l);
+	if (!is_op(l, ")"))
+		return -1;
+	next(l);
+	return 0;
+}
+
+static int postfix(struct lex *l)
+{
+	if (l->tok == T_IDENT || l->tok == T_NUM) {
+		next(l);
+	} else if (l->tok == T_STR) {
+		while (l->tok == T_STR)
+			next(l);
+	} else if (is_op(l, "(")) {
+		next(l);
+		if (is_op(l, "{")) {
+			if (statement_expr(l))
+				return -1;
+		} else {
+			if (expr(l) || !is_op(l, ")"))
+				return -1;
+			next(l);
+		}
+	} else if (is_op(l, "{")) {
+		next(l);
+		if (list(l, "}", 0))
+			return -1;
+	} else {
+		return -1;
+	}
+	for (;;) {
+		if (is_op(l, "[")) {
+			next(l);
+			if (expr(l) || !is_op(l, "]"))
+				return -1;
+			next(l);
+		} else if (is_op(l, "->") || is_op(l, ".")) {
+			next(l);
+			if (l->tok != T_IDENT)
+				return -1;
+			next(l);
+		} else if (is_op(l, "(")) {
+			next(l);
+			if (list(l, ")", 1))
+				return -1;
+		} else {
+			return 0;
+		}
+	}
+}
+
+static int unary(struct lex *l)
+{
+	if (++l->depth > FMT_MAX_DEPTH)
+		return -1;
+	if (is_op(l, "!") || is_op(l, "~") || is_op(l, "-") ||
+	    is_op(l, "+") || is_op(l, "*") || is_op(l, "&")) {
+		next(l);
+		if (unary(l))
+			return -1;
+	} else if (is_op(l, "(")) {
+		struct lex save = *l;
+
+		next(l);
+		/* a cast: a type name alone in parentheses, then an operand */
+		if (l->tok == T_IDENT && type_name(l) && is_op(l, ")")) {
+			next(l);
+			if (unary(l))
+				return -1;
+		} else if (l->tok == T_IDENT) {
+			/* "(gfp_t)x" or "(x)": one word */
+			struct lex word = *l;
+
+			next(l);
+			if (is_op(l, ")")) {
+				next(l);
+				if (l->tok == T_IDENT || l->tok == T_NUM ||
+				    l->tok == T_STR || is_op(l, "(")) {
+					if (unary(l))
+						return -1;
+				} else {
+					*l = save;
+					if (postfix(l))
+						return -1;
+				}
+			} else {
+				*l = save;
+				(void)word;
+				if (postfix(l))
+					return -1;
+			}
+		} else {
+			*l = save;
+			if (postfix(l))
+				return -1;
+		}
+	} else if (postfix(l)) {
+		return -1;
+	}
+	l->depth--;
+	return 0;
+}
+
+static int binary_op(const struct lex *l)
+{
+	if (l->tok != T_OP)
+		return 0;
+	switch (l->op) {
+	case OP('*', 0): case OP('/', 0): case OP('%', 0): case OP('+', 0):
+	case OP('-', 0): case OP('<', '<'): case OP('>', '>'): case OP('<', 0):
+	case OP('>', 0): case OP('<', '='): case OP('>', '='): case OP('=', '='):
+	case OP('!', '='): case OP('&', 0): case OP('^', 0): case OP('|', 0):
+	case OP('&', '&'): case OP('|', '|'):
+		return 1;
+	}
+	return 0;
+}
+
+static int expr(struct lex *l)
+{
+	if (++l->depth > FMT_MAX_DEPTH || unary(l))
+		return -1;
+	while (binary_op(l)) {
+		next(l);
+		if (unary(l))
+			return -1;
+	}
+	if (is_op(l, "?")) {
+		next(l);
+		if (expr(l) || !is_op(l, ":"))
+			return -1;
+		next(l);
+		if (expr(l))
+			return -1;
+	}
+	l->depth--;
+	return 0;
+}
+
+/* the print format's string and arguments, from p to end */
+static int print_args(const char *p, const char *end)
+{
+	struct lex l = { .p = p, .end = end };
+
+	next(&l);
+	if (l.tok == T_END)
+		return 0;
+	for (;;) {
+		if (expr(&l))
+			return -1;
+		if (l.tok == T_END)
+			return 0;
+		if (!is_op(&l, ","))
+			return -1;
+		next(&l);
+	}
+}
+
 int kmt_format_check(const char *text, size_t len, const char **why)
 {
 	static const char tag[] = "print fmt:";
@@ -267,6 +556,11 @@ int kmt_format_check(const char *text, size_t len, const char **why)
 	free(names);
 	if (depth) {
 		*why = "its print format has unbalanced parentheses";
+		return -1;
+	}
+	p = memmem(text, len, tag, sizeof(tag) - 1);
+	if (p && print_args(p + sizeof(tag) - 1, end)) {
+		*why = "its print format is not a C expression list";
 		return -1;
 	}
 	return 0;

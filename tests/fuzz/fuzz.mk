@@ -57,7 +57,7 @@ FUZZ_SEEDS_report     := tests/data/capture.v6.dat tests/data/perf-both-g.data \
 FUZZ_SMALL_report := tests/fuzz/seeds/tracedat6/slab.dat \
 		     tests/fuzz/seeds/tracedatz/page-g.dat \
 		     tests/fuzz/seeds/perfdata/page-g.data \
-		     tests/data/text/perf-both-g.script.txt
+		     tests/data/text/ftrace-6.18-fields.txt
 fuzz_small = $(or $(FUZZ_SMALL_$(1)),$(wildcard tests/fuzz/seeds/$(1)/*))
 fuzz_seeds = $(if $(filter small,$(FUZZ_SEEDS)),$(or $(call fuzz_small,$(1)), \
 	     $(FUZZ_SEEDS_$(1))),$(FUZZ_SEEDS_$(1)) $(call fuzz_small,$(1)))

@@ -120,6 +120,52 @@ static void test_fields_and_divisors(void)
 	CHECK(check("name: x\nformat:\n\tfield:int \x92 a;\toffset:0;\n") == -1);
 }
 
+/*
+ * The arguments must be C expressions: libtraceevent dereferences NULL
+ * on an operator or a character C has not, or an operand missing (the
+ * first found by fuzzing: "REC->pfn : 0 => REC->order").
+ */
+static void test_expressions(void)
+{
+	static const char *const bad[] = {
+		"REC->a => REC->a", "REC->a = 1", "REC->a <<= 1", "@", "#", "$",
+		"`", ";", "REC->a ; 1", "\\", "->a", "REC->a[", "REC->a]",
+		"{", "}", "REC->a..b", "REC->a =< 1", "REC->a ? 1", "(REC->a",
+		"REC->a +", "REC->a,", "REC->a REC->a", "f(1,", "(unsigned long)",
+	};
+	static const char *const good[] = {
+		"REC->a ? \"y\" : \"n\", -1UL, ~REC->a, !REC->a",
+		"(unsigned long)REC->a, (struct page *)REC->a, (( gfp_t)1)",
+		"(void *)0, (REC->a) - 1, (x)",
+		"__print_flags(REC->a, \"|\", { 1, \"A\" }, { (1UL << 2), \"B\" },)",
+		"__print_symbolic(REC->a, { 0, \"X\" }), sizeof(struct page)",
+		"({ int __x = (REC->a); int __y = (128); __x < __y ? __x : __y; })",
+		"REC->name[0], &REC->name[1], REC->a.b, f()->c, \"a\" \"b\"",
+		"REC->a >= 1 && REC->a <= 2 || REC->a != 3 ^ 4 | 5 & 6",
+	};
+	char text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), HEAD "print fmt: \"%%lu\", %s", bad[i]);
+		if (check(text) != -1)
+			fprintf(stderr, "taken: %s\n", bad[i]);
+		CHECK(check(text) == -1);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text), HEAD "print fmt: \"%%lu\", %s", good[i]);
+		if (check(text) != 0)
+			fprintf(stderr, "refused: %s\n", good[i]);
+		CHECK(check(text) == 0);
+	}
+	/* nesting past any kernel's, which libtraceevent parses by recursion */
+	memset(text, 0, sizeof(text));
+	strcpy(text, HEAD "print fmt: \"%lu\", ");
+	for (i = strlen(text); i < sizeof(text) - 2; i++)
+		text[i] = '(';
+	CHECK(check(text) == -1);
+}
+
 static void test_printk(void)
 {
 	static const char good[] =
@@ -139,5 +185,6 @@ KMT_TESTS(
 	KMT_TEST(test_kernel_formats_pass),
 	KMT_TEST(test_running_kernel_formats_pass),
 	KMT_TEST(test_fields_and_divisors),
+	KMT_TEST(test_expressions),
 	KMT_TEST(test_printk)
 )
