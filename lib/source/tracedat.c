@@ -279,6 +279,16 @@ static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 			td->in->display);
 	td->big_endian = h[p] == 1;
 	td->page_size = (unsigned int)rd_num(td, h + p + 2, 4);
+	/*
+	 * a ring-buffer page (sub-buffer): a power of two from the kernel's
+	 * PAGE_SIZE up; libtracecmd allocates and maps buffers of this size,
+	 * and a size past INT_MAX turns negative on the way (found by fuzzing)
+	 */
+	if (td->page_size < 4096 || td->page_size > TD_MAX_CHUNK ||
+	    (td->page_size & (td->page_size - 1)))
+		return kmt_session_error(td->s, EINVAL,
+			"'%s' is not a valid trace.dat: its page size at byte %zu is %u, not a power of two from 4096 to %u",
+			td->in->display, p + 2, td->page_size, TD_MAX_CHUNK);
 	p += 6;
 	*init_end = p;
 	if (td->version == 7) {

@@ -7,7 +7,9 @@ trace clock and the first page of each CPU; drops the other formats,
 kallsyms and printk formats, which trace-cmd writes but kmem events do
 not use.  Every input then costs the fuzz target a few formats to parse
 instead of twenty-five, so it runs several times more inputs a second.
-Little-endian v6 files only, as `kmemtrace record` writes them."""
+The events of formats left out stay in the pages and read as unknown
+ids (`check` says "damaged"), a path worth fuzzing too.  Little-endian v6
+files only, as `kmemtrace record` writes them."""
 import struct
 import sys
 
