@@ -928,7 +928,7 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 	struct td_walk f = {
 		.td = w->td, .pos = 0, .size = (uint64_t)w->td->in->size
 	};
-	uint64_t off, page, ncpu, i, flags, size;
+	uint64_t off, page, ncpu, i, flags, size, prev = 0;
 	char name[256], what[320];
 	int ret;
 
@@ -945,7 +945,8 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 	 * libtracecmd allocates a table of ncpu, then one up to the highest
 	 * CPU number, before it reads them
 	 */
-	if (ret || ncpu > KMT_MAX_CPUS || ncpu * 20 > b.size - b.pos)
+	if (ret || ncpu > KMT_MAX_CPUS || ncpu * 20 > b.size - b.pos ||
+	    page < 4096 || page > TD_MAX_CHUNK || (page & (page - 1)))
 		return walk_damaged(w, at, "a buffer option");
 	snprintf(what, sizeof(what), "the data section of buffer '%s'", name);
 	ret = walk_section(&f, off, TD_SEC_BUFFER, &flags, &size, what);
@@ -959,8 +960,13 @@ static int walk_v7_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 			ret = walk_num(&b, 8, &coff, "a buffer option");
 		if (!ret)
 			ret = walk_num(&b, 8, &csize, "a buffer option");
-		if (ret || cpu >= KMT_MAX_CPUS)
+		/*
+		 * each CPU once, in order, as trace-cmd writes them:
+		 * libtracecmd leaks what it set up for a CPU named twice
+		 */
+		if (ret || cpu >= KMT_MAX_CPUS || (i && cpu <= prev))
 			return walk_damaged(w, at, "a buffer option");
+		prev = cpu;
 		snprintf(what, sizeof(what),
 			 "the ring-buffer pages of CPU %llu of buffer '%s'",
 			 (unsigned long long)cpu, name);
