@@ -1149,6 +1149,13 @@ static int walk_v7_strings(struct td *td, uint64_t at)
 		ssize = rd_num(td, b + 8, 8);
 		at += 16;
 		if (rd_num(td, b, 2) != TD_OPT_STRINGS) {
+			/*
+			 * libtracecmd seeks by the size as a signed number:
+			 * one past 2^63 sends it back, round and round
+			 * (found by fuzzing)
+			 */
+			if (ssize > INT64_MAX)
+				return walk_damaged(&w, at - 16, "a section");
 			if (ssize > size - at)
 				break;	/* libtracecmd's next read fails */
 			at += ssize;
