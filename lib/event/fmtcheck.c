@@ -350,7 +350,8 @@ static int postfix(struct lex *l)
 			if (expr(l) || !is_op(l, "]"))
 				return -1;
 			next(l);
-		} else if (is_op(l, "->") || is_op(l, ".")) {
+		} else if (is_op(l, "->")) {
+			/* not ".": libtraceevent dereferences NULL on one */
 			next(l);
 			if (l->tok != T_IDENT)
 				return -1;

@@ -132,6 +132,7 @@ static void test_expressions(void)
 		"`", ";", "REC->a ; 1", "\\", "->a", "REC->a[", "REC->a]",
 		"{", "}", "REC->a..b", "REC->a =< 1", "REC->a ? 1", "(REC->a",
 		"REC->a +", "REC->a,", "REC->a REC->a", "f(1,", "(unsigned long)",
+		"\"none\". REC->a", "REC->a.b",
 	};
 	static const char *const good[] = {
 		"REC->a ? \"y\" : \"n\", -1UL, ~REC->a, !REC->a",
@@ -140,7 +141,7 @@ static void test_expressions(void)
 		"__print_flags(REC->a, \"|\", { 1, \"A\" }, { (1UL << 2), \"B\" },)",
 		"__print_symbolic(REC->a, { 0, \"X\" }), sizeof(struct page)",
 		"({ int __x = (REC->a); int __y = (128); __x < __y ? __x : __y; })",
-		"REC->name[0], &REC->name[1], REC->a.b, f()->c, \"a\" \"b\"",
+		"REC->name[0], &REC->name[1], f()->c, \"a\" \"b\"",
 		"REC->a >= 1 && REC->a <= 2 || REC->a != 3 ^ 4 | 5 & 6",
 	};
 	char text[512];
