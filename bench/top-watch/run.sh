@@ -5,6 +5,7 @@
 #
 #   top          kmemtrace top -b (counters by callsite, cache, process;
 #                live objects of 1 address in 64, with stacks)
+#   top-s256     the same with --sample 256 (only when WAYS names it)
 #   watch        kmemtrace watch at its default settings (1 address in 16,
 #                each with its stack)
 #   watch-s1     kmemtrace watch --sample 1 (every object, every stack)
@@ -25,7 +26,8 @@
 #
 # Needs root, BPF, tracefs, perf and bpftrace (installed from Debian when
 # missing).  KMEMTRACE= picks the binary (default build/kmemtrace);
-# SKIP="perf-kmem ..." leaves ways out.
+# SKIP="perf-kmem ..." leaves ways out; WAYS="untraced top top-s256"
+# runs those alone.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$TOP/bench/top-watch
@@ -106,6 +108,10 @@ run_way () {
 	top)
 		"$KMEMTRACE" top -b --json -d 1 -l 20 -o "$dir/out" 2>"$dir/err" &
 		ready="^kmemtrace top:" ;;
+	top-s256)
+		"$KMEMTRACE" top -b --json -d 1 -l 20 --sample 256 -o "$dir/out" \
+			2>"$dir/err" &
+		ready="^kmemtrace top:" ;;
 	watch)
 		"$KMEMTRACE" watch --json -I 10 -o "$dir/out" 2>"$dir/err" &
 		ready="^kmemtrace watch:" ;;
@@ -145,7 +151,7 @@ run_way () {
 	kill -INT "$pid"
 	wait "$pid"
 	case $way in
-	top|watch|watch-s1) drops=$(json_drops "$dir/out") ;;
+	top|top-s256|watch|watch-s1) drops=$(json_drops "$dir/out") ;;
 	record) drops="$(check_lost "$dir/k.dat") -" ;;
 	perf-kmem) drops="$(check_lost "$dir/p.data") -" ;;
 	*) drops="- -" ;;
@@ -153,7 +159,7 @@ run_way () {
 	echo "$way $(cat "$dir/ms") ${drops:-? ?} ${kb:-0}" >>"$dir/results"
 }
 
-WAYS="untraced top watch watch-s1 bpftrace-top bpftrace-watch record perf-kmem"
+WAYS=${WAYS:-untraced top watch watch-s1 bpftrace-top bpftrace-watch record perf-kmem}
 
 echo "warming the caches..." >&2
 "$WORKLOAD" -n 1
