@@ -449,15 +449,9 @@ int kmt_bpf_for_each_site(struct kmt_bpf *b, kmt_bpf_site_fn fn, void *ctx)
 		    sizeof(struct kmt_site_val), 1, site_one, &w);
 }
 
-struct pending_walk {
-	struct kmt_bpf *b;
-	kmt_bpf_site_fn fn;
-	void *ctx;
-};
-
 static int pending_one(void *ctx, const void *key, const void *val)
 {
-	struct pending_walk *w = ctx;
+	struct site_walk *w = ctx;
 	const struct kmt_site_slot *slot = val;
 	int c, ret;
 
@@ -475,7 +469,7 @@ static int pending_one(void *ctx, const void *key, const void *val)
 int kmt_bpf_for_each_pending_site(struct kmt_bpf *b, kmt_bpf_site_fn fn,
 				  void *ctx)
 {
-	struct pending_walk w = { b, fn, ctx };
+	struct site_walk w = { b, fn, ctx };
 
 	if (!b->cfg.count_sites)
 		return 0;

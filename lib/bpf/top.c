@@ -127,18 +127,27 @@ static int note_alive(struct kmt_top *t, uint32_t tgid)
 	return 0;
 }
 
-static int on_site(void *ctx, const struct kmt_site_key *k,
-		   const struct kmt_site_val *v)
+/* the mirror of a key, made (zero) when new; NULL out of memory */
+static struct top_mirror *mirror_of(struct kmt_top *t,
+				    const struct kmt_site_key *k)
 {
-	struct kmt_top *t = ctx;
 	struct top_mirror *m;
 	int is_new;
 
 	m = top_mirrors_put(&t->mirror, site_hash(k), &is_new);
+	if (m && is_new)
+		m->key = *k;
+	return m;
+}
+
+static int on_site(void *ctx, const struct kmt_site_key *k,
+		   const struct kmt_site_val *v)
+{
+	struct kmt_top *t = ctx;
+	struct top_mirror *m = mirror_of(t, k);
+
 	if (!m)
 		return -ENOMEM;
-	if (is_new)
-		m->key = *k;
 	m->cur = *v;
 	return note_alive(t, k->tgid);
 }
@@ -155,14 +164,10 @@ static int on_pending(void *ctx, const struct kmt_site_key *k,
 		      const struct kmt_site_val *v)
 {
 	struct kmt_top *t = ctx;
-	struct top_mirror *m;
-	int is_new;
+	struct top_mirror *m = mirror_of(t, k);
 
-	m = top_mirrors_put(&t->mirror, site_hash(k), &is_new);
 	if (!m)
 		return -ENOMEM;
-	if (is_new)
-		m->key = *k;
 	add_val(&m->cur, v);
 	m->pending = 1;
 	return note_alive(t, k->tgid);
@@ -235,13 +240,11 @@ static int retire_exited(struct kmt_top *t)
 		}
 		k = gone.key;
 		k.tgid = KMT_TOP_TGID_EXITED;
-		to = top_mirrors_put(&t->mirror, site_hash(&k), NULL);
+		to = mirror_of(t, &k);
 		if (!to) {
 			ret = -ENOMEM;
 			break;
 		}
-		to->key = k;
-		to->pending = to->gone = 0;
 		add_val(&to->cur, &gone.cur);
 		add_val(&to->last, &gone.last);
 	}

@@ -242,6 +242,15 @@ static void next(struct lex *l)
 
 static int expr(struct lex *l);
 
+/* an expression, then the op close, past it */
+static int closed_by(struct lex *l, const char *close)
+{
+	if (expr(l) || !is_op(l, close))
+		return -1;
+	next(l);
+	return 0;
+}
+
 /*
  * A type name ahead ("unsigned long", "struct page *", "gfp_t"): words
  * and stars up to ')' or ','.  Consumed only when it is one (then l is
@@ -293,8 +302,6 @@ static int list(struct lex *l, const char *close, int types)
 	}
 }
 
-static int unary(struct lex *l);
-
 /*
  * A statement expression, "({ int x = (REC->a); x < 128 ? x : 128; })":
  * the kernel's min() and kvm's printing helpers write them, and
@@ -332,10 +339,8 @@ static int postfix(struct lex *l)
 		if (is_op(l, "{")) {
 			if (statement_expr(l))
 				return -1;
-		} else {
-			if (expr(l) || !is_op(l, ")"))
-				return -1;
-			next(l);
+		} else if (closed_by(l, ")")) {
+			return -1;
 		}
 	} else if (is_op(l, "{")) {
 		next(l);
@@ -347,9 +352,8 @@ static int postfix(struct lex *l)
 	for (;;) {
 		if (is_op(l, "[")) {
 			next(l);
-			if (expr(l) || !is_op(l, "]"))
+			if (closed_by(l, "]"))
 				return -1;
-			next(l);
 		} else if (is_op(l, "->")) {
 			/* not ".": libtraceevent dereferences NULL on one */
 			next(l);
@@ -366,6 +370,33 @@ static int postfix(struct lex *l)
 	}
 }
 
+/*
+ * At "(": whether a cast is ahead, consumed to its ")" when it is one: a
+ * type name alone in parentheses, or one word ("(gfp_t)x") followed by
+ * an operand ("(x) - 1" stays an expression).
+ */
+static int cast(struct lex *l)
+{
+	struct lex save = *l;
+
+	next(l);
+	if (l->tok == T_IDENT && type_name(l) && is_op(l, ")")) {
+		next(l);
+		return 1;
+	}
+	if (l->tok == T_IDENT) {
+		next(l);
+		if (is_op(l, ")")) {
+			next(l);
+			if (l->tok == T_IDENT || l->tok == T_NUM ||
+			    l->tok == T_STR || is_op(l, "("))
+				return 1;
+		}
+	}
+	*l = save;
+	return 0;
+}
+
 static int unary(struct lex *l)
 {
 	if (++l->depth > FMT_MAX_DEPTH)
@@ -375,42 +406,9 @@ static int unary(struct lex *l)
 		next(l);
 		if (unary(l))
 			return -1;
-	} else if (is_op(l, "(")) {
-		struct lex save = *l;
-
-		next(l);
-		/* a cast: a type name alone in parentheses, then an operand */
-		if (l->tok == T_IDENT && type_name(l) && is_op(l, ")")) {
-			next(l);
-			if (unary(l))
-				return -1;
-		} else if (l->tok == T_IDENT) {
-			/* "(gfp_t)x" or "(x)": one word */
-			struct lex word = *l;
-
-			next(l);
-			if (is_op(l, ")")) {
-				next(l);
-				if (l->tok == T_IDENT || l->tok == T_NUM ||
-				    l->tok == T_STR || is_op(l, "(")) {
-					if (unary(l))
-						return -1;
-				} else {
-					*l = save;
-					if (postfix(l))
-						return -1;
-				}
-			} else {
-				*l = save;
-				(void)word;
-				if (postfix(l))
-					return -1;
-			}
-		} else {
-			*l = save;
-			if (postfix(l))
-				return -1;
-		}
+	} else if (is_op(l, "(") && cast(l)) {
+		if (unary(l))
+			return -1;
 	} else if (postfix(l)) {
 		return -1;
 	}
@@ -444,10 +442,7 @@ static int expr(struct lex *l)
 	}
 	if (is_op(l, "?")) {
 		next(l);
-		if (expr(l) || !is_op(l, ":"))
-			return -1;
-		next(l);
-		if (expr(l))
+		if (closed_by(l, ":") || expr(l))
 			return -1;
 	}
 	l->depth--;
