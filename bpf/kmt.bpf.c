@@ -40,6 +40,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool count_sites;
 const volatile bool track_live;
 const volatile bool take_stacks;
+const volatile bool free_context;	/* frees by context (irq programs) */
 const volatile bool filter_tgid;	/* allocations of the tgids map only */
 const volatile bool filter_comm;
 const volatile char comm[16];
@@ -258,6 +259,20 @@ static __always_inline bool same_key(const struct kmt_site_key *a,
 	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
+/*
+ * A kmem_cache_alloc's sizes are its cache's: read from the struct
+ * kmem_cache (two helper calls) only where they are not in a slot yet.
+ */
+static __always_inline void cache_sizes(const struct kmem_cache *s,
+					__u64 *req, __u64 *bytes)
+{
+	if (!s)
+		return;
+	*req = BPF_CORE_READ(s, object_size);
+	*bytes = BPF_CORE_READ(s, size);
+}
+
+/* s: a kmem_cache_alloc's cache, whose sizes req and bytes do not hold */
 static __always_inline void count_site(__u64 site, __u64 cache, __u32 tgid,
 				       __u8 kind, __u8 order, __u64 req,
 				       __u64 bytes, const struct kmem_cache *s)
@@ -281,11 +296,17 @@ static __always_inline void count_site(__u64 site, __u64 cache, __u32 tgid,
 	c = bpf_map_lookup_elem(&ctxs, &zero);
 	slot = bpf_map_lookup_elem(&site_cache, &i);
 	if (!c || !slot || c->counting) {
+		cache_sizes(s, &nv.bytes_req, &nv.bytes_alloc);
 		count_in_map(&k, &nv, s, true);
 		return;
 	}
 	c->counting = 1;
 	if (slot->used && same_key(&slot->key, &k)) {
+		/* the same key is the same cache, of the same sizes */
+		if (s) {
+			req = slot->req_each;
+			bytes = slot->bytes_each;
+		}
 		slot->val.count++;
 		slot->val.bytes_req += req;
 		slot->val.bytes_alloc += bytes;
@@ -300,10 +321,13 @@ static __always_inline void count_site(__u64 site, __u64 cache, __u32 tgid,
 	if (slot->used && slot->val.count)
 		count_in_map(&slot->key, &slot->val, NULL, false);
 	slot->used = 0;
+	cache_sizes(s, &nv.bytes_req, &nv.bytes_alloc);
 	if (count_in_map(&k, &nv, s, true)) {
 		slot->val.count = 0;
 		slot->val.bytes_req = 0;
 		slot->val.bytes_alloc = 0;
+		slot->req_each = nv.bytes_req;
+		slot->bytes_each = nv.bytes_alloc;
 		slot->key = k;
 		slot->used = 1;
 	}
@@ -451,12 +475,14 @@ static __always_inline void on_alloc(void *ctx, __u64 addr, __u64 site,
 		stat_inc(KMT_S_FAILED_ALLOC);
 		return;
 	}
-	if (track_live && sampled(addr))
+	if (track_live && sampled(addr)) {
+		cache_sizes(s, &req, &bytes);
 		track(ctx, addr, site, cache, (__u32)req, (__u32)bytes, tgid,
 		      kind, order);
+	}
 }
 
-static __always_inline void free_context(void)
+static __always_inline void count_free_context(void)
 {
 	__u32 zero = 0;
 	struct cpu_ctx *c = bpf_map_lookup_elem(&ctxs, &zero);
@@ -532,7 +558,8 @@ static __always_inline void on_free(__u64 addr, __u64 site, __u64 cache,
 	}
 	if (kind == KMT_K_PAGE_FREE && lv->order != order)
 		stat_inc(KMT_S_SPLIT_FREE);
-	free_context();
+	if (free_context)
+		count_free_context();
 	agg_add(lv, -1);
 	bpf_map_delete_elem(&live, &addr);
 }
@@ -552,9 +579,8 @@ int BPF_PROG(kmt_cache_alloc, unsigned long call_site, const void *ptr,
 	     struct kmem_cache *s, gfp_t gfp, int node)
 {
 	stat_inc(KMT_S_EVENTS_CACHE_ALLOC);
-	/* the sizes the tracepoint itself records */
-	on_alloc(ctx, (__u64)ptr, call_site, (__u64)s,
-		 BPF_CORE_READ(s, object_size), BPF_CORE_READ(s, size),
+	/* the sizes the tracepoint itself records, read where needed */
+	on_alloc(ctx, (__u64)ptr, call_site, (__u64)s, 0, 0,
 		 KMT_K_CACHE_ALLOC, 0, s);
 	return 0;
 }

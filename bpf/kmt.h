@@ -57,6 +57,9 @@ struct kmt_site_slot {
 	struct kmt_site_key key;
 	struct kmt_site_val val;	/* not yet in the counts map */
 	__u64 used;			/* key is a key */
+	/* a kmem_cache_alloc key's sizes, read once from its cache */
+	__u32 req_each;
+	__u32 bytes_each;
 };
 
 /*

@@ -248,7 +248,8 @@ static void print_json(const struct top_out *o)
 	kmt_json_obj_close(&j);
 	kmt_json_obj_open(&j, "counters");
 	for (k = 0; k < KMT_S_NR; k++)
-		kmt_json_u64(&j, kmt_bpf_stat_name(k), tt->stats[k]);
+		if (kmt_bpf_stat_counted(o->t->bpf, k))
+			kmt_json_u64(&j, kmt_bpf_stat_name(k), tt->stats[k]);
 	kmt_json_u64(&j, "events the kernel skipped", tt->missed);
 	kmt_json_obj_close(&j);
 	kmt_json_arr_open(&j, "rows");

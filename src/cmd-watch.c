@@ -367,6 +367,7 @@ int cmd_watch(int argc, char **argv)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.track_live = 1;
 	cfg.take_stacks = !no_stacks;
+	cfg.free_context = 1;
 	cfg.sample = (uint32_t)sample;
 	cfg.live_max = (uint32_t)live_max;
 	cfg.stacks_max = (uint32_t)stacks_max;

@@ -44,6 +44,18 @@ const char *kmt_bpf_stat_name(unsigned int stat)
 	return stat < KMT_S_NR ? stat_names[stat] : NULL;
 }
 
+int kmt_bpf_stat_counted(const struct kmt_bpf *b, unsigned int stat)
+{
+	switch (stat) {
+	case KMT_S_FREE_HARDIRQ:
+	case KMT_S_FREE_SOFTIRQ:
+	case KMT_S_FREE_TASK:
+		return b->cfg.track_live && b->cfg.free_context;
+	default:
+		return stat < KMT_S_NR;
+	}
+}
+
 /* libbpf's messages are for its developers; ours say what failed */
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
@@ -190,7 +202,7 @@ int kmt_bpf_open(struct kmt_bpf *b, const struct kmt_bpf_config *cfg)
 {
 	struct kmt_skel *s;
 	struct bpf_program *prog;
-	int err;
+	int err, ctx;
 
 	memset(b, 0, sizeof(*b));
 	b->cfg = *cfg;
@@ -230,6 +242,7 @@ int kmt_bpf_open(struct kmt_bpf *b, const struct kmt_bpf_config *cfg)
 	s->rodata->count_sites = cfg->count_sites;
 	s->rodata->track_live = cfg->track_live;
 	s->rodata->take_stacks = cfg->track_live && cfg->take_stacks;
+	s->rodata->free_context = cfg->track_live && cfg->free_context;
 	s->rodata->sample_mask = cfg->sample - 1;
 	s->rodata->filter_tgid = cfg->filter_tgid;
 	s->rodata->self_tgid = cfg->self;
@@ -256,11 +269,15 @@ int kmt_bpf_open(struct kmt_bpf *b, const struct kmt_bpf_config *cfg)
 				 cfg->stacks_max : 1);
 	bpf_program__set_autoload(s->progs.kmt_fork, cfg->follow_forks);
 	bpf_program__set_autoload(s->progs.kmt_exec, cfg->count_sites);
-	/* the frees' context is counted for followed objects only */
-	bpf_program__set_autoload(s->progs.kmt_softirq_entry, cfg->track_live);
-	bpf_program__set_autoload(s->progs.kmt_softirq_exit, cfg->track_live);
-	bpf_program__set_autoload(s->progs.kmt_irq_entry, cfg->track_live);
-	bpf_program__set_autoload(s->progs.kmt_irq_exit, cfg->track_live);
+	/*
+	 * The frees' context is counted for followed objects only, and only
+	 * where asked: four more programs, on every interrupt.
+	 */
+	ctx = cfg->track_live && cfg->free_context;
+	bpf_program__set_autoload(s->progs.kmt_softirq_entry, ctx);
+	bpf_program__set_autoload(s->progs.kmt_softirq_exit, ctx);
+	bpf_program__set_autoload(s->progs.kmt_irq_entry, ctx);
+	bpf_program__set_autoload(s->progs.kmt_irq_exit, ctx);
 
 	err = kmt_skel__load(s);
 	if (err) {

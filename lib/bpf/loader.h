@@ -20,6 +20,7 @@ struct kmt_bpf_config {
 	int count_sites;	/* per (callsite, cache, process) counters */
 	int track_live;		/* live objects, sampled by address */
 	int take_stacks;	/* a stack for each followed object */
+	int free_context;	/* followed objects' frees by irq context */
 	uint32_t sample;	/* 1 address in sample; a power of two, >= 1 */
 	uint32_t sites_max;	/* map sizes, in entries */
 	uint32_t live_max;
@@ -127,5 +128,7 @@ int kmt_bpf_cache_name(struct kmt_bpf *b, uint64_t cache, char *buf,
 
 /* a one-line description of a stat counter, for reports */
 const char *kmt_bpf_stat_name(unsigned int stat);
+/* whether the programs count stat with b's configuration */
+int kmt_bpf_stat_counted(const struct kmt_bpf *b, unsigned int stat);
 
 #endif
