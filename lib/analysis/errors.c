@@ -11,10 +11,14 @@
  * hash names, pushing out the free that was there.  A pointer freed again
  * while its first free is still in the quarantine, and not allocated
  * since, is a double free; 131,072 slots (3 MiB) reach back some tens of
- * thousands of frees, at one memory access per free.  A free of a pointer
- * neither live nor in the quarantine is a free of a pointer never seen;
- * in the first --warmup of what was read such frees are what a
- * recording that starts mid-life looks like, and are only counted.
+ * thousands of frees, at one memory access per free.  The table starts
+ * small and doubles where a free would push out another: doubling moves
+ * each entry to one of two slots and loses none, so the table keeps what
+ * the full-size one would, and a small input costs a few KB, not 6 MiB.
+ * A free of a pointer neither live nor in the quarantine is a free of a
+ * pointer never seen; in the first --warmup of what was read such frees
+ * are what a recording that starts mid-life looks like, and are only
+ * counted.
  *
  * What needs every event (double frees, frees of pointers never seen)
  * has innocent explanations on a live kernel: objects older than the
@@ -43,6 +47,7 @@
 #include "util/rows.h"
 
 #define QUARANTINE_SLOTS (1U << 17)
+#define QUARANTINE_FIRST (1U << 8)
 
 static const struct {
 	const char *key;
@@ -240,7 +245,8 @@ struct q_slot {
 };
 
 struct quarantine {
-	struct q_slot *slots;	/* QUARANTINE_SLOTS of them */
+	struct q_slot *slots;	/* mask + 1, up to QUARANTINE_SLOTS */
+	uint32_t mask;
 };
 
 struct err_key {
@@ -276,7 +282,8 @@ struct errors_ctx {
 
 static int q_init(struct quarantine *q)
 {
-	q->slots = calloc(QUARANTINE_SLOTS, sizeof(*q->slots));
+	q->slots = calloc(QUARANTINE_FIRST, sizeof(*q->slots));
+	q->mask = QUARANTINE_FIRST - 1;
 	return q->slots ? 0 : -ENOMEM;
 }
 
@@ -287,7 +294,26 @@ static void q_free(struct quarantine *q)
 
 static struct q_slot *q_slot(const struct quarantine *q, uint64_t key)
 {
-	return &q->slots[kmt_hash_mix(key) & (QUARANTINE_SLOTS - 1)];
+	return &q->slots[kmt_hash_mix(key) & q->mask];
+}
+
+/* twice the slots: an entry keeps its slot or moves up by the old size */
+static int q_grow(struct quarantine *q)
+{
+	uint32_t n = q->mask + 1, i;
+	struct q_slot *old = q->slots;
+
+	q->slots = calloc(2 * (size_t)n, sizeof(*q->slots));
+	if (!q->slots) {
+		q->slots = old;
+		return -ENOMEM;
+	}
+	q->mask = 2 * n - 1;
+	for (i = 0; i < n; i++)
+		if (old[i].nkey)
+			*q_slot(q, ~old[i].nkey) = old[i];
+	free(old);
+	return 0;
 }
 
 /* the free of key when it is still in the quarantine, or NULL */
@@ -298,14 +324,20 @@ static const struct q_slot *q_find(const struct quarantine *q, uint64_t key)
 	return e->nkey == ~key ? e : NULL;
 }
 
-static void q_put(struct quarantine *q, uint64_t key, uint64_t free_site,
-		  uint32_t cache)
+static int q_put(struct quarantine *q, uint64_t key, uint64_t free_site,
+		 uint32_t cache)
 {
 	struct q_slot *e = q_slot(q, key);
 
+	while (e->nkey && e->nkey != ~key && q->mask < QUARANTINE_SLOTS - 1) {
+		if (q_grow(q))
+			return -ENOMEM;
+		e = q_slot(q, key);
+	}
 	e->nkey = ~key;
 	e->free_site = free_site;
 	e->cache = cache;
+	return 0;
 }
 
 static void errors_destroy(void *ctx)
@@ -448,7 +480,7 @@ static int slab_free(struct errors_ctx *c, const struct kmt_event *ev,
 		return 0;
 	}
 	if (!ret)
-		q_put(&c->slab_q, ev->ptr, st->callsite, cache);
+		ret = q_put(&c->slab_q, ev->ptr, st->callsite, cache);
 	return ret;
 }
 
@@ -462,7 +494,7 @@ static int page_free(struct errors_ctx *c, const struct kmt_event *ev,
 				   KMT_ERR_PAGE_DOUBLE_FREE,
 				   KMT_ERR_PAGE_UNKNOWN_FREE);
 	if (!ret)
-		q_put(&c->page_q, ev->ptr, st->callsite, 0);
+		ret = q_put(&c->page_q, ev->ptr, st->callsite, 0);
 	return ret;
 }
 

@@ -25,6 +25,7 @@
 #include "util/strbuf.h"
 
 #define TEXT_BUF	(1U << 20)	/* longest line: longer ones are skipped */
+#define TEXT_BUF_FIRST	(1U << 16)	/* grown to TEXT_BUF as lines need */
 #define TEXT_MAX_STACK	512
 #define TEXT_MAX_QUEUE	65536		/* events waiting for a stack */
 /* a stack comes microseconds after its event; after this, none will */
@@ -1033,7 +1034,7 @@ struct text {
 	struct kmt_session *s;
 	struct kmt_input *in;
 	char *buf;
-	size_t len, pos;
+	size_t len, pos, cap;
 	int eof, skipping;
 	uint64_t lineno;
 	unsigned int style;		/* the input's, once known */
@@ -1398,6 +1399,14 @@ static int next_line(struct text *t, const char **line, size_t *len)
 			t->len -= t->pos;
 			t->pos = 0;
 		}
+		if (t->len == t->cap && t->cap < TEXT_BUF) {
+			char *b = realloc(t->buf, 2 * t->cap);
+
+			if (!b)
+				return -ENOMEM;
+			t->buf = b;
+			t->cap *= 2;
+		}
 		if (t->len == TEXT_BUF) {
 			/* no event is this long: count it and skip it */
 			t->lineno++;
@@ -1409,7 +1418,7 @@ static int next_line(struct text *t, const char **line, size_t *len)
 			t->len = 0;
 			t->skipping = 1;
 		}
-		n = kmt_input_read(t->in, t->buf + t->len, TEXT_BUF - t->len);
+		n = kmt_input_read(t->in, t->buf + t->len, t->cap - t->len);
 		if (n < 0)
 			return (int)n;
 		if (!n)
@@ -1470,7 +1479,12 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 	t->in = in;
 	t->comm_pid = -1;
 	t->tgid_pid = -1;
-	t->buf = malloc(TEXT_BUF);
+	/* a file smaller than the whole buffer needs no more than itself */
+	t->cap = TEXT_BUF;
+	while (in->size >= 0 && t->cap > TEXT_BUF_FIRST &&
+	       (uint64_t)in->size < t->cap / 2)
+		t->cap /= 2;
+	t->buf = malloc(t->cap);
 	if (!t->buf) {
 		free(t);
 		return kmt_session_error(s, ENOMEM, "out of memory");

@@ -206,10 +206,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = to_memfd(data, size, path, sizeof(path));
 #if defined(FUZZ_TARGET_REPORT)
 	{
-		/* every view, in one of the three formats */
+		/*
+		 * every view, in one of the three formats, with the reader
+		 * and the analyses in one thread or two (a thread and its
+		 * ring cost more than a small input does: not every time)
+		 */
 		static const char *const fmt[] = { "text", "json", "csv" };
 		const char *args[] = {
-			"report", "--slab", "--page", "--caller", "--alloc",
+			"report", "--threads", size / 3 % 2 ? "1" : "2",
+			"--slab", "--page", "--caller", "--alloc",
 			"--leaks", "--errors", "--all-findings", "--procs",
 			"--pcpu", "--extfrag", "--caches", "--sizes",
 			"--lifetimes", "--timeline", "--format",

@@ -4,6 +4,7 @@
  * the rules that judge each finding certain, possible or legal.
  */
 #include "analysis/errors.h"
+#include "util/hash.h"
 #include "views-fixture.h"
 
 static void feed_misuse(struct vf *f)
@@ -411,8 +412,47 @@ static void test_quarantine_bounded(void)
 	vf_free(&f);
 }
 
+/*
+ * The quarantine starts small and doubles where a free would push out
+ * another: it must keep exactly what a table of all 131,072 slots keeps.
+ * 40,000 frees, then each address freed again: the double frees found are
+ * the addresses a full-size direct-mapped table still holds.
+ */
+static void test_quarantine_grows_losslessly(void)
+{
+	enum { FULL = 1 << 17, N = 40000 };
+	static uint64_t table[FULL];
+	struct kmt_errors_totals t;
+	uint64_t i, ts = 10, kept = 0;
+	struct vf f;
+
+	vf_init(&f);
+	vf_create(&f, &kmt_analysis_errors);
+	for (i = 0; i < N; i++) {
+		uint64_t ptr = 0x100000 + 64 * i;
+
+		vf_kmalloc(&f, ts++, 0, 1, 0x10, ptr, 8, 8);
+		vf_kfree(&f, ts++, 0, 1, 0x20, ptr);
+		table[kmt_hash_mix(ptr) & (FULL - 1)] = ptr;
+	}
+	for (i = 0; i < N; i++) {
+		uint64_t ptr = 0x100000 + 64 * i;
+
+		kept += table[kmt_hash_mix(ptr) & (FULL - 1)] == ptr;
+	}
+	/* the second frees do not disturb the first ones still to be met */
+	for (i = N; i-- > 0;)
+		vf_kfree(&f, ts++, 0, 1, 0x30, 0x100000 + 64 * i);
+	vf_finish(&f);
+	kmt_errors_get_totals(f.ctx, &t);
+	CHECK(kept > N / 2 && kept < N);
+	CHECK_EQ_U64(t.count[KMT_ERR_DOUBLE_FREE], kept);
+	vf_free(&f);
+}
+
 KMT_TESTS(KMT_TEST(test_every_kind), KMT_TEST(test_kfree_by_kernel),
 	  KMT_TEST(test_lost_events), KMT_TEST(test_recorder_hides),
 	  KMT_TEST(test_bulk_caches), KMT_TEST(test_older_objects),
 	  KMT_TEST(test_over_live_untraced), KMT_TEST(test_warmup),
-	  KMT_TEST(test_quarantine_bounded))
+	  KMT_TEST(test_quarantine_bounded),
+	  KMT_TEST(test_quarantine_grows_losslessly))
