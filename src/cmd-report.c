@@ -579,7 +579,7 @@ static void list_weights(FILE *out, int help)
 static void list_by(FILE *out, int help)
 {
 	if (!help)
-		fputs("pid\ncomm\n", out);
+		fputs("pid\ntgid\ncomm\n", out);
 }
 
 /* --format: the renderers' names, from their table */
@@ -671,12 +671,14 @@ static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 			return -1;
 		}
 	}
-	if (a->by && strcmp(a->by, "pid") && strcmp(a->by, "comm")) {
-		snprintf(msg, len, "option '--by' needs pid or comm, not '%s'",
+	if (a->by && strcmp(a->by, "pid") && strcmp(a->by, "tgid") &&
+	    strcmp(a->by, "comm")) {
+		snprintf(msg, len, "option '--by' needs pid, tgid or comm, not '%s'",
 			 a->by);
 		return -1;
 	}
 	opts->by_comm = a->by && !strcmp(a->by, "comm");
+	opts->by_tgid = a->by && !strcmp(a->by, "tgid");
 	if (opts->top == INT_MIN)
 		opts->top = 0;		/* the view's default */
 	return 0;
@@ -902,8 +904,8 @@ int cmd_report(int argc, char **argv)
 			   "record it, such as ftrace text; it judges the errors' findings"),
 		OPT_BOOL(0, "procs", &want.procs,
 			 "per process: Mel Gorman's page allocator columns, slab bytes"),
-		OPT_WORDS(0, "by", &va.by, "pid|comm", list_by,
-			  "procs, extfrag: a row per process (default) or command name"),
+		OPT_WORDS(0, "by", &va.by, "pid|tgid|comm", list_by,
+			  "procs, extfrag: a row per task (pid, default), process (tgid) or command name"),
 		OPT_BOOL(0, "pcpu", &want.pcpu,
 			 "per CPU: per-CPU list refills and drains, imbalance"),
 		OPT_BOOL(0, "extfrag", &want.extfrag,
@@ -1161,6 +1163,16 @@ int cmd_report(int argc, char **argv)
 		kmt_warning("%s", msg);
 		run.empty = msg;
 		break;
+	}
+	/* tasks are not put in processes by guess */
+	if (opts.by_tgid && (want.procs || want.extfrag) &&
+	    !kmt_hash_i32_count(&s.tgids)) {
+		snprintf(msg, sizeof(msg),
+			 "--by tgid: '%s' does not say which process each task belongs to "
+			 "(kmemtrace record and perf record do; ftrace text with the tgid "
+			 "column of options/record-tgid)", input);
+		ret = fail(KMT_EXIT_INPUT, msg);
+		goto out;
 	}
 
 	ret = make_report(&run, &want, renderer, output, threads);

@@ -292,6 +292,47 @@ test_expect_success 'without --follow other processes are recorded too' '
 	test -s others
 '
 
+# four threads of one process, each making and closing 50 eventfds
+cat >threads.py <<\EOF
+import os, threading
+tids = []
+def work():
+    tids.append(threading.get_native_id())
+    for fd in [os.eventfd(0) for _ in range(50)]:
+        os.close(fd)
+ts = [threading.Thread(target=work) for _ in range(4)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+print(os.getpid(), *tids)
+EOF
+
+test_expect_success 'the tasks of a process: --procs --by tgid makes them one row' '
+	record -q --follow -o thr.dat -- python3 threads.py >ids &&
+	"$KMEMTRACE" report -i thr.dat --procs -l 0 --json >bypid.json &&
+	"$KMEMTRACE" report -i thr.dat --procs --by tgid -l 0 --json >bytgid.json &&
+	python3 - ids bypid.json bytgid.json <<-\EOF
+	import json, sys
+	ids = [int(x) for x in open(sys.argv[1]).read().split()]
+	main, threads = ids[0], ids[1:]
+	bypid = json.load(open(sys.argv[2]))["procs"]
+	bytgid = json.load(open(sys.argv[3]))["procs"]
+	assert len(set(threads)) == 4 and main not in threads, ids
+	rows = {r["pid"]: r for r in bypid["processes"]}
+	# each thread made its 50 eventfds (a kmalloc each) as itself
+	for t in threads:
+	    assert rows[t]["slab_allocs"] >= 50, rows.get(t)
+	mine = [r for r in bytgid["processes"] if r["tgid"] == main]
+	assert len(mine) == 1, bytgid["processes"]
+	want = sum(rows[p]["slab_allocs"] for p in [main] + threads if p in rows)
+	assert mine[0]["slab_allocs"] == want, (mine[0], want)
+	assert mine[0]["comm"] == "python3", mine[0]
+	assert bytgid["totals"]["tasks"] == len(rows), bytgid["totals"]
+	assert len(bytgid["processes"]) <= len(rows) - 4
+	EOF
+'
+
 test_expect_success '-p records only the given process' '
 	sh -c "while :; do ls /usr/share >/dev/null; done" &
 	loop=$! &&

@@ -230,6 +230,32 @@ test_expect_success 'procs: --by comm, sorted by any column' '
 	test $(cat p) -lt $(cat q)
 '
 
+test_expect_success 'procs: --by tgid adds up the tasks of each process' '
+	sed -E "s/^( *)(p-1|q-2) +\[/\1\2 (      1) [/" \
+		"$DATA/views/pcpu.txt" >tgid.txt &&
+	"$KMEMTRACE" report -i tgid.txt --procs --by tgid --json >t.json &&
+	figures t.json procs.processes.0.process=p-1 procs.processes.0.tgid=1 \
+		procs.processes.0.page_allocs=2 procs.processes.0.pcpu_drains=3 \
+		procs.processes.0.pcpu_drained=5 procs.totals.processes=1 \
+		procs.totals.tasks=2 procs.totals.tasks_alone=0 &&
+	"$KMEMTRACE" report -i tgid.txt --procs --by tgid >t.txt &&
+	grep "^PROCESSES: allocator stress by process (tgid)$" t.txt &&
+	grep "^Tasks (pids) in them: 2$" t.txt &&
+	sed -E "s/^( *)(a-1|b-2) +\[/\1\2 (      1) [/" \
+		"$DATA/views/extfrag.txt" >tgid-ef.txt &&
+	"$KMEMTRACE" report -i tgid-ef.txt --extfrag --by tgid --json >e.json &&
+	figures e.json extfrag.processes.0.process=a-1 \
+		extfrag.processes.0.tgid=1 extfrag.processes.0.events=5 \
+		extfrag.processes.0.fragmenting=3
+'
+
+test_expect_success '--by tgid on a recording without thread groups: refused' '
+	"$KMEMTRACE" report -i "$DATA/views/pcpu.txt" --procs --by tgid \
+		>out 2>err; test $? = 1 &&
+	grep "^kmemtrace report: error: --by tgid: .* does not say which process each task belongs to" err &&
+	test $(wc -l <err) = 1 && test ! -s out
+'
+
 test_expect_success 'extfrag: each kind, by process, over time' '
 	check extfrag extfrag -i extfrag.txt --extfrag --step 500ms &&
 	figures out.json extfrag.summary.events=5 \

@@ -27,7 +27,10 @@ struct kmt_report_opts {
 	int all_findings;	/* errors: list findings legal on the traced
 				 * kernel too */
 	uint64_t step;		/* timeline, extfrag: ns per step, 0 auto */
-	int by_comm;		/* procs: per command name, not per pid */
+	int by_comm;		/* procs, extfrag: per command name, not per
+				 * task (pid) */
+	int by_tgid;		/* procs, extfrag: per process (thread
+				 * group) */
 	int top;		/* timeline: callsites drawn, 0 default */
 	int profile_whole;	/* profile: every row, whatever -l says (the
 				 * flame graph adds them up) */

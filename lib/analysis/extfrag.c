@@ -254,10 +254,21 @@ static const struct kmt_col proc_cols[] = {
 	COUNT_COLS,
 };
 
+static const struct kmt_col tgid_cols[] = {
+	{ "process", "Process", KMT_V_STR, KMT_COL_LEFT },
+	{ "tgid", "", KMT_V_S64, KMT_COL_NO_TEXT },
+	COUNT_COLS,
+};
+
 static const struct kmt_col comm_cols[] = {
 	{ "process", "Command", KMT_V_STR, KMT_COL_LEFT },
 	COUNT_COLS,
 };
+
+static void add_one(void *to, const void *row)
+{
+	add(&((struct one_row *)to)->n, &((const struct one_row *)row)->n);
+}
 
 static const struct kmt_col site_cols[] = {
 	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
@@ -321,19 +332,27 @@ static int one_table(struct extfrag_ctx *c, struct kmt_report *r,
 {
 	struct kmt_sort_chain chain = { .tiebreak = cmp_one };
 	int by_comm = !sites && c->opts.by_comm;
+	int by_tgid = !sites && !by_comm && c->opts.by_tgid;
 	const struct kmt_col *cols = sites ? site_cols :
-				     by_comm ? comm_cols : proc_cols;
+				     by_comm ? comm_cols :
+				     by_tgid ? tgid_cols : proc_cols;
 	size_t ncols = sites ? KMT_NCOLS(site_cols) :
-		       by_comm ? KMT_NCOLS(comm_cols) : KMT_NCOLS(proc_cols);
+		       by_comm ? KMT_NCOLS(comm_cols) :
+		       by_tgid ? KMT_NCOLS(tgid_cols) : KMT_NCOLS(proc_cols);
+	uint64_t tasks, alone;
 	struct kmt_table *t;
 	size_t i, n;
 
 	t = kmt_report_add_table(r, "extfrag", sites ? "callsites" :
 				 "processes", sites ?
 				 "EXTERNAL FRAGMENTATION: by callsite" :
-				 "EXTERNAL FRAGMENTATION: by process",
+				 by_comm ? "EXTERNAL FRAGMENTATION: by command name" :
+				 by_tgid ? "EXTERNAL FRAGMENTATION: by process (tgid)" :
+				 "EXTERNAL FRAGMENTATION: by task (pid)",
 				 cols, ncols, KMT_TABLE_PLAIN);
 	if (!t)
+		return -ENOMEM;
+	if (by_tgid && kmt_view_by_tgid(c->s, rows, add_one, &tasks, &alone))
 		return -ENOMEM;
 	kmt_sort_rows(rows->rows, rows->nr, rows->row_size, &chain);
 	kmt_hash_u32_clear(&rows->index);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --procs: which processes stress the allocators, one row per process (or
- * per command name with --by comm), with the columns of Mel Gorman's
- * trace-pagealloc-postprocess report and the slab figures beside them.
+ * --procs: which processes stress the allocators, one row per task (pid,
+ * as ftrace and Mel Gorman's trace-pagealloc-postprocess report count
+ * them), per process with --by tgid, or per command name with --by comm,
+ * with that report's columns and the slab figures beside them.
  *
  * As in that report, a run of consecutive per-CPU drain (or refill)
  * events of one process is one drain (refill): the zone lock was taken
@@ -344,11 +345,19 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 	PAGE_ALLOCS, PAGE_ALLOCS, SLAB_ALLOCS, SLAB_FREES
 
 static const uint32_t pid_needs[] = { 0, 0, 0, PROC_NEEDS };
+static const uint32_t tgid_needs[] = { 0, 0, 0, PROC_NEEDS };
 static const uint32_t comm_needs[] = { 0, 0, PROC_NEEDS };
 
 static const struct kmt_col pid_cols[] = {
 	{ "process", "Process", KMT_V_STR, KMT_COL_LEFT },
 	{ "pid", "", KMT_V_S64, KMT_COL_NO_TEXT },
+	{ "comm", "", KMT_V_STR, KMT_COL_NO_TEXT },
+	PROC_COLS
+};
+
+static const struct kmt_col tgid_cols[] = {
+	{ "process", "Process", KMT_V_STR, KMT_COL_LEFT },
+	{ "tgid", "", KMT_V_S64, KMT_COL_NO_TEXT },
 	{ "comm", "", KMT_V_STR, KMT_COL_NO_TEXT },
 	PROC_COLS
 };
@@ -406,7 +415,13 @@ static void add_up(struct kmt_proc_row *sum, const struct kmt_proc_row *row)
 	sum->page_live += row->page_live;
 }
 
+static void add_row(void *sum, const void *row)
+{
+	add_up(sum, row);
+}
+
 _Static_assert(KMT_NCOLS(pid_needs) == KMT_NCOLS(pid_cols) &&
+	       KMT_NCOLS(tgid_needs) == KMT_NCOLS(tgid_cols) &&
 	       KMT_NCOLS(comm_needs) == KMT_NCOLS(comm_cols),
 	       "a needs entry for every column");
 
@@ -415,20 +430,28 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 	struct procs_ctx *c = ctx;
 	struct kmt_rows *rows = &c->rows;
 	int by_comm = c->opts.by_comm;
+	int by_tgid = !by_comm && c->opts.by_tgid;
+	const struct kmt_col *cols = by_comm ? comm_cols :
+				     by_tgid ? tgid_cols : pid_cols;
+	size_t ncols = by_comm ? KMT_NCOLS(comm_cols) :
+		       by_tgid ? KMT_NCOLS(tgid_cols) : KMT_NCOLS(pid_cols);
+	uint64_t tasks = 0, alone = 0;
 	struct kmt_proc_row sum;
 	struct kmt_summary *s;
 	struct kmt_table *t;
-	size_t i, n = rows->nr;
+	size_t i, n;
 	int err = 0;
 
 	t = kmt_report_add_table(r, "procs", "processes",
 				 by_comm ? "PROCESSES: allocator stress by command name" :
-				 "PROCESSES: allocator stress by process",
-				 by_comm ? comm_cols : pid_cols,
-				 by_comm ? KMT_NCOLS(comm_cols) :
-				 KMT_NCOLS(pid_cols), KMT_TABLE_PLAIN);
+				 by_tgid ? "PROCESSES: allocator stress by process (tgid)" :
+				 "PROCESSES: allocator stress by task (pid)",
+				 cols, ncols, KMT_TABLE_PLAIN);
 	if (!t)
 		return -ENOMEM;
+	if (by_tgid && kmt_view_by_tgid(c->s, rows, add_row, &tasks, &alone))
+		return -ENOMEM;
+	n = rows->nr;
 	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < n; i++)
 		add_up(&sum, kmt_rows_at(rows, i));
@@ -468,6 +491,13 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 	if (!s)
 		return -ENOMEM;
 	err |= kmt_summary_u64(s, "Processes:", "processes", rows->nr);
+	if (by_tgid) {
+		err |= kmt_summary_u64(s, "Tasks (pids) in them:", "tasks",
+				       tasks);
+		/* the recording named no thread group: a process of its own */
+		err |= kmt_summary_u64(s, "Tasks of no known process, alone:",
+				       "tasks_alone", alone);
+	}
 	err |= kmt_summary_u64(s, "Pages allocated (mm_page_alloc):",
 			       "page_allocs", sum.page_allocs);
 	err |= kmt_summary_u64(s, "Allocated under the zone lock:",
@@ -506,7 +536,8 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 			       "page_outstanding_bytes", (uint64_t)sum.page_live);
 	if (err)
 		return -ENOMEM;
-	return kmt_report_mark_unrecorded(r, t, by_comm ? comm_needs : pid_needs,
+	return kmt_report_mark_unrecorded(r, t, by_comm ? comm_needs :
+					  by_tgid ? tgid_needs : pid_needs,
 					  s, kmt_session_types(c->s),
 					  c->s->types_known);
 }

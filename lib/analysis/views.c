@@ -8,6 +8,7 @@
 #include "event/event.h"
 #include "event/session.h"
 #include "report/report.h"
+#include "util/rows.h"
 #include "util/strbuf.h"
 
 uint64_t kmt_view_addr(uint64_t addr)
@@ -56,6 +57,39 @@ void kmt_view_sort(struct kmt_sort_chain *chain, const char *spec,
 	if (!chain->nr)
 		kmt_sort_parse(chain, def, keys, nr_keys, 1, bad, sizeof(bad));
 	chain->tiebreak = tiebreak;
+}
+
+int kmt_view_by_tgid(const struct kmt_session *s, struct kmt_rows *rows,
+		     void (*add)(void *dst, const void *src),
+		     uint64_t *tasks, uint64_t *alone)
+{
+	struct kmt_rows by;
+	size_t i;
+
+	*tasks = rows->nr;
+	*alone = 0;
+	kmt_rows_init(&by, rows->row_size, sizeof(uint64_t));
+	for (i = 0; i < rows->nr; i++) {
+		const void *row = kmt_rows_at(rows, i);
+		uint64_t pid = *(const uint64_t *)row, key = pid;
+		const int32_t *tgid = kmt_hash_i32_get(&s->tgids,
+						       (uint32_t)pid);
+		void *dst;
+
+		if (tgid && *tgid > 0)
+			key = (uint32_t)*tgid;
+		else
+			(*alone)++;
+		dst = kmt_rows_get(&by, &key, 1, NULL);
+		if (!dst) {
+			kmt_rows_free(&by);
+			return -ENOMEM;
+		}
+		add(dst, row);
+	}
+	kmt_rows_free(rows);
+	*rows = by;
+	return 0;
 }
 
 const char *kmt_view_proc(struct kmt_session *s, struct kmt_report *r,

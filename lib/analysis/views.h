@@ -7,6 +7,8 @@
 
 #include "report/sort.h"
 
+struct kmt_rows;
+
 struct kmt_report;
 struct kmt_session;
 
@@ -59,6 +61,17 @@ int kmt_view_mark_kind_rows(struct kmt_table *t,
 void kmt_view_sort(struct kmt_sort_chain *chain, const char *spec,
 		   const char *def, const struct kmt_sort_key *keys,
 		   size_t nr_keys, kmt_cmp_fn tiebreak);
+
+/*
+ * --by tgid: rows kept by task (a uint64_t pid first in each row) made
+ * rows by process, each task's counts added (add) to its thread group's
+ * row, keyed by the tgid the recording gives.  A task whose group the
+ * recording does not name stays a row of its own, counted in *alone.
+ * The tasks in all go to *tasks.  0, or -ENOMEM (rows then unchanged).
+ */
+int kmt_view_by_tgid(const struct kmt_session *s, struct kmt_rows *rows,
+		     void (*add)(void *dst, const void *src),
+		     uint64_t *tasks, uint64_t *alone);
 
 /* "comm-pid" as Mel Gorman's report names a process, "-pid" unknown */
 const char *kmt_view_proc(struct kmt_session *s, struct kmt_report *r,

@@ -24,6 +24,13 @@
  * (a ready list, with 4 batches) cost the reader more than it saved.
  */
 #define KMT_PIPE_SLOTS	8
+/*
+ * The first batches are smaller (this many events, then four times as
+ * many each, up to KMT_PIPE_BATCH), and each slot is allocated when
+ * first filled: a small input costs one small batch, not the whole 3 MB
+ * ring.  A big one reaches full batches by its third.
+ */
+#define KMT_PIPE_FIRST	256
 
 /* consumes n events; non-zero stops the pipeline with that error */
 typedef int (*kmt_pipe_fn)(void *arg, const struct kmt_event *ev, size_t n);
@@ -34,8 +41,17 @@ struct kmt_pipeline {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct kmt_event *ring;	/* KMT_PIPE_SLOTS batches */
+	struct kmt_event *ring[KMT_PIPE_SLOTS];	/* batches, or NULL */
+	size_t cap[KMT_PIPE_SLOTS];	/* events ring[i] holds */
 	size_t fill[KMT_PIPE_SLOTS];
+	struct kmt_event *cur;	/* the batch being filled */
+	size_t limit;		/* which is full at limit events */
+	/*
+	 * Once the consumer failed or a batch could not be allocated, the
+	 * reader's events go here, one at a time, and are dropped.
+	 */
+	int failed;
+	struct kmt_event sink;
 	size_t head;		/* batches pushed (the reader fills head) */
 	size_t tail;		/* batches consumed */
 	size_t nr;		/* events in the batch being filled */
@@ -54,7 +70,7 @@ int kmt_pipeline_start(struct kmt_pipeline *p, kmt_pipe_fn consume,
  */
 static inline struct kmt_event *kmt_pipeline_slot(struct kmt_pipeline *p)
 {
-	return p->ring + (p->head % KMT_PIPE_SLOTS) * KMT_PIPE_BATCH + p->nr;
+	return p->cur + p->nr;
 }
 
 /*

@@ -86,6 +86,10 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_OPT_PRINTK		20
 #define TD_OPT_CMDLINES		21
 #define TD_OPT_BUFFER_TEXT	22	/* a latency tracer's text */
+/* kmemtrace record's pid -> tgid map: a magic line, "pid tgid" lines */
+#define TD_OPT_KMT_TGIDS	0x4b54
+#define TD_KMT_TGIDS_MAGIC	"kmemtrace tgids\n"
+#define TD_MAX_TGIDS		(64U << 20)	/* 4 M tasks and more */
 /* kmemtrace record's boot id and clocks (source/bootinfo.h) */
 #define TD_OPT_KMT_BOOT		0x4b55
 #define TD_MAX_BOOT		4096	/* far more than it writes */
@@ -554,6 +558,49 @@ static void walk_boot(struct td_walk *w, uint64_t at, uint64_t len)
 					  (int64_t)b.trace_ns : 0;
 }
 
+/*
+ * kmemtrace record's thread groups, for --by tgid: like the boot id, a
+ * fact about the recording; a damaged one is left out (the report then
+ * says the recording has none), and a line that is not "pid tgid" ends
+ * it.  -ENOMEM only.
+ */
+static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	size_t magic = strlen(TD_KMT_TGIDS_MAGIC);
+	char *buf, *p, *end;
+	int ret = 0;
+
+	if (len <= magic || len > TD_MAX_TGIDS)
+		return 0;
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return -ENOMEM;
+	if (walk_read(w, buf, (size_t)len, at) ||
+	    memcmp(buf, TD_KMT_TGIDS_MAGIC, magic)) {
+		free(buf);
+		return 0;
+	}
+	buf[len] = 0;
+	end = buf + strnlen(buf, (size_t)len);
+	for (p = buf + magic; p < end && !ret;) {
+		char *q;
+		long pid = strtol(p, &q, 10), tgid;
+
+		if (q == p || *q != ' ')
+			break;
+		p = q + 1;
+		tgid = strtol(p, &q, 10);
+		if (q == p || *q != '\n' || pid <= 0 || pid > INT32_MAX ||
+		    tgid <= 0 || tgid > INT32_MAX)
+			break;
+		p = q + 1;
+		ret = kmt_session_set_tgid(w->td->s, (int32_t)pid,
+					   (int32_t)tgid);
+	}
+	free(buf);
+	return ret;
+}
+
 static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		       uint64_t len)
 {
@@ -586,6 +633,8 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	}
 	if (id == TD_OPT_KMT_BOOT)
 		walk_boot(w, at, len);
+	if (id == TD_OPT_KMT_TGIDS && walk_tgids(w, at, len))
+		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)
 			continue;

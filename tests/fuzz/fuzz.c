@@ -208,12 +208,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		/*
 		 * every view, in one of the three formats, with the reader
-		 * and the analyses in one thread or two (a thread and its
-		 * ring cost more than a small input does: not every time)
+		 * and the analyses in one thread or two (a thread costs more
+		 * than a small input does: not every time), the processes
+		 * by task, thread group or name
 		 */
 		static const char *const fmt[] = { "text", "json", "csv" };
+		static const char *const by[] = { "pid", "tgid", "comm" };
 		const char *args[] = {
 			"report", "--threads", size / 3 % 2 ? "1" : "2",
+			"--by", by[size / 6 % 3],
 			"--slab", "--page", "--caller", "--alloc",
 			"--leaks", "--errors", "--all-findings", "--procs",
 			"--pcpu", "--extfrag", "--caches", "--sizes",

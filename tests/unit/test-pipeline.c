@@ -72,6 +72,59 @@ static void test_consumer_error_stops(void)
 	CHECK_EQ_U64(k.seen, KMT_PIPE_BATCH * 3 + 5);
 }
 
+/*
+ * A reader that goes on after the error: its events land in the sink and
+ * are dropped, every commit says the error, nothing more is consumed.
+ */
+static void test_reader_goes_on(void)
+{
+	struct kmt_pipeline p;
+	struct sink k = { .next_ts = 1, .fail_at = 3 };
+	struct kmt_event ev;
+	uint64_t t;
+	int err = 0, errs = 0;
+
+	CHECK(!kmt_pipeline_start(&p, consume, &k));
+	kmt_event_init(&ev);
+	for (t = 1; t <= KMT_PIPE_BATCH * (KMT_PIPE_SLOTS + 3); t++) {
+		ev.ts = t;
+		*kmt_pipeline_slot(&p) = ev;
+		err = kmt_pipeline_commit(&p);
+		errs += err == -ENOMEM;
+	}
+	CHECK(err == -ENOMEM && errs > KMT_PIPE_BATCH);
+	CHECK(kmt_pipeline_finish(&p) == -ENOMEM);
+	CHECK_EQ_U64(k.seen, 3);
+}
+
+/* a few events, fewer than the first batch holds, and just past it */
+static void test_small(void)
+{
+	static const uint64_t counts[] = {
+		1, KMT_PIPE_FIRST - 1, KMT_PIPE_FIRST, KMT_PIPE_FIRST + 1,
+		KMT_PIPE_FIRST * 5, KMT_PIPE_FIRST * 5 + 1,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		struct kmt_pipeline p;
+		struct sink k = { .next_ts = 1 };
+		struct kmt_event ev;
+		uint64_t t;
+
+		CHECK(!kmt_pipeline_start(&p, consume, &k));
+		kmt_event_init(&ev);
+		for (t = 1; t <= counts[i]; t++) {
+			ev.ts = t;
+			*kmt_pipeline_slot(&p) = ev;
+			CHECK(!kmt_pipeline_commit(&p));
+		}
+		CHECK(!kmt_pipeline_finish(&p));
+		CHECK_EQ_U64(k.seen, counts[i]);
+		CHECK(!k.out_of_order);
+	}
+}
+
 static void test_empty(void)
 {
 	struct kmt_pipeline p;
@@ -85,4 +138,5 @@ static void test_empty(void)
 }
 
 KMT_TESTS(KMT_TEST(test_in_order), KMT_TEST(test_consumer_error_stops),
+	  KMT_TEST(test_reader_goes_on), KMT_TEST(test_small),
 	  KMT_TEST(test_empty))
