@@ -344,8 +344,8 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 	SLAB_ALLOCS, SLAB_FREES, SLAB_ALLOCS | PAGE_ALLOCS, SLAB_ALLOCS,	\
 	PAGE_ALLOCS, PAGE_ALLOCS, SLAB_ALLOCS, SLAB_FREES
 
+/* pid_needs serves tgid_cols too: the same columns, keyed by tgid */
 static const uint32_t pid_needs[] = { 0, 0, 0, PROC_NEEDS };
-static const uint32_t tgid_needs[] = { 0, 0, 0, PROC_NEEDS };
 static const uint32_t comm_needs[] = { 0, 0, PROC_NEEDS };
 
 static const struct kmt_col pid_cols[] = {
@@ -421,7 +421,7 @@ static void add_row(void *sum, const void *row)
 }
 
 _Static_assert(KMT_NCOLS(pid_needs) == KMT_NCOLS(pid_cols) &&
-	       KMT_NCOLS(tgid_needs) == KMT_NCOLS(tgid_cols) &&
+	       KMT_NCOLS(pid_needs) == KMT_NCOLS(tgid_cols) &&
 	       KMT_NCOLS(comm_needs) == KMT_NCOLS(comm_cols),
 	       "a needs entry for every column");
 
@@ -536,8 +536,7 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 			       "page_outstanding_bytes", (uint64_t)sum.page_live);
 	if (err)
 		return -ENOMEM;
-	return kmt_report_mark_unrecorded(r, t, by_comm ? comm_needs :
-					  by_tgid ? tgid_needs : pid_needs,
+	return kmt_report_mark_unrecorded(r, t, by_comm ? comm_needs : pid_needs,
 					  s, kmt_session_types(c->s),
 					  c->s->types_known);
 }

@@ -33,6 +33,7 @@
 #include "event/fmtcheck.h"
 #include "event/session.h"
 #include "event/tpdecode.h"
+#include "record/tracedat-write.h"
 #include "source/bootinfo.h"
 #include "source/source.h"
 #include "util/array.h"
@@ -86,12 +87,12 @@ int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 #define TD_OPT_PRINTK		20
 #define TD_OPT_CMDLINES		21
 #define TD_OPT_BUFFER_TEXT	22	/* a latency tracer's text */
-/* kmemtrace record's pid -> tgid map: a magic line, "pid tgid" lines */
-#define TD_OPT_KMT_TGIDS	0x4b54
-#define TD_KMT_TGIDS_MAGIC	"kmemtrace tgids\n"
+/*
+ * kmemtrace record's own options, as its writer defines them
+ * (record/tracedat-write.h): the pid -> tgid map, and the boot id and
+ * clocks (source/bootinfo.h)
+ */
 #define TD_MAX_TGIDS		(64U << 20)	/* 4 M tasks and more */
-/* kmemtrace record's boot id and clocks (source/bootinfo.h) */
-#define TD_OPT_KMT_BOOT		0x4b55
 #define TD_MAX_BOOT		4096	/* far more than it writes */
 #define TD_MAX_CLOCK		4096	/* the kernel's trace_clock file: ~100 bytes */
 /* options that make libtracecmd shift or scale record times */
@@ -566,7 +567,7 @@ static void walk_boot(struct td_walk *w, uint64_t at, uint64_t len)
  */
 static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
 {
-	size_t magic = strlen(TD_KMT_TGIDS_MAGIC);
+	size_t magic = strlen(KMT_TDW_TGIDS_MAGIC);
 	char *buf, *p, *end;
 	int ret = 0;
 
@@ -576,7 +577,7 @@ static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
 	if (!buf)
 		return -ENOMEM;
 	if (walk_read(w, buf, (size_t)len, at) ||
-	    memcmp(buf, TD_KMT_TGIDS_MAGIC, magic)) {
+	    memcmp(buf, KMT_TDW_TGIDS_MAGIC, magic)) {
 		free(buf);
 		return 0;
 	}
@@ -631,9 +632,9 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		w->td->lib_times = 1;
 		w->td->s->has_wall = 0;
 	}
-	if (id == TD_OPT_KMT_BOOT)
+	if (id == KMT_TDW_OPT_BOOT)
 		walk_boot(w, at, len);
-	if (id == TD_OPT_KMT_TGIDS && walk_tgids(w, at, len))
+	if (id == KMT_TDW_OPT_TGIDS && walk_tgids(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)
