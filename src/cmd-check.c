@@ -77,6 +77,12 @@ static void print_text(FILE *out, const struct kmt_session *s,
 		fprintf(out, "%s: %llu\n", kmt_ev_type_name(t),
 			(unsigned long long)s->nr_events[t]);
 	fprintf(out, "other-events: %llu\n", (unsigned long long)s->nr_other);
+	/* only where there are: the lines of every whole file stay */
+	for (t = 0; t < s->nr_unusable; t++)
+		fprintf(out, "unusable-format: %s: %s (%llu record%s)\n",
+			s->unusable[t].name, s->unusable[t].why,
+			(unsigned long long)s->unusable[t].records,
+			s->unusable[t].records == 1 ? "" : "s");
 	fprintf(out, "lost: %llu\n", (unsigned long long)s->nr_lost);
 	fprintf(out, "lost-records: %llu\n",
 		(unsigned long long)s->nr_lost_records);
@@ -111,6 +117,17 @@ static void print_json(FILE *out, const struct kmt_session *s,
 		kmt_json_u64(&j, kmt_ev_type_name(t), s->nr_events[t]);
 	kmt_json_obj_close(&j);
 	kmt_json_u64(&j, "other_events", s->nr_other);
+	if (s->nr_unusable) {
+		kmt_json_arr_open(&j, "unusable_formats");
+		for (t = 0; t < s->nr_unusable; t++) {
+			kmt_json_obj_open(&j, NULL);
+			kmt_json_str(&j, "event", s->unusable[t].name);
+			kmt_json_str(&j, "why", s->unusable[t].why);
+			kmt_json_u64(&j, "records", s->unusable[t].records);
+			kmt_json_obj_close(&j);
+		}
+		kmt_json_arr_close(&j);
+	}
 	kmt_json_u64(&j, "lost", s->nr_lost);
 	kmt_json_u64(&j, "lost_records", s->nr_lost_records);
 	kmt_json_u64(&j, "out_of_order", v->out_of_order);

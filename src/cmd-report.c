@@ -379,6 +379,12 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 		m->nr_event_types++;
 	}
 	m->other_events = s->nr_other;
+	m->nr_formats = s->nr_unusable;
+	for (i = 0; i < (int)s->nr_unusable && i < KMT_META_FORMATS; i++) {
+		m->formats[i].name = s->unusable[i].name;
+		m->formats[i].why = s->unusable[i].why;
+		m->formats[i].records = s->unusable[i].records;
+	}
 	m->lost_events = s->nr_lost;
 	m->lost_records = s->nr_lost_records;
 	m->unreadable = kmt_session_unreadable(s);

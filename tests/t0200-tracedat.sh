@@ -383,4 +383,41 @@ test_expect_success 'damaged v7 chunks, pages, options and buffer sections never
 	done
 '
 
+# An event format libtraceevent would crash on costs that event, never
+# the file (issue 30: real 4.x files were refused whole for one ftrace
+# format); one a report needs (kmem) refuses the file, named.
+test_expect_success 'an unusable ftrace format is left out, the file read' '
+	python3 "$EDIT" breakfmt "$DATA/capture.v6.dat" print.dat print &&
+	"$KMEMTRACE" check print.dat >check.out &&
+	grep -x "unusable-format: ftrace/print: its print format is not a C expression list (0 records)" check.out &&
+	grep -x "status: ok" check.out &&
+	"$KMEMTRACE" report print.dat --slab --page >report.out &&
+	grep -x "# formats: 1 event format not usable, its events left out: ftrace/print (its print format is not a C expression list; 0 records)" report.out &&
+	"$KMEMTRACE" report "$DATA/capture.v6.dat" --slab --page >orig.out &&
+	grep -v "^# \(input\|formats\)" report.out >a &&
+	grep -v "^# input" orig.out >b &&
+	test_cmp b a &&
+	"$KMEMTRACE" check --json print.dat >check.json &&
+	python3 -c "import json,sys; d=json.load(open(\"check.json\")); assert d[\"unusable_formats\"] == [{\"event\": \"ftrace/print\", \"why\": \"its print format is not a C expression list\", \"records\": 0}], d"
+'
+
+test_expect_success 'the records of an unusable format are counted as its own' '
+	python3 "$EDIT" breakfmt "$DATA/capture.v6.dat" ks.dat kernel_stack &&
+	"$KMEMTRACE" check ks.dat >check.out &&
+	grep -x "unusable-format: ftrace/kernel_stack: its print format is not a C expression list (50 records)" check.out &&
+	grep -x "stacks: no" check.out &&
+	"$KMEMTRACE" check "$DATA/capture.v6.dat" >orig.out &&
+	grep -x "stacks: yes" orig.out &&
+	grep "^kmalloc:\|^kfree:\|^mm_page" orig.out >b &&
+	grep "^kmalloc:\|^kfree:\|^mm_page" check.out >a &&
+	test_cmp b a
+'
+
+test_expect_success 'an unusable kmem format refuses the file, naming the event' '
+	python3 "$EDIT" breakfmt "$DATA/capture.v6.dat" km.dat kmalloc &&
+	test_must_fail "$KMEMTRACE" check km.dat 2>err &&
+	grep -F "cannot be read: the format of its event kmem/kmalloc cannot be parsed safely (its print format is not a C expression list), and the report needs it" err &&
+	test $(wc -l <err) = 1
+'
+
 test_done

@@ -15,6 +15,10 @@
 #   trace-dat-edit.py shrink IN OUT N
 #       every CPU's data N bytes shorter in the CPU tables: a partial
 #       last page
+#   trace-dat-edit.py breakfmt IN OUT NAME
+#       the print format of event NAME made one libtraceevent would
+#       crash on ("REC->x" becomes "REC=>x"), the same length: what a
+#       damaged or foreign format is to the reader
 #   trace-dat-edit.py emptyrec IN OUT 0
 #       the first page of the first CPU with data holds one event with
 #       no data at all (a length word of 4)
@@ -94,12 +98,23 @@ def offset(d, ns):
         pos += 6 + size
 
 
+def breakfmt(d, name):
+    at = d.index(b'name: %s\n' % name.encode())
+    fmt = d.index(b'print fmt:', at)
+    rec = d.index(b'REC->', fmt)
+    if rec > d.index(b'\n', fmt):
+        sys.exit('trace-dat-edit: %s prints no field' % name)
+    d[rec + 3:rec + 4] = b'='
+    return d
+
+
 EDITS = {'repeat': repeat, 'offset': offset, 'longsize': longsize,
-         'shrink': shrink, 'emptyrec': emptyrec}
+         'shrink': shrink, 'emptyrec': emptyrec, 'breakfmt': breakfmt}
 
 if __name__ == '__main__':
     if len(sys.argv) != 5 or sys.argv[1] not in EDITS:
         sys.exit('usage: trace-dat-edit.py %s IN OUT N' % '|'.join(EDITS))
     data = load(sys.argv[2], sys.argv[1] == 'longsize')
-    out = EDITS[sys.argv[1]](data, int(sys.argv[4]))
+    arg = sys.argv[4] if sys.argv[1] == 'breakfmt' else int(sys.argv[4])
+    out = EDITS[sys.argv[1]](data, arg)
     open(sys.argv[3], 'wb').write(out)

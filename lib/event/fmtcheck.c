@@ -40,9 +40,21 @@ static int collect_fields(const char *p, const char *end,
 			 * a C declaration: libtraceevent's tokenizer leaks
 			 * what it read when it meets anything else there
 			 */
+			int in_size = 0;
+
 			for (q = f + sizeof(tag) - 1; q < semi; q++) {
+				if (*q == '[' || *q == ']')
+					in_size = *q == '[';
+				/*
+				 * an array's size is a constant expression on
+				 * older kernels ("char func[30+1]", "__u8
+				 * buf[32 + 2]", "[sizeof(struct x)]"): the
+				 * tokenizer reads those operators as it reads
+				 * them in print formats
+				 */
 				if (!is_ident((unsigned char)*q) &&
-				    !strchr(" \t*[]", *q))
+				    !strchr(" \t*[]", *q) &&
+				    !(in_size && strchr("+-*/()<>", *q)))
 					return -1;
 			}
 			/* the last identifier before ';', ahead of any [N] */
@@ -100,6 +112,34 @@ static const char *skip_literal(const char *p, const char *end)
 	return p < end ? p + 1 : end;
 }
 
+/* "struct" or "union" at p, as a word */
+static int sizeof_whole(const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+
+	return (n > 6 && !memcmp(p, "struct", 6) && !is_ident((unsigned char)p[6])) ||
+	       (n > 5 && !memcmp(p, "union", 5) && !is_ident((unsigned char)p[5]));
+}
+
+/* past the parenthesis at p and what it holds, to its match; or NULL */
+static const char *skip_group(const char *p, const char *end)
+{
+	int level = 0;
+
+	while (p < end) {
+		if (*p == '"' || *p == '\'') {
+			p = skip_literal(p, end);
+			continue;
+		}
+		if (*p == '(')
+			level++;
+		else if (*p == ')' && !--level)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
 /*
  * sizeof(type) at p: where it ends, or NULL.  A type is words and stars
  * ("u64", "unsigned int", "void *"): libtraceevent knows the sizes of
@@ -114,10 +154,20 @@ static const char *sizeof_type(const char *p, const char *end)
 	if (end - p < 6 || memcmp(p, "sizeof", 6) ||
 	    (end - p > 6 && is_ident((unsigned char)p[6])))
 		return NULL;
+	const char *open;
+
 	p = skip_space(p + 6, end);
 	if (p >= end || *p != '(')
 		return NULL;
+	open = p;
 	p = skip_space(p + 1, end);
+	/*
+	 * sizeof of an expression or an anonymous struct (binder's
+	 * ARRAY_SIZE on 4.x: "sizeof(x) / sizeof((x)[0])"): libtraceevent
+	 * cannot parse it, fails the print format and divides by nothing
+	 */
+	if (p < end && (*p == '(' || sizeof_whole(p, end)))
+		return skip_group(open, end);
 	while (p < end && *p != ')') {
 		if (is_ident((unsigned char)*p)) {
 			while (p < end && is_ident((unsigned char)*p))
@@ -202,6 +252,7 @@ struct lex {
 	const char *s;		/* the token's text */
 	size_t len;
 	int depth;
+	int calls;		/* inside how many calls' arguments */
 };
 
 #define OP(a, b)	((unsigned char)(a) | (unsigned char)(b) << 8)
@@ -327,9 +378,91 @@ static int statement_expr(struct lex *l)
 	return 0;
 }
 
+static int is_word(const struct lex *l, const char *w)
+{
+	return l->tok == T_IDENT && l->len == strlen(w) &&
+	       !memcmp(l->s, w, l->len);
+}
+
+/*
+ * libtraceevent 1.7.1 frees a token twice on sizeof(REC->x), and on
+ * sizeof(int), sizeof(unsigned int) or sizeof(long long) outside a
+ * call's arguments (inside __print_array's, where 6.12's dma events
+ * write them, it does not): found with valgrind on each form.
+ */
+static int sizeof_risky(const struct lex *l, int ints, int longs)
+{
+	return (ints || longs > 1) && !l->calls;
+}
+
+/*
+ * sizeof( at l: a type, or taken whole as libtraceevent takes it (it
+ * gives up at once on an expression or an anonymous struct, as 4.x's
+ * binder events have: "sizeof(struct { int:-!!(...); })")
+ */
+static int sizeof_expr(struct lex *l)
+{
+	const char *open;
+	int ints = 0, longs = 0;
+
+	next(l);
+	if (!is_op(l, "("))
+		return -1;
+	open = l->s;
+	next(l);
+	if (is_word(l, "REC"))
+		return -1;
+	if (is_op(l, "(") || is_word(l, "struct") || is_word(l, "union")) {
+		l->p = skip_group(open, l->end);
+		if (!l->p)
+			return -1;
+		next(l);
+		return 0;
+	}
+	while (l->tok == T_IDENT || is_op(l, "*")) {
+		ints += is_word(l, "int");
+		longs += is_word(l, "long");
+		next(l);
+	}
+	if (!is_op(l, ")") || sizeof_risky(l, ints, longs))
+		return -1;
+	next(l);
+	return 0;
+}
+
+/* { .tv64 = REC->x }: a compound literal's designated initializers */
+static int initializers(struct lex *l)
+{
+	for (;;) {
+		if (is_op(l, "}")) {
+			next(l);
+			return 0;
+		}
+		if (is_op(l, ".")) {
+			next(l);
+			if (l->tok != T_IDENT)
+				return -1;
+			next(l);
+			if (l->tok != T_BAD || *l->s != '=')
+				return -1;
+			next(l);
+		}
+		if (expr(l))
+			return -1;
+		if (is_op(l, ","))
+			next(l);
+		else if (!is_op(l, "}"))
+			return -1;
+	}
+}
+
 static int postfix(struct lex *l)
 {
-	if (l->tok == T_IDENT || l->tok == T_NUM) {
+	int member = 0;
+
+	if (is_word(l, "sizeof")) {
+		return sizeof_expr(l);
+	} else if (l->tok == T_IDENT || l->tok == T_NUM) {
 		next(l);
 	} else if (l->tok == T_STR) {
 		while (l->tok == T_STR)
@@ -342,15 +475,27 @@ static int postfix(struct lex *l)
 		} else if (closed_by(l, ")")) {
 			return -1;
 		}
+		/*
+		 * ((ktime_t) { .tv64 = REC->x }).tv64 (4.x's hrtimer
+		 * events): a member of a parenthesized expression, which
+		 * libtraceevent fails without harm; after a string or a
+		 * name it dereferences NULL ("\"none\". REC->x")
+		 */
+		member = 1;
 	} else if (is_op(l, "{")) {
 		next(l);
-		if (list(l, "}", 0))
+		if (initializers(l))
 			return -1;
 	} else {
 		return -1;
 	}
 	for (;;) {
-		if (is_op(l, "[")) {
+		if (member && is_op(l, ".")) {
+			next(l);
+			if (l->tok != T_IDENT)
+				return -1;
+			next(l);
+		} else if (is_op(l, "[")) {
 			next(l);
 			if (closed_by(l, "]"))
 				return -1;
@@ -362,8 +507,10 @@ static int postfix(struct lex *l)
 			next(l);
 		} else if (is_op(l, "(")) {
 			next(l);
+			l->calls++;
 			if (list(l, ")", 1))
 				return -1;
+			l->calls--;
 		} else {
 			return 0;
 		}
@@ -389,7 +536,7 @@ static int cast(struct lex *l)
 		if (is_op(l, ")")) {
 			next(l);
 			if (l->tok == T_IDENT || l->tok == T_NUM ||
-			    l->tok == T_STR || is_op(l, "("))
+			    l->tok == T_STR || is_op(l, "(") || is_op(l, "{"))
 				return 1;
 		}
 	}
@@ -560,6 +707,22 @@ int kmt_format_check(const char *text, size_t len, const char **why)
 		return -1;
 	}
 	return 0;
+}
+
+void kmt_format_name(const char *text, size_t len, char *buf, size_t size)
+{
+	static const char tag[] = "name:";
+	const char *p = memmem(text, len, tag, sizeof(tag) - 1), *end = text + len;
+	size_t n = 0;
+
+	if (p)
+		p = skip_space(p + sizeof(tag) - 1, end);
+	while (p && p < end && n + 1 < size && is_ident((unsigned char)*p))
+		buf[n++] = *p++;
+	if (!n && size > 1)
+		buf[n++] = '?';
+	if (size)
+		buf[n] = '\0';
 }
 
 int kmt_printk_check(const char *text, size_t len, unsigned long *line,

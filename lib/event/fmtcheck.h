@@ -19,6 +19,12 @@
 int kmt_format_check(const char *text, size_t len, const char **why);
 
 /*
+ * The event's name as its format gives it ("name: kmalloc"), printable,
+ * in buf; "?" where it has none.
+ */
+void kmt_format_name(const char *text, size_t len, char *buf, size_t size);
+
+/*
  * The same for printk formats ("ADDR : \"FORMAT\"" a line), which
  * libtraceevent reads past its buffer when a line has no ':' or a
  * format shorter than two characters.  *line is the bad line's number.

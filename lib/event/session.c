@@ -7,6 +7,7 @@
 
 #include <event-parse.h>
 
+#include "event/fmtcheck.h"
 #include "event/session.h"
 
 int kmt_session_init(struct kmt_session *s)
@@ -34,6 +35,9 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_strtab_free(&s->strs);
 	free(s->cpu_node);
 	s->cpu_node = NULL;
+	free(s->unusable);
+	s->unusable = NULL;
+	s->nr_unusable = 0;
 	if (s->tep)
 		tep_free(s->tep);
 	s->tep = NULL;
@@ -183,4 +187,59 @@ const char *kmt_session_migratetype_name(const struct kmt_session *s, int mt)
 	if (mt == 5)
 		return "ISOLATE";
 	return NULL;
+}
+
+int kmt_session_unusable_format(struct kmt_session *s, const char *input,
+				const char *system, const char *text,
+				size_t len, const char *why)
+{
+	struct kmt_unusable_format *u, *grown;
+	const char *id = memmem(text, len, "\nID:", 4);
+	char name[64];
+
+	/* without its kmem events there is no report to make */
+	if (!strcmp(system, "kmem")) {
+		kmt_format_name(text, len, name, sizeof(name));
+		return kmt_session_error(s, EINVAL,
+			"'%s' cannot be read: the format of its event kmem/%s cannot be parsed safely (%s), and the report needs it",
+			input, name, why);
+	}
+
+	/* one slot more each time: a recording has few such formats */
+	grown = realloc(s->unusable, (s->nr_unusable + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	s->unusable = grown;
+	u = &s->unusable[s->nr_unusable++];
+	kmt_format_name(text, len, name, sizeof(name));
+	snprintf(u->name, sizeof(u->name), "%s/%s", system, name);
+	one_line(u->name);
+	snprintf(u->why, sizeof(u->why), "%s", why);
+	u->id = -1;
+	if (id) {
+		const char *p = id + 4, *end = text + len;
+		long v = 0;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		while (p < end && *p >= '0' && *p <= '9' && v < 1 << 20)
+			v = v * 10 + (*p++ - '0');
+		if (p > id + 4 && v < 1 << 20)
+			u->id = (int)v;
+	}
+	u->records = 0;
+	return 0;
+}
+
+int kmt_session_unusable_record(struct kmt_session *s, int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_unusable; i++) {
+		if (s->unusable[i].id == id && id >= 0) {
+			s->unusable[i].records++;
+			return 1;
+		}
+	}
+	return 0;
 }

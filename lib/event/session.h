@@ -111,6 +111,13 @@ struct kmt_session {
 	uint32_t recorded_types;
 	int types_known;
 	uint64_t nr_other;		/* events of other subsystems, skipped */
+	/*
+	 * Event formats of the recording that could not be used safely
+	 * (fmtcheck.h): each costs its own event, whose records are counted
+	 * here, never the file.
+	 */
+	struct kmt_unusable_format *unusable;
+	unsigned int nr_unusable;
 	uint64_t nr_lost;		/* events the kernel or perf dropped */
 	uint64_t nr_lost_records;	/* LOST records / missed-event flags seen */
 	uint64_t anomalies[KMT_ANOM_NR];
@@ -145,6 +152,13 @@ struct kmt_session {
 	char errmsg[512];
 };
 
+struct kmt_unusable_format {
+	int id;				/* its event id, -1 where it has none */
+	char name[80];			/* "system/name" */
+	char why[96];
+	uint64_t records;
+};
+
 int kmt_session_init(struct kmt_session *s);
 void kmt_session_free(struct kmt_session *s);
 
@@ -160,6 +174,17 @@ void kmt_session_anomaly(struct kmt_session *s, enum kmt_anomaly kind,
 			 enum kmt_where unit, uint64_t where,
 			 const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/*
+ * Readers call this for an event format they leave out as unusable
+ * (fmtcheck.h); text is the format, for its name and id.  0, -ENOMEM,
+ * or for a kmem event's, -EINVAL with the message: a report needs those.
+ */
+int kmt_session_unusable_format(struct kmt_session *s, const char *input,
+				const char *system, const char *text,
+				size_t len, const char *why);
+/* counts a record of event id when its format was left out: 1, else 0 */
+int kmt_session_unusable_record(struct kmt_session *s, int id);
 
 /* records that could not be read at all (bad records, unknown ids) */
 static inline uint64_t kmt_session_unreadable(const struct kmt_session *s)

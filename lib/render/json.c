@@ -251,6 +251,18 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 		kmt_json_u64(j, m->events[i].name, m->events[i].count);
 	kmt_json_obj_close(j);
 	kmt_json_u64(j, "other_events", m->other_events);
+	if (m->nr_formats) {
+		kmt_json_u64(j, "unusable_formats", m->nr_formats);
+		kmt_json_arr_open(j, "unusable_format");
+		for (i = 0; i < m->nr_formats && i < KMT_META_FORMATS; i++) {
+			kmt_json_obj_open(j, NULL);
+			kmt_json_str(j, "event", m->formats[i].name);
+			kmt_json_str(j, "why", m->formats[i].why);
+			kmt_json_u64(j, "records", m->formats[i].records);
+			kmt_json_obj_close(j);
+		}
+		kmt_json_arr_close(j);
+	}
 	kmt_json_u64(j, "lost_events", m->lost_events);
 	kmt_json_u64(j, "lost_records", m->lost_records);
 	json_unreadable(j, m);

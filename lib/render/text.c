@@ -843,6 +843,21 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 		fprintf(out, " none");
 	fprintf(out, "\n# other:  %" PRIu64 " event%s of other subsystems skipped\n",
 		m->other_events, m->other_events == 1 ? "" : "s");
+	for (i = 0; i < m->nr_formats && i < KMT_META_FORMATS; i++) {
+		const struct kmt_meta_format *f = &m->formats[i];
+
+		if (!i)
+			fprintf(out, "# formats: %zu event format%s not usable, %s events left out:",
+				m->nr_formats, m->nr_formats == 1 ? "" : "s",
+				m->nr_formats == 1 ? "its" : "their");
+		fprintf(out, "%s %s (%s; %" PRIu64 " record%s)", i ? "," : "",
+			f->name, f->why, f->records,
+			f->records == 1 ? "" : "s");
+	}
+	if (m->nr_formats > KMT_META_FORMATS)
+		fprintf(out, ", %zu more", m->nr_formats - KMT_META_FORMATS);
+	if (m->nr_formats)
+		fputc('\n', out);
 	fprintf(out, "# lost:   %" PRIu64 " event%s", m->lost_events,
 		m->lost_events == 1 ? "" : "s");
 	if (m->lost_records)

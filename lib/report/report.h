@@ -198,6 +198,8 @@ struct kmt_meta_note {
 #define KMT_META_NOTES 5
 
 /* what every report says about its input */
+#define KMT_META_FORMATS	8
+
 struct kmt_report_meta {
 	const char *input;
 	const char *format;
@@ -213,6 +215,17 @@ struct kmt_report_meta {
 	struct kmt_meta_count events[16];
 	size_t nr_event_types;
 	uint64_t other_events;
+	/*
+	 * Event formats left out as unusable (the reader's session says
+	 * why), the first KMT_META_FORMATS of nr_formats: their records
+	 * are among the other events
+	 */
+	struct kmt_meta_format {
+		const char *name;	/* "system/name" */
+		const char *why;
+		uint64_t records;
+	} formats[KMT_META_FORMATS];
+	size_t nr_formats;
 	uint64_t lost_events;
 	uint64_t lost_records;
 	/*

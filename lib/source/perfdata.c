@@ -710,16 +710,31 @@ static unsigned char *cur_blob(struct pd_cur *c, int size_len, uint64_t *len)
 	return cur_take(c, *len);
 }
 
+/* one format of the tracing data: parsed, or left out as unusable */
+static int use_format(struct pd *pd, struct tep_handle *tep, const char *sys,
+		      unsigned char *blob, uint64_t size)
+{
+	const char *why;
+
+	if (kmt_format_check((const char *)blob, size, &why))
+		return kmt_session_unusable_format(pd->s, pd->name, sys,
+						   (const char *)blob, size,
+						   why);
+	/* one it cannot parse shows as unknown ids */
+	tep_parse_event(tep, (char *)blob, size, sys);
+	return 0;
+}
+
 static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 			   uint64_t base)
 {
 	struct pd_cur c = { data, data + len, 0 };
 	struct kmt_session *s = pd->s;
-	int major = 0, minor = 0, long_size;
+	int major = 0, minor = 0, long_size, ret;
 	uint64_t n, i, k, nr, size, page_size;
 	struct tep_handle *tep;
 	const unsigned char *p;
-	const char *version, *why;
+	const char *version;
 	unsigned char *blob;
 
 	/* the formats events are already being decoded with stay */
@@ -781,9 +796,9 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 		blob = cur_blob(&c, 8, &size);
 		if (!blob)
 			goto short_data;
-		/* one libtraceevent would crash on is left out: unknown ids */
-		if (!kmt_format_check((const char *)blob, size, &why))
-			tep_parse_event(tep, (char *)blob, size, "ftrace");
+		ret = use_format(pd, tep, "ftrace", blob, size);
+		if (ret)
+			return ret;
 	}
 	if (cur_num(&c, 4, &n))
 		goto short_data;
@@ -796,12 +811,9 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 			blob = cur_blob(&c, 8, &size);
 			if (!blob)
 				goto short_data;
-			/*
-			 * a format it cannot parse, or one it would crash
-			 * on (fmtcheck.h), shows as unknown ids
-			 */
-			if (!kmt_format_check((const char *)blob, size, &why))
-				tep_parse_event(tep, (char *)blob, size, sys);
+			ret = use_format(pd, tep, sys, blob, size);
+			if (ret)
+				return ret;
 		}
 	}
 
@@ -1547,7 +1559,10 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 	if (ret < 0) {
 		int id = kmt_tp_event_id(&pd->dec, smp.raw, smp.raw_size);
 
-		if (id >= 0 && !kmt_tp_formats_get(&pd->dec.by_id, (uint32_t)id))
+		if (id >= 0 && kmt_session_unusable_record(s, id))
+			;	/* its format was left out, and said so */
+		else if (id >= 0 &&
+			 !kmt_tp_formats_get(&pd->dec.by_id, (uint32_t)id))
 			kmt_session_anomaly(s, KMT_ANOM_UNKNOWN_ID, KMT_AT_BYTE,
 					    at, "an event of unknown id %d", id);
 		else

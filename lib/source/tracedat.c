@@ -20,10 +20,12 @@
  * event formats, printk formats and command lines.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -168,9 +170,22 @@ struct td_buffer {
 	int owned;			/* an instance handle we close */
 };
 
+/* where an unusable event format stands in the file, to be blanked */
+struct td_blank {
+	uint64_t at, len;
+};
+
 struct td {
 	struct kmt_session *s;
 	struct kmt_input *in;
+	/*
+	 * The unusable formats (fmtcheck.h) libtracecmd must not see: it
+	 * parses every format as it opens the file, so it reads a copy in
+	 * which each is replaced by a harmless one of the same length
+	 * (cfd), and this reader its pages from the file itself.
+	 */
+	struct td_blank *blanks;
+	size_t nr_blanks, alloc_blanks;
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
 	struct kmt_tp_decoder dec;
@@ -787,13 +802,128 @@ static int walk_v6_options(struct td_walk *w)
  * that are there.
  */
 
+static int add_blank(struct td *td, uint64_t at, uint64_t len)
+{
+	if (KMT_ARRAY_GROW(td->blanks, td->nr_blanks + 1, td->alloc_blanks))
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	td->blanks[td->nr_blanks].at = at;
+	td->blanks[td->nr_blanks++].len = len;
+	return 0;
+}
+
+/*
+ * In place of an unusable format: its name, id and common fields, and
+ * a print format of nothing, padded with spaces to its length (the file
+ * gives the length apart).  The records of its id then read as an event
+ * of no interest, counted by the session.  -1 where that does not fit.
+ */
+static int blank_format(char *text, size_t len)
+{
+	char *out = malloc(len + 1), *p = text, *end = text + len;
+	size_t n = 0, l;
+	const char *why;
+
+	if (!out)
+		return -1;
+	while (p < end) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		eol = eol ? eol + 1 : end;
+		l = (size_t)(eol - p);
+		/* the lines before the fields, and the common fields */
+		if ((!memcmp(p, "name:", 5) || !memcmp(p, "ID:", 3) ||
+		     !memcmp(p, "format:", 7) ||
+		     (l > 20 && memmem(p, l, "field:", 6) &&
+		      memmem(p, l, " common_", 8))) && eol[-1] == '\n') {
+			if (n + l > len)
+				break;
+			memcpy(out + n, p, l);
+			n += l;
+		}
+		p = eol;
+	}
+	l = strlen("\nprint fmt: \"\"\n");
+	if (n + l > len) {
+		free(out);
+		return -1;
+	}
+	memcpy(out + n, "\nprint fmt: \"\"\n", l);
+	memset(out + n + l, ' ', len - n - l);
+	out[len] = '\0';
+	if (kmt_format_check(out, len, &why)) {
+		free(out);
+		return -1;
+	}
+	memcpy(text, out, len);
+	free(out);
+	return 0;
+}
+
+/*
+ * The file as libtracecmd is to read it: a copy with the unusable
+ * formats blanked, in TMPDIR (it may be large) or else in memory.
+ * Returns the copy's fd, or -1 with the session's message.
+ */
+static int blanked_copy(struct td *td)
+{
+	const char *dir = getenv("TMPDIR");
+	char *buf = NULL;
+	uint64_t off = 0, size = (uint64_t)td->in->size;
+	size_t i;
+	int fd;
+
+	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0)
+		fd = memfd_create("kmemtrace-formats", 0);
+	if (fd < 0)
+		return kmt_session_error(td->s, errno,
+			"cannot make a copy of '%s' without its unusable formats: %s",
+			td->in->display, strerror(errno));
+	buf = malloc(1 << 20);
+	while (buf && off < size) {
+		size_t n = size - off < (1 << 20) ? size - off : (1 << 20);
+
+		if (pread_all(td->in->fd, buf, n, off) ||
+		    pwrite(fd, buf, n, (off_t)off) != (ssize_t)n)
+			break;
+		off += n;
+	}
+	for (i = 0; buf && off == size && i < td->nr_blanks; i++) {
+		const struct td_blank *b = &td->blanks[i];
+
+		if (b->len > (1 << 20) || pread_all(td->in->fd, buf, b->len, b->at))
+			break;
+		if (blank_format(buf, b->len)) {
+			free(buf);
+			close(fd);
+			return kmt_session_error(td->s, EINVAL,
+				"'%s' cannot be read: an event format at byte %llu cannot be parsed safely, and is too short to be left out",
+				td->in->display, (unsigned long long)b->at);
+		}
+		if (pwrite(fd, buf, b->len, (off_t)b->at) != (ssize_t)b->len)
+			break;
+	}
+	if (!buf || off != size || i != td->nr_blanks) {
+		int err = buf ? errno : ENOMEM;
+
+		free(buf);
+		close(fd);
+		return kmt_session_error(td->s, err,
+			"cannot make a copy of '%s' without its unusable formats: %s",
+			td->in->display, strerror(err));
+	}
+	free(buf);
+	return fd;
+}
+
 /*
  * An event format or the printk formats, checked before libtracecmd
  * hands them to libtraceevent (fmtcheck.h): a blob like walk_blob's.
  */
-static int walk_text(struct td_walk *w, int lensize, int printk,
+static int walk_text(struct td_walk *w, int lensize, const char *system,
 		     const char *what)
 {
+	int printk = !system;
 	uint64_t at = w->pos, len;
 	unsigned long line;
 	const char *why;
@@ -815,17 +945,39 @@ static int walk_text(struct td_walk *w, int lensize, int printk,
 	}
 	ret = printk ? kmt_printk_check(buf, len, &line, &why) :
 		       kmt_format_check(buf, len, &why);
-	free(buf);
-	if (ret && printk)
+	if (ret && printk) {
+		free(buf);
 		return kmt_session_error(w->td->s, EINVAL,
 			"'%s' is not a valid trace.dat: line %lu of the printk formats at byte %llu is damaged: %s",
 			w->td->in->display, line,
 			(unsigned long long)(w->mem ? w->base : at), why);
-	if (ret)
-		return kmt_session_error(w->td->s, EINVAL,
-			"'%s' is not a valid trace.dat: the event format at byte %llu cannot be parsed safely: %s",
-			w->td->in->display,
-			(unsigned long long)(w->mem ? w->base : at), why);
+	}
+	if (ret) {
+		char name[64];
+
+		kmt_format_name(buf, len, name, sizeof(name));
+		/*
+		 * one in a compressed section would have to be compressed
+		 * again, and the sections after it moved: refused, named
+		 */
+		if (w->mem) {
+			free(buf);
+			return kmt_session_error(w->td->s, EINVAL,
+				"'%s' cannot be read: the format of its event %s/%s (in the compressed section at byte %llu) cannot be parsed safely: %s",
+				w->td->in->display, system, name,
+				(unsigned long long)w->base, why);
+		}
+		ret = kmt_session_unusable_format(w->td->s, w->td->in->display,
+						  system, buf, len, why);
+		if (!ret)
+			ret = add_blank(w->td, w->pos, len);
+		free(buf);
+		if (ret)
+			return ret;
+		w->pos += len;
+		return 0;
+	}
+	free(buf);
 	w->pos += len;
 	return 0;
 }
@@ -849,23 +1001,31 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 	case TD_OPT_FTRACE_EVENTS:
 		ret = walk_num(w, 4, &n, "the ftrace formats");
 		for (i = 0; !ret && i < n; i++)
-			ret = walk_text(w, 8, 0, "the ftrace formats");
+			ret = walk_text(w, 8, "ftrace", "the ftrace formats");
 		break;
 	case TD_OPT_EVENT_FORMATS:
 		ret = walk_num(w, 4, &n, "the event formats");
 		for (i = 0; !ret && i < n; i++) {
-			ret = walk_string(w, NULL, 0, "the event formats");
+			char system[64];
+
+			ret = walk_string(w, system, sizeof(system),
+					  "the event formats");
+			/* for a message: the name as text */
+			for (j = 0; !ret && system[j]; j++) {
+				if (system[j] < 0x20 || system[j] > 0x7e)
+					system[j] = '?';
+			}
 			if (!ret)
 				ret = walk_num(w, 4, &v, "the event formats");
 			for (j = 0; !ret && j < v; j++)
-				ret = walk_text(w, 8, 0, "the event formats");
+				ret = walk_text(w, 8, system, "the event formats");
 		}
 		break;
 	case TD_OPT_KALLSYMS:
 		ret = walk_blob(w, 4, "the kallsyms");
 		break;
 	case TD_OPT_PRINTK:
-		ret = walk_text(w, 4, 1, "the printk formats");
+		ret = walk_text(w, 4, NULL, "the printk formats");
 		break;
 	case TD_OPT_CMDLINES:
 		ret = walk_blob(w, 8, "the saved command lines");
@@ -1853,6 +2013,9 @@ static int emit_record(struct td *td, struct td_cursor *c)
 	int r;
 
 	r = kmt_tp_decode(&td->dec, s, rec->data, (size_t)rec->size, &ev);
+	/* a record of a format left out: counted as that format's */
+	if (!r && s->nr_unusable)
+		kmt_session_unusable_record(s, record_id(td, rec));
 	if (r < 0) {
 		int id = record_id(td, rec);
 
@@ -2104,7 +2267,13 @@ static int open_file(struct td *td)
 		ret = walk_v7(td, options_at);
 	if (ret)
 		return ret;
-	fd = dup(td->in->fd);
+	if (td->nr_blanks) {
+		fd = blanked_copy(td);
+		if (fd < 0)
+			return -EINVAL;
+	} else {
+		fd = dup(td->in->fd);
+	}
 	if (fd < 0)
 		return kmt_session_error(s, errno, "cannot read '%s': %s",
 					 td->in->display, strerror(errno));
@@ -2247,6 +2416,7 @@ static void cleanup(struct td *td)
 	}
 	free(td->cur);
 	free(td->heap);
+	free(td->blanks);
 	/* instances before the handle whose tep they share */
 	for (i = td->nr_bufs; i-- > 0;) {
 		if (td->bufs[i].owned)
