@@ -1605,6 +1605,19 @@ static int pd_pipe_tracing_data(struct pd *pd, const unsigned char *body,
 	if (len < 4)
 		return 0;
 	size = RD32(pd->swap, body);
+	/*
+	 * simpleperf writes the tracing data inside the record (in file
+	 * mode too, where perf has a feature section for it); perf after it
+	 */
+	if (size && len - 4 >= size) {
+		data = malloc(size);
+		if (!data)
+			return pd_nomem(pd);
+		memcpy(data, body + 4, size);
+		ret = pd_tracing_data(pd, data, size, at + 12);
+		free(data);
+		return ret;
+	}
 	ret = pd_load(pd, off, size, "the tracing data", &data);
 	if (ret)
 		return ret;
@@ -1942,10 +1955,11 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 	ret = pd_header(&pd);
 	if (ret)
 		goto out;
-	if (!pd.pipe && !s->tep && pd_has_tracepoints(&pd)) {
-		ret = pd_start_decoding(&pd);	/* the message */
-		goto out;
-	}
+	/*
+	 * a file without the tracing data feature may still hold it as a
+	 * record, first in its data (simpleperf's): the first sample says
+	 * when it does not
+	 */
 	if (!pd.pipe && s->tep) {
 		ret = pd_host_kallsyms(&pd);
 		if (ret)
