@@ -1286,8 +1286,15 @@ static int pd_layout(struct pd *pd)
 		return kmt_session_error(pd->s, EINVAL,
 			"'%s' is corrupt: it has samples but no event attributes",
 			pd->name);
+	/*
+	 * one layout serves all only where the events are of one kind too:
+	 * simpleperf lays its cycles samples out as its tracepoints', RAW
+	 * included, and only the id tells them apart
+	 */
 	for (i = 1; i < pd->nr_attrs; i++) {
 		if (a[i].sample_type != a[0].sample_type ||
+		    (a[i].type == PERF_TYPE_TRACEPOINT) !=
+		    (a[0].type == PERF_TYPE_TRACEPOINT) ||
 		    ((a[0].sample_type & KMT_PERF_SAMPLE_READ) &&
 		     a[i].read_format != a[0].read_format))
 			same = 0;
@@ -1547,7 +1554,11 @@ static int pd_sample(struct pd *pd, const unsigned char *body, size_t len,
 				    "a sample shorter than its fields");
 		return 0;
 	}
-	if (!smp.raw) {
+	/*
+	 * raw data of a sample not of a tracepoint is not an event:
+	 * simpleperf's cycles samples carry an empty one
+	 */
+	if (!smp.raw || attr->type != PERF_TYPE_TRACEPOINT) {
 		s->nr_other++;
 		return 0;
 	}
