@@ -149,12 +149,12 @@ static const char *skip_group(const char *p, const char *end)
  */
 static const char *sizeof_type(const char *p, const char *end)
 {
+	const char *open;
 	int words = 0;
 
 	if (end - p < 6 || memcmp(p, "sizeof", 6) ||
 	    (end - p > 6 && is_ident((unsigned char)p[6])))
 		return NULL;
-	const char *open;
 
 	p = skip_space(p + 6, end);
 	if (p >= end || *p != '(')
@@ -412,7 +412,12 @@ static int sizeof_expr(struct lex *l)
 	next(l);
 	if (is_word(l, "REC"))
 		return -1;
-	if (is_op(l, "(") || is_word(l, "struct") || is_word(l, "union")) {
+	/*
+	 * what is not a type ahead is taken whole: 5.15's min() writes
+	 * sizeof(*(8 ? ((void *)((long)(REC->x) * 0l)) : (int *)8))
+	 */
+	if (l->tok != T_IDENT || is_word(l, "struct") || is_word(l, "union") ||
+	    is_word(l, "typeof")) {
 		l->p = skip_group(open, l->end);
 		if (!l->p)
 			return -1;

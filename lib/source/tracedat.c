@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <kbuffer.h>
+#include <zlib.h>
 #include <trace-cmd.h>
 
 #include "event/fmtcheck.h"
@@ -70,6 +71,26 @@ struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
 int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
 			      struct tracecmd_compress_chunk *chunk, char *data);
+
+/*
+ * Its codec table, from the same header (3.1's layout).  Debian builds
+ * libtracecmd without zlib, which trace-cmd 3.x writes where it has no
+ * libzstd (--compression zlib too): kmemtrace brings that codec itself.
+ */
+struct tracecmd_compression_proto {
+	int weight;
+	const char *name;
+	const char *version;
+	int (*compress)(void *ctx, const void *in, int in_bytes, void *out,
+			int out_bytes);
+	int (*uncompress)(void *ctx, const void *in, int in_bytes, void *out,
+			  int out_bytes);
+	unsigned int (*compress_size)(void *ctx, unsigned int bytes);
+	bool (*is_supported)(const char *name, const char *version);
+	void *(*new_context)(void);
+	void (*free_context)(void *ctx);
+};
+int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
 
 #define TD_MAGIC	"\x17\x08\x44" "tracing"
 #define TD_MAGIC_LEN	10
@@ -801,6 +822,61 @@ static int walk_v6_options(struct td_walk *w)
  * reads there before reading what it sized: each is held to the bytes
  * that are there.
  */
+
+/* one zlib stream a block, as trace-cmd writes them */
+static int zlib_pack(void *ctx, const void *in, int in_bytes, void *out,
+		     int out_bytes)
+{
+	uLongf n = (uLongf)out_bytes;
+
+	(void)ctx;
+	if (in_bytes < 0 || out_bytes < 0 ||
+	    compress2(out, &n, in, (uLong)in_bytes, Z_DEFAULT_COMPRESSION) != Z_OK)
+		return -1;
+	return (int)n;
+}
+
+static int zlib_unpack(void *ctx, const void *in, int in_bytes, void *out,
+		       int out_bytes)
+{
+	uLongf n = (uLongf)out_bytes;
+
+	(void)ctx;
+	if (in_bytes < 0 || out_bytes < 0 ||
+	    uncompress(out, &n, in, (uLong)in_bytes) != Z_OK)
+		return -1;
+	return (int)n;
+}
+
+static unsigned int zlib_bound(void *ctx, unsigned int bytes)
+{
+	(void)ctx;
+	return (unsigned int)compressBound(bytes);
+}
+
+/* the stream format has not changed since zlib 1.0: any version */
+static bool zlib_known(const char *name, const char *version)
+{
+	(void)version;
+	return name && !strcmp(name, "zlib");
+}
+
+/*
+ * Registered once as the program loads, before any thread: libtracecmd
+ * keeps its codecs in a list of its own, unlocked.  Where it has zlib
+ * already, it keeps its own.
+ */
+__attribute__((constructor)) static void add_zlib_codec(void)
+{
+	struct tracecmd_compression_proto zlib = {
+		.weight = 10, .name = "zlib", .version = zlibVersion(),
+		.compress = zlib_pack, .uncompress = zlib_unpack,
+		.compress_size = zlib_bound, .is_supported = zlib_known,
+	};
+
+	if (!tracecmd_compress_is_supported("zlib", NULL))
+		tracecmd_compress_proto_register(&zlib);
+}
 
 static int add_blank(struct td *td, uint64_t at, uint64_t len)
 {

@@ -120,6 +120,9 @@ static void test_fields_and_divisors(void)
 	 */
 	CHECK(check(HEAD "print fmt: \"%s\", REC->a < (sizeof(s) / sizeof((s)[0]) + (sizeof(struct { int:-!!(__builtin_types_compatible_p(typeof((s)), typeof(&(s)[0]))); }))) ? s[REC->a] : \"unknown\"") == 0);
 	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeof((s)[0]") == -1);
+	/* 5.15's min(): its type checks are sizeofs of expressions */
+	CHECK(check(HEAD "print fmt: \"a=%lu\", __builtin_choose_expr(((!!(sizeof((typeof(REC->a) *)1 == (typeof(32u) *)1))) && ((sizeof(int) == sizeof(*(8 ? ((void *)((long)(REC->a) * 0l)) : (int *)8))))), ((REC->a) < (32u) ? (REC->a) : (32u)), ({ typeof(REC->a) __x = (REC->a); __x; }))") == 0);
+	CHECK(check(HEAD "print fmt: \"a=%lu\", sizeof(int @)") == -1);
 	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeof(void *)") == 0);
 	/* sizeof of an expression, or of nothing: not known not to be 0 */
 	CHECK(check(HEAD "print fmt: \"a=%lu\", REC->a / sizeof(REC->a)") == -1);
