@@ -15,6 +15,7 @@
 #include "builtin.h"
 #include "event/session.h"
 #include "options.h"
+#include "render/render.h"
 #include "source/source.h"
 #include "util/hash.h"
 #include "util/json.h"
@@ -65,12 +66,19 @@ static void print_text(FILE *out, const struct kmt_session *s,
 		       const char *path, const struct verdict *v,
 		       size_t cpus_seen)
 {
+	char when[64];
 	unsigned int t;
+	uint64_t ns;
 
 	fprintf(out, "file: %s\n", path);
 	fprintf(out, "format: %s\n", s->format ? s->format : "unknown");
 	if (s->kernel_release[0])
 		fprintf(out, "kernel: %s\n", s->kernel_release);
+	/* which boot and when, as report's header says them */
+	fprintf(out, "boot-id: %s\n", s->boot_id[0] ? s->boot_id :
+						      "not recorded");
+	fprintf(out, "start-time: %s\n", kmt_session_wall_start(s, &ns) ?
+		kmt_render_utc(ns, 0, when, sizeof(when)) : "not recorded");
 	fprintf(out, "events: %llu\n",
 		(unsigned long long)kmt_session_total_events(s));
 	for (t = 1; t < KMT_EV_NR; t++)
@@ -102,6 +110,7 @@ static void print_json(FILE *out, const struct kmt_session *s,
 		       const char *path, const struct verdict *v,
 		       size_t cpus_seen, const char *error)
 {
+	struct kmt_report_meta m = { .boot_id = s->boot_id };
 	struct kmt_json j;
 	unsigned int t;
 
@@ -111,6 +120,9 @@ static void print_json(FILE *out, const struct kmt_session *s,
 	kmt_json_str(&j, "format", s->format ? s->format : "unknown");
 	if (s->kernel_release[0])
 		kmt_json_str(&j, "kernel", s->kernel_release);
+	/* the members report's JSON has, null where not recorded */
+	m.has_start = kmt_session_wall_start(s, &m.start_unix_ns);
+	kmt_render_json_start(&j, &m);
 	kmt_json_u64(&j, "events", kmt_session_total_events(s));
 	kmt_json_obj_open(&j, "by_type");
 	for (t = 1; t < KMT_EV_NR; t++)

@@ -336,25 +336,6 @@ static int valid_release(const char *r)
 	       (!r[end] || r[end] == '.' || r[end] == '-' || r[end] == '+');
 }
 
-/*
- * The first event on the wall clock, when the recording maps its clock to
- * it; not with no event, nor for a damaged mapping (before the epoch, past
- * 64 bits)
- */
-static int wall_start(const struct kmt_session *s, uint64_t *ns)
-{
-	int64_t off = s->wall_offset_ns;
-
-	if (!s->has_wall || !kmt_session_total_events(s))
-		return 0;
-	if (off >= 0)
-		return !__builtin_add_overflow(s->first_ts, (uint64_t)off, ns);
-	if (s->first_ts < (uint64_t)-(off + 1) + 1)
-		return 0;
-	*ns = s->first_ts - ((uint64_t)-(off + 1) + 1);
-	return 1;
-}
-
 static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 {
 	struct kmt_report_meta *m = &r->meta;
@@ -368,7 +349,7 @@ static void fill_meta(struct kmt_report *r, const struct kmt_session *s)
 	m->nr_cpus = s->nr_cpus;
 	m->first_ts = s->first_ts;
 	m->last_ts = s->last_ts;
-	m->has_start = wall_start(s, &m->start_unix_ns);
+	m->has_start = kmt_session_wall_start(s, &m->start_unix_ns);
 	m->time_start = s->time_start;
 	m->time_end = s->time_end;
 	for (i = 1; i < KMT_EV_NR; i++) {

@@ -60,6 +60,41 @@ test_expect_success 'a whole recording: every count, status ok, exit 0' '
 	test_cmp "$EXPECTED/record/check-small.txt" out
 '
 
+# record/boot.dat: kmemtrace record's, with its boot option; small.dat,
+# from before record kept one; perf-clock.data, perf record -k's: a
+# start, no boot
+test_expect_success 'the boot id and the start the report shows, or not recorded' '
+	for r in record/boot.dat record/small.dat perf-clock.data capture.dat; do
+		"$KMEMTRACE" check "$DATA/$r" >boot.out &&
+		"$KMEMTRACE" check --json "$DATA/$r" >boot.json &&
+		"$KMEMTRACE" report --json --caches "$DATA/$r" >report.json &&
+		"$KMEMTRACE" report --caches "$DATA/$r" >report.txt &&
+		python3 - boot.out boot.json report.json report.txt <<-\EOF || exit 1
+		import json, sys
+		text = dict(l.rstrip("\n").split(": ", 1) for l in open(sys.argv[1]))
+		check = json.load(open(sys.argv[2]))
+		rep = json.load(open(sys.argv[3]))
+		head = [l for l in open(sys.argv[4]) if l.startswith("# start:")]
+		for k in ("boot_id", "start_time", "start_unix_ns"):
+		    assert check[k] == rep[k], (k, check[k], rep[k])
+		assert text["boot-id"] == (rep["boot_id"] or "not recorded"), text
+		if rep["start_time"]:
+		    assert head[0].startswith("# start:  " + text["start-time"]), (head, text)
+		else:
+		    assert not head and text["start-time"] == "not recorded", (head, text)
+		EOF
+	done &&
+	"$KMEMTRACE" check "$DATA/record/boot.dat" >boot.out &&
+	grep -x "boot-id: fe29cf62-bcd5-4bad-b3e4-9bebd41093f2" boot.out &&
+	grep -x "start-time: 2026-11-28 05:13:14.288366 UTC" boot.out &&
+	"$KMEMTRACE" check "$DATA/perf-clock.data" >boot.out &&
+	grep -x "boot-id: not recorded" boot.out &&
+	grep -x "start-time: 2026-11-28 05:05:37.835910 UTC" boot.out &&
+	"$KMEMTRACE" check --json small.dat >boot.json &&
+	grep -x "  \"boot_id\": null," boot.json &&
+	grep -x "  \"start_time\": null," boot.json
+'
+
 if command -v trace-cmd >/dev/null 2>&1; then
 	test_expect_success 'check counts the events trace-cmd shows' '
 		trace-cmd report small.dat 2>/dev/null |

@@ -9,31 +9,96 @@
 RECS="capture.dat capture-lost.dat perf-both-g.data"
 OPTS="--slab --page --caller --caches"
 
+ALL="--slab --page --caller --alloc --leaks --errors --procs --pcpu --extfrag
+--caches --sizes --lifetimes --timeline --profile"
+
+# same.py NAME...: in NAME.ndjson, every member of every group of
+# NAME.json is there as rows of the table "group.member": a table's rows,
+# a series' steps, and a summary, a view or columns not recorded, a count
+# of rows left out, one row each; every row with NAME.json's origin
+cat >same.py <<-\EOF
+import json, sys
+
+def same(rows, rep):
+    origin = ("host", "kernel", "input", "first_ts_ns", "span_ns",
+              "boot_id", "start_time", "start_unix_ns", "table")
+    series = ("timeline.series", "extfrag.timeline")
+    want = {}
+    for g, v in rep.items():
+        if not isinstance(v, dict) or g in ("events", "window"):
+            continue
+        for k, t in v.items():
+            name = "%s.%s" % (g, k)
+            if name in series:
+                n = len(next(iter(t.values())))
+                t = [{c: t[c][i] for c in t} for i in range(n)]
+            elif isinstance(t, dict):
+                t = [t]
+            elif isinstance(t, int):
+                assert k.endswith("_omitted"), name
+                t = [{"count": t}]
+            if t:
+                want[name] = t
+    got = {}
+    for r in rows:
+        for k in origin[1:-1]:
+            assert r[k] == rep[k], (k, r[k], rep[k])
+        got.setdefault(r["table"], []).append(
+            {k: v for k, v in r.items() if k not in origin})
+    assert got == want, [(k, got.get(k), want.get(k)) for k in
+                         sorted(set(got) | set(want))
+                         if got.get(k) != want.get(k)][:3]
+
+for n in sys.argv[1:]:
+    same([json.loads(l) for l in open(n + ".ndjson")],
+         json.load(open(n + ".json")))
+EOF
+
 test_expect_success 'every line one JSON object, every table row a line' '
+	n=0 &&
 	for r in $RECS; do
-		"$KMEMTRACE" report --format ndjson $OPTS "$DATA/$r" >rows &&
-		"$KMEMTRACE" report --json $OPTS "$DATA/$r" >report.json &&
-		python3 - rows report.json <<-\EOF || exit 1
-		import json, sys
-		rows = [json.loads(l) for l in open(sys.argv[1])]
-		rep = json.load(open(sys.argv[2]))
-		want = {}
-		for g, v in rep.items():
-		    if isinstance(v, dict):
-		        for k, t in v.items():
-		            if isinstance(t, list) and t and isinstance(t[0], dict):
-		                want["%s.%s" % (g, k)] = t
-		got = {}
-		for r in rows:
-		    assert r["kernel"] == rep["kernel"] and r["input"] == rep["input"]
-		    assert r["span_ns"] == rep["span_ns"]
-		    got.setdefault(r["table"], []).append(
-		        {k: v for k, v in r.items() if k not in
-		         ("host", "kernel", "input", "first_ts_ns", "span_ns",
-		          "boot_id", "start_time", "start_unix_ns", "table")})
-		assert got == want, (sorted(got), sorted(want))
-		EOF
-	done
+		n=$((n + 1)) &&
+		"$KMEMTRACE" report --format ndjson $OPTS "$DATA/$r" >$n.ndjson &&
+		"$KMEMTRACE" report --json $OPTS "$DATA/$r" >$n.json || exit 1
+	done &&
+	python3 same.py $(seq $n)
+'
+
+test_expect_success 'summaries are rows: --slab alone gives its summary' '
+	"$KMEMTRACE" report --slab --format ndjson "$DATA/capture.dat" >rows &&
+	test $(wc -l <rows) = 1 &&
+	grep -q "\"table\":\"slab.summary\",\"bytes_requested\":54134," rows &&
+	grep -q ",\"cross_cpu_frees\":{\"count\":67,\"of\":144}," rows
+'
+
+test_expect_success 'every view, whole and cut by -l: all --json has, as rows' '
+	n=0 &&
+	for r in $RECS page-only.dat capture.v6.dat text/ftrace-6.18-fields.txt; do
+		for l in 0 2; do
+			n=$((n + 1)) &&
+			"$KMEMTRACE" report --format ndjson $ALL -l $l "$DATA/$r" >$n.ndjson &&
+			"$KMEMTRACE" report --json $ALL -l $l "$DATA/$r" >$n.json || exit 1
+		done
+	done &&
+	for v in $ALL; do
+		for r in $RECS page-only.dat; do
+			n=$((n + 1)) &&
+			"$KMEMTRACE" report --format ndjson $v "$DATA/$r" >$n.ndjson &&
+			"$KMEMTRACE" report --json $v "$DATA/$r" >$n.json &&
+			test -s $n.ndjson || exit 1
+		done
+	done &&
+	python3 same.py $(seq $n)
+'
+
+test_expect_success 'a view not recorded, rows of a kind, rows left out: a row each' '
+	"$KMEMTRACE" report --format ndjson --pcpu "$DATA/perf-both-g.data" >rows &&
+	test $(wc -l <rows) = 1 &&
+	grep -q "\"table\":\"pcpu.not_recorded\",\"view\":\"--pcpu\",\"events\":\[" rows &&
+	"$KMEMTRACE" report --format ndjson --leaks "$DATA/page-only.dat" >rows &&
+	grep -q "\"table\":\"leaks.callsites_not_recorded\",\"rows\":{\"kind\":\"slab\"}," rows &&
+	"$KMEMTRACE" report --format ndjson --timeline "$DATA/capture.dat" >rows &&
+	grep -q "\"table\":\"timeline.callsites_omitted\",\"count\":21}$" rows
 '
 
 test_expect_success 'recordings that keep no boot or wall time: null, not zeros' '
@@ -93,9 +158,13 @@ test_expect_success 'three hosts into sqlite: the queries give the reports figur
 	    print(c, "%.1f" % round(max(rate[c])), "%.1f" % round(min(rate[c])))
 	for k in sorted(per_kernel):
 	    print(k, *per_kernel[k])
+	for i, f in enumerate(sys.argv[1:]):
+	    s = json.load(open(f))["slab"]["summary"]
+	    print("h%d" % (i + 1), s["live_bytes"], s["cross_cpu_frees"]["count"],
+	          s["cross_cpu_frees"]["of"])
 	EOF
 	test_cmp want got &&
-	test $(wc -l <got) = 11
+	test $(wc -l <got) = 14
 '
 
 test_done

@@ -25,3 +25,9 @@ GROUP BY callsite ORDER BY most - least DESC, callsite LIMIT 10;
 SELECT kernel, sum(row ->> '$.hit'), sum(row ->> '$.total_alloc')
 FROM rows WHERE tbl = 'slab.callsites' AND row ->> '$.callsite' LIKE 'copy_process+%'
 GROUP BY kernel ORDER BY kernel;
+-- what each host's slab still held at the end of its recording, and its
+-- frees on another CPU than the allocation's: a summary is one row, its
+-- pairs nested as --json has them
+SELECT host, row ->> '$.live_bytes', row ->> '$.cross_cpu_frees.count',
+       row ->> '$.cross_cpu_frees.of'
+FROM rows WHERE tbl = 'slab.summary' ORDER BY host;

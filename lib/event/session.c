@@ -153,6 +153,20 @@ int kmt_session_set_tgid(struct kmt_session *s, int32_t pid, int32_t tgid)
 	return 0;
 }
 
+int kmt_session_wall_start(const struct kmt_session *s, uint64_t *ns)
+{
+	int64_t off = s->wall_offset_ns;
+
+	if (!s->has_wall || !kmt_session_total_events(s))
+		return 0;
+	if (off >= 0)
+		return !__builtin_add_overflow(s->first_ts, (uint64_t)off, ns);
+	if (s->first_ts < (uint64_t)-(off + 1) + 1)
+		return 0;
+	*ns = s->first_ts - ((uint64_t)-(off + 1) + 1);
+	return 1;
+}
+
 int kmt_session_kernel_version(const struct kmt_session *s)
 {
 	int major = 0, minor = 0;

@@ -233,6 +233,13 @@ static inline uint64_t kmt_session_total_events(const struct kmt_session *s)
 }
 
 /*
+ * 1, *ns the first event on the wall clock (CLOCK_REALTIME), when the
+ * recording maps its clock to it; 0 with no event, or for a damaged
+ * mapping (before the epoch, past 64 bits).  Report and check say it.
+ */
+int kmt_session_wall_start(const struct kmt_session *s, uint64_t *ns);
+
+/*
  * Migratetype names as the traced kernel numbers them: since 4.4
  * UNMOVABLE, MOVABLE, RECLAIMABLE, HIGHATOMIC; before it UNMOVABLE,
  * RECLAIMABLE, MOVABLE, RESERVE.  Then CMA and ISOLATE, each there by

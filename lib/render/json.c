@@ -35,8 +35,7 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 	}
 }
 
-/* the events a view or columns need, and how to record them */
-static void json_missing(struct kmt_json *j, const struct kmt_missing *m)
+void kmt_render_json_missing(struct kmt_json *j, const struct kmt_missing *m)
 {
 	size_t i;
 
@@ -47,21 +46,10 @@ static void json_missing(struct kmt_json *j, const struct kmt_missing *m)
 	kmt_json_str(j, "record_with", m->record_with);
 }
 
-/*
- * A table's columns not recorded, "<key>_not_recorded": {"columns":
- * [...], ...}, or its rows of a kind, {"rows": {"kind": "page"}, ...}
- */
-static void json_unrecorded(struct kmt_json *j, const char *key,
-			    const struct kmt_table *t)
+void kmt_render_json_unrecorded(struct kmt_json *j, const struct kmt_table *t)
 {
-	char member[96];
 	size_t c;
 
-	if ((!t->unrecorded && !t->unrecorded_kind) || !t->missing)
-		return;
-	snprintf(member, sizeof(member), "%s_%s", key,
-		 t->missing->known ? "not_recorded" : "none_seen");
-	kmt_json_obj_open(j, member);
 	if (t->unrecorded_kind) {
 		kmt_json_obj_open(j, "rows");
 		kmt_json_str(j, t->cols[t->unrecorded_col].key,
@@ -75,7 +63,21 @@ static void json_unrecorded(struct kmt_json *j, const char *key,
 		}
 		kmt_json_arr_close(j);
 	}
-	json_missing(j, t->missing);
+	kmt_render_json_missing(j, t->missing);
+}
+
+/* a table's columns or rows not recorded, "<key>_not_recorded": {...} */
+static void json_unrecorded(struct kmt_json *j, const char *key,
+			    const struct kmt_table *t)
+{
+	char member[96];
+
+	if ((!t->unrecorded && !t->unrecorded_kind) || !t->missing)
+		return;
+	snprintf(member, sizeof(member), "%s_%s", key,
+		 t->missing->known ? "not_recorded" : "none_seen");
+	kmt_json_obj_open(j, member);
+	kmt_render_json_unrecorded(j, t);
 	kmt_json_obj_close(j);
 }
 
@@ -150,12 +152,10 @@ static void json_table(struct kmt_json *j, const char *key,
 	json_unrecorded(j, key, t);
 }
 
-static void json_summary(struct kmt_json *j, const char *key,
-			 const struct kmt_summary *s)
+void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s)
 {
 	size_t i;
 
-	kmt_json_obj_open(j, key);
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
@@ -185,7 +185,6 @@ static void json_summary(struct kmt_json *j, const char *key,
 			break;
 		}
 	}
-	kmt_json_obj_close(j);
 }
 
 static void json_unreadable(struct kmt_json *j,
@@ -315,10 +314,13 @@ int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 			} else if (sec->kind == KMT_SEC_MISSING) {
 				kmt_json_obj_open(&j, sec->key);
 				kmt_json_str(&j, "view", sec->missing.view);
-				json_missing(&j, &sec->missing.why);
+				kmt_render_json_missing(&j, &sec->missing.why);
 				kmt_json_obj_close(&j);
-			} else
-				json_summary(&j, sec->key, &sec->summary);
+			} else {
+				kmt_json_obj_open(&j, sec->key);
+				kmt_render_json_summary(&j, &sec->summary);
+				kmt_json_obj_close(&j);
+			}
 		}
 		kmt_json_obj_close(&j);
 	}

@@ -8,8 +8,12 @@
  * where it records them (null where not: an engine's NULL, never a made
  * up time), and the table it is a row of ("slab.callsites"); then the
  * row's own columns, as --json names them.
- * A time series (--timeline) gives a row per step.  Summaries are not
- * rows: --json has them.
+ * A time series (--timeline) gives a row per step.  Whatever else
+ * --json's groups hold is a row too, named as --json names it, for a
+ * fleet that only has these rows has nothing else: a summary
+ * ("slab.summary"), a view not recorded ("pcpu.not_recorded"), a
+ * table's columns or rows not recorded ("leaks.callsites_not_recorded")
+ * and the rows -l or --top left out ("timeline.callsites_omitted").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +22,15 @@
 #include "report/report.h"
 #include "util/json.h"
 
-static void origin(struct kmt_json *j, const struct kmt_report_meta *m,
-		   const struct kmt_section *sec)
+/* a row's start: where it comes from, and its table, "group.key<suffix>" */
+static void row_open(struct kmt_json *j, FILE *out,
+		     const struct kmt_report_meta *m,
+		     const struct kmt_section *sec, const char *suffix)
 {
-	char table[128];
+	char table[160];
 
+	kmt_json_init(j, out, 0);
+	kmt_json_obj_open(j, NULL);
 	kmt_json_str(j, "host", m->host && *m->host ? m->host : NULL);
 	kmt_json_str(j, "kernel", m->kernel && *m->kernel ? m->kernel : NULL);
 	kmt_json_str(j, "input", m->input);
@@ -30,14 +38,58 @@ static void origin(struct kmt_json *j, const struct kmt_report_meta *m,
 	kmt_json_u64(j, "span_ns", m->last_ts >= m->first_ts ?
 				   m->last_ts - m->first_ts : 0);
 	kmt_render_json_start(j, m);
-	snprintf(table, sizeof(table), "%s.%s", sec->group, sec->key);
+	snprintf(table, sizeof(table), "%s.%s%s", sec->group, sec->key, suffix);
 	kmt_json_str(j, "table", table);
+}
+
+static void row_close(struct kmt_json *j)
+{
+	kmt_json_obj_close(j);
+	kmt_json_finish(j);
+}
+
+static void table_rows(const struct kmt_report_meta *m,
+		       const struct kmt_section *sec, union kmt_val *buf,
+		       FILE *out)
+{
+	const struct kmt_table *t = &sec->table;
+	struct kmt_json j;
+	size_t row, c;
+
+	for (row = 0; row < t->nrows; row++) {
+		const union kmt_val *v = kmt_table_row(t, row, buf);
+
+		row_open(&j, out, m, sec, "");
+		/* the columns as --json has them: null where not recorded */
+		for (c = 0; c < t->ncols; c++) {
+			if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+				continue;
+			if (t->unrecorded >> c & 1)
+				kmt_json_null(&j, t->cols[c].key);
+			else
+				kmt_render_json_val(&j, t->cols[c].key,
+						    t->cols[c].type, &v[c]);
+		}
+		row_close(&j);
+	}
+	if (t->total_rows > t->nrows) {
+		row_open(&j, out, m, sec, "_omitted");
+		kmt_json_u64(&j, "count", t->total_rows - t->nrows);
+		row_close(&j);
+	}
+	if ((t->unrecorded || t->unrecorded_kind) && t->missing) {
+		row_open(&j, out, m, sec, t->missing->known ? "_not_recorded" :
+							      "_none_seen");
+		kmt_render_json_unrecorded(&j, t);
+		row_close(&j);
+	}
 }
 
 int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 {
-	size_t i, row, c, most = 1;
+	size_t i, most = 1;
 	union kmt_val *buf;
+	struct kmt_json j;
 
 	for (i = 0; i < r->nr; i++) {
 		if (r->sections[i]->kind == KMT_SEC_TABLE &&
@@ -49,29 +101,22 @@ int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 		return -1;
 	for (i = 0; i < r->nr; i++) {
 		const struct kmt_section *sec = r->sections[i];
-		const struct kmt_table *t = &sec->table;
 
-		if (sec->kind != KMT_SEC_TABLE)
-			continue;
-		for (row = 0; row < t->nrows; row++) {
-			const union kmt_val *v = kmt_table_row(t, row, buf);
-			struct kmt_json j;
-
-			kmt_json_init(&j, out, 0);
-			kmt_json_obj_open(&j, NULL);
-			origin(&j, &r->meta, sec);
-			/* the columns as --json has them: null where not recorded */
-			for (c = 0; c < t->ncols; c++) {
-				if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
-					continue;
-				if (t->unrecorded >> c & 1)
-					kmt_json_null(&j, t->cols[c].key);
-				else
-					kmt_render_json_val(&j, t->cols[c].key,
-							    t->cols[c].type, &v[c]);
-			}
-			kmt_json_obj_close(&j);
-			kmt_json_finish(&j);
+		switch (sec->kind) {
+		case KMT_SEC_TABLE:
+			table_rows(&r->meta, sec, buf, out);
+			break;
+		case KMT_SEC_SUMMARY:
+			row_open(&j, out, &r->meta, sec, "");
+			kmt_render_json_summary(&j, &sec->summary);
+			row_close(&j);
+			break;
+		case KMT_SEC_MISSING:
+			row_open(&j, out, &r->meta, sec, "");
+			kmt_json_str(&j, "view", sec->missing.view);
+			kmt_render_json_missing(&j, &sec->missing.why);
+			row_close(&j);
+			break;
 		}
 	}
 	free(buf);

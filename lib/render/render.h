@@ -103,6 +103,16 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 			 enum kmt_val_type type, const union kmt_val *v);
 
 /*
+ * The members --json gives, for ndjson's rows (json.c): a summary's
+ * items; what a view or columns need, "events" and "record_with"; a
+ * table's columns or rows not recorded, "columns" or "rows", and why.
+ */
+void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s);
+void kmt_render_json_missing(struct kmt_json *j, const struct kmt_missing *m);
+void kmt_render_json_unrecorded(struct kmt_json *j,
+				const struct kmt_table *t);
+
+/*
  * The recording's boot and wall-clock start, as "boot_id", "start_time"
  * and "start_unix_ns", null where it does not say (json.c)
  */

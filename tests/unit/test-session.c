@@ -337,6 +337,39 @@ static void test_independent(void)
 	kmt_session_free(&b);
 }
 
+/*
+ * The first event on the wall clock: first_ts + the offset, either sign;
+ * none without a mapping or an event, or where it would fall before the
+ * epoch or past 64 bits (a damaged mapping), rather than a made-up time
+ */
+static void test_wall_start(void)
+{
+	struct kmt_session s;
+	uint64_t ns = 7;
+
+	kmt_session_init(&s);
+	s.has_wall = 1;
+	s.wall_offset_ns = 1000;
+	CHECK(!kmt_session_wall_start(&s, &ns));
+	emit(&s, KMT_EV_KMALLOC, 500);
+	CHECK(kmt_session_wall_start(&s, &ns));
+	CHECK_EQ_U64(ns, 1500);
+	s.wall_offset_ns = -500;
+	CHECK(kmt_session_wall_start(&s, &ns));
+	CHECK_EQ_U64(ns, 0);
+	s.wall_offset_ns = -501;
+	CHECK(!kmt_session_wall_start(&s, &ns));
+	s.wall_offset_ns = INT64_MIN;
+	CHECK(!kmt_session_wall_start(&s, &ns));
+	s.wall_offset_ns = INT64_MAX;
+	s.first_ts = UINT64_MAX - 10;
+	CHECK(!kmt_session_wall_start(&s, &ns));
+	s.has_wall = 0;
+	s.wall_offset_ns = 0;
+	CHECK(!kmt_session_wall_start(&s, &ns));
+	kmt_session_free(&s);
+}
+
 KMT_TESTS(
 	KMT_TEST(test_counting),
 	KMT_TEST(test_first_ts_zero),
@@ -349,5 +382,6 @@ KMT_TESTS(
 	KMT_TEST(test_migratetypes),
 	KMT_TEST(test_kernel_version),
 	KMT_TEST(test_error),
-	KMT_TEST(test_independent)
+	KMT_TEST(test_independent),
+	KMT_TEST(test_wall_start)
 )
