@@ -373,4 +373,56 @@ test_expect_success 'the other byte order and the first format: said so' '
 	grep "first format" err
 '
 
+# simpleperf's perf.data (Android): made by tests/make-simpleperf.py from
+# perf-lost.data's kmalloc format.  The file form without the tracing
+# data feature: the formats are inside a TRACING_DATA record, first in the
+# data section; kmem:kmalloc and cycles (PERF_TYPE_HARDWARE) share one
+# sample_type, RAW included, the cycles samples' raw part empty (size 0,
+# or 4 zero bytes as simpleperf writes them): only the ids tell them
+# apart.  4 kmalloc samples, 3 cycles ones.  perf 6.1 refuses such files
+# ("broken or missing trace data", "incompatible file format").
+SPERF=$TESTS_DIR/make-simpleperf.py
+
+test_expect_success 'simpleperf: the tracing data in a record of a file, cycles samples with RAW' '
+	python3 "$SPERF" "$DATA/perf-lost.data" sperf.data &&
+	python3 - sperf.data <<-\EOF &&
+	import struct, sys
+	d = open(sys.argv[1], "rb").read()
+	hs, asz, aoff, asize, doff = struct.unpack_from("<QQQQQ", d, 8)
+	assert hs == 104 and not d[72] >> 1 & 1	# no HEADER_TRACING_DATA
+	t, _, size = struct.unpack_from("<IHH", d, doff)
+	n, = struct.unpack_from("<I", d, doff + 8)
+	assert t == 66 and 12 + n <= size, (t, n, size)	# the data inside
+	assert d[doff + 12:doff + 22] == b"\x17\x08Dtracing"
+	attrs = [struct.unpack_from("<I4xQ8xQ", d, aoff + i * asz)
+		 for i in range(asize // asz)]
+	assert [a[0] for a in attrs] == [2, 0], attrs	# tracepoint, cycles
+	assert {a[2] for a in attrs} == {0x547}, attrs	# IP|TID|TIME|ID|PERIOD|RAW
+	EOF
+	"$KMEMTRACE" check sperf.data >check.out &&
+	grep -x "status: ok" check.out &&
+	grep -x "kmalloc: 4" check.out &&
+	grep -x "other-events: 3" check.out &&
+	grep -x "unknown-ids: 0" check.out &&
+	grep -x "bad-records: 0" check.out &&
+	grep -x "events: 4" check.out
+'
+
+test_expect_success 'simpleperf: report --slab has the bytes of its kmalloc samples' '
+	python3 "$SPERF" "$DATA/perf-lost.data" sperf.data &&
+	"$KMEMTRACE" report --slab --caller --raw-ip sperf.data >slab.txt &&
+	awk -F "|" "/^ 0x/ { gsub(/ /, \"\"); print }" slab.txt >got &&
+	cat >want <<-\EOF &&
+	0xffffffff81300010|256/128|200/100|2|0|21.875%
+	0xffffffff81400020|256/256|200/200|1|0|21.875%
+	0xffffffff81500030|1024/1024|1000/1000|1|0|2.344%
+	EOF
+	test_cmp want got &&
+	grep -x "Total bytes requested: 1400" slab.txt &&
+	grep -x "Total bytes allocated: 1536" slab.txt &&
+	grep -x "Allocations by kmalloc: 4" slab.txt &&
+	grep -x "# other:  3 events of other subsystems skipped" slab.txt &&
+	grep -x "# unreadable: 0 records" slab.txt
+'
+
 test_done
