@@ -193,6 +193,7 @@ struct pd {
 	size_t zlen;			/* bytes in zbuf, a cut record at most */
 	uint64_t zat;			/* the compressed record they came from */
 	uint32_t comp_type;		/* HEADER_COMPRESSED's, 0 if absent */
+	int syms_tried;			/* pd_host_kallsyms was called */
 
 	uint64_t lost;			/* as LOST records count */
 	uint64_t lost_samples;		/* as LOST_SAMPLES records count */
@@ -1460,9 +1461,11 @@ static int pd_start_decoding(struct pd *pd)
 
 	/*
 	 * The pipe form names the kernel's build id only at its end: go by
-	 * its release until then (see pd_pipe_kallsyms_again).
+	 * its release until then (see pd_pipe_kallsyms_again).  A file whose
+	 * formats came in a record (simpleperf's) has its symbols looked up
+	 * now, as the header would have had them.
 	 */
-	if (pd->pipe && pd->s->tep) {
+	if (pd->s->tep && (pd->pipe || !pd->syms_tried)) {
 		ret = pd_host_kallsyms(pd);
 		if (ret)
 			return ret;
@@ -1975,6 +1978,7 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 		ret = pd_host_kallsyms(&pd);
 		if (ret)
 			goto out;
+		pd.syms_tried = 1;
 	}
 	pd.map = pd.cur < pd.end &&
 		 !kmt_mapview_open(&pd.view, pd.fd, pd.cur, pd.end);
