@@ -420,4 +420,23 @@ test_expect_success 'an unusable kmem format refuses the file, naming the event'
 	test $(wc -l <err) = 1
 '
 
+test_expect_success 'an unusable format in a compressed v7 section is left out too' '
+	if ! command -v trace-cmd >/dev/null 2>&1; then
+		echo "# no trace-cmd: not checked"; return 0
+	fi
+	python3 "$EDIT" breakfmt "$DATA/capture.v6.dat" print.dat print &&
+	trace-cmd convert --file-version 7 --compression zstd -i print.dat \
+		-o print7.dat >/dev/null &&
+	! grep -q "REC=>" print7.dat &&
+	"$KMEMTRACE" check print7.dat >check.out &&
+	grep -x "unusable-format: ftrace/print: its print format is not a C expression list (0 records)" check.out &&
+	grep -x "status: ok" check.out &&
+	grep -x "events: 465" check.out &&
+	python3 "$EDIT" breakfmt "$DATA/capture.v6.dat" km.dat kmalloc &&
+	trace-cmd convert --file-version 7 --compression zstd -i km.dat \
+		-o km7.dat >/dev/null &&
+	test_must_fail "$KMEMTRACE" check km7.dat 2>err &&
+	grep -F "the format of its event kmem/kmalloc cannot be parsed safely" err
+'
+
 test_done

@@ -63,6 +63,9 @@ void tracecmd_compress_destroy(struct tracecmd_compression *handle);
 int tracecmd_load_chunks_info(struct tracecmd_compression *handle,
 			      struct tracecmd_compress_chunk **chunks_info);
 int tracecmd_uncompress_block(struct tracecmd_compression *handle);
+int tracecmd_compress_block(struct tracecmd_compression *handle);
+int tracecmd_compress_buffer_write(struct tracecmd_compression *handle,
+				   const void *data, unsigned long long size);
 int tracecmd_compress_buffer_read(struct tracecmd_compression *handle,
 				  char *dst, int len);
 void tracecmd_compress_reset(struct tracecmd_compression *handle);
@@ -191,9 +194,12 @@ struct td_buffer {
 	int owned;			/* an instance handle we close */
 };
 
-/* where an unusable event format stands in the file, to be blanked */
+/*
+ * Where an unusable event format stands, to be blanked: at in the file,
+ * or, in a compressed section, at in what the block at block holds
+ */
 struct td_blank {
-	uint64_t at, len;
+	uint64_t block, at, len;
 };
 
 struct td {
@@ -393,6 +399,7 @@ struct td_walk {
 	 */
 	const unsigned char *mem;
 	uint64_t base;
+	uint64_t block;		/* where its compressed block is */
 };
 
 static int walk_read(struct td_walk *w, void *buf, size_t n, uint64_t off)
@@ -878,12 +885,17 @@ __attribute__((constructor)) static void add_zlib_codec(void)
 		tracecmd_compress_proto_register(&zlib);
 }
 
-static int add_blank(struct td *td, uint64_t at, uint64_t len)
+static int add_blank(struct td *td, uint64_t block, uint64_t at,
+		     uint64_t len)
 {
+	struct td_blank *b;
+
 	if (KMT_ARRAY_GROW(td->blanks, td->nr_blanks + 1, td->alloc_blanks))
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
-	td->blanks[td->nr_blanks].at = at;
-	td->blanks[td->nr_blanks++].len = len;
+	b = &td->blanks[td->nr_blanks++];
+	b->block = block;
+	b->at = at;
+	b->len = len;
 	return 0;
 }
 
@@ -936,6 +948,67 @@ static int blank_format(char *text, size_t len)
 }
 
 /*
+ * The compressed block at block, with its unusable formats blanked,
+ * compressed again with the file's codec into fd at its place: a blank
+ * text compresses to less than the format it replaces, and what is left
+ * of the old block's bytes is never read (libtracecmd reads a block by
+ * its own sizes; the section keeps its size).  -ENOSPC where it does
+ * not fit after all, -EINVAL, -ENOMEM.
+ */
+static int uncompress_at(struct td *td, uint64_t at, unsigned char **out,
+			 uint64_t *len);
+
+static int reblock(struct td *td, int fd, uint64_t block)
+{
+	struct tracecmd_compression *z = NULL;
+	unsigned char *mem, old[4], *out = NULL;
+	uint64_t len, have;
+	off_t made;
+	size_t i;
+	int scratch, ret;
+
+	ret = uncompress_at(td, block, &mem, &len);
+	if (ret)
+		return ret;
+	for (i = 0; i < td->nr_blanks; i++) {
+		const struct td_blank *b = &td->blanks[i];
+
+		if (b->block != block)
+			continue;
+		if (b->at > len || b->len > len - b->at ||
+		    blank_format((char *)mem + b->at, b->len)) {
+			free(mem);
+			return -ENOSPC;
+		}
+	}
+	scratch = memfd_create("kmemtrace-block", 0);
+	if (scratch >= 0)
+		z = tracecmd_compress_alloc(td->zname, td->zversion, scratch,
+					    td->wtep, NULL);
+	ret = -EINVAL;
+	if (z && !tracecmd_compress_buffer_write(z, mem, len) &&
+	    !tracecmd_compress_block(z)) {
+		made = lseek(scratch, 0, SEEK_END);
+		ret = -ENOSPC;
+		if (made > 8 && !pread_all(td->in->fd, old, 4, block)) {
+			have = 8 + rd_num(td, old, 4);
+			out = (uint64_t)made <= have ? malloc((size_t)made) : NULL;
+			ret = out ? 0 : (uint64_t)made <= have ? -ENOMEM : -ENOSPC;
+		}
+		if (!ret && (pread_all(scratch, out, (size_t)made, 0) ||
+			     pwrite(fd, out, (size_t)made, (off_t)block) != made))
+			ret = -EINVAL;
+	}
+	free(out);
+	if (z)
+		tracecmd_compress_destroy(z);
+	if (scratch >= 0)
+		close(scratch);
+	free(mem);
+	return ret;
+}
+
+/*
  * The file as libtracecmd is to read it: a copy with the unusable
  * formats blanked, in TMPDIR (it may be large) or else in memory.
  * Returns the copy's fd, or -1 with the session's message.
@@ -966,7 +1039,26 @@ static int blanked_copy(struct td *td)
 	}
 	for (i = 0; buf && off == size && i < td->nr_blanks; i++) {
 		const struct td_blank *b = &td->blanks[i];
+		int r;
 
+		if (b->block) {
+			r = reblock(td, fd, b->block);
+			if (r == -ENOSPC) {
+				free(buf);
+				close(fd);
+				return kmt_session_error(td->s, EINVAL,
+					"'%s' cannot be read: an event format in the compressed section at byte %llu cannot be parsed safely, and the section does not compress again into its place",
+					td->in->display,
+					(unsigned long long)b->block);
+			}
+			if (r)
+				break;
+			/* the block's other blanks went with it */
+			while (i + 1 < td->nr_blanks &&
+			       td->blanks[i + 1].block == b->block)
+				i++;
+			continue;
+		}
 		if (b->len > (1 << 20) || pread_all(td->in->fd, buf, b->len, b->at))
 			break;
 		if (blank_format(buf, b->len)) {
@@ -1032,21 +1124,11 @@ static int walk_text(struct td_walk *w, int lensize, const char *system,
 		char name[64];
 
 		kmt_format_name(buf, len, name, sizeof(name));
-		/*
-		 * one in a compressed section would have to be compressed
-		 * again, and the sections after it moved: refused, named
-		 */
-		if (w->mem) {
-			free(buf);
-			return kmt_session_error(w->td->s, EINVAL,
-				"'%s' cannot be read: the format of its event %s/%s (in the compressed section at byte %llu) cannot be parsed safely: %s",
-				w->td->in->display, system, name,
-				(unsigned long long)w->base, why);
-		}
 		ret = kmt_session_unusable_format(w->td->s, w->td->in->display,
 						  system, buf, len, why);
 		if (!ret)
-			ret = add_blank(w->td, w->pos, len);
+			ret = add_blank(w->td, w->mem ? w->block : 0, w->pos,
+					len);
 		free(buf);
 		if (ret)
 			return ret;
@@ -1362,6 +1444,7 @@ static int walk_v7_meta(struct td *td, unsigned int id, uint64_t at)
 	m.mem = mem;
 	m.size = len;
 	m.base = at;
+	m.block = f.pos;
 	ret = walk_meta(&m, id);
 	free(mem);
 	return ret;
