@@ -439,4 +439,70 @@ test_expect_success 'an unusable format in a compressed v7 section is left out t
 	grep -F "the format of its event kmem/kmalloc cannot be parsed safely" err
 '
 
+# zlib (what trace-cmd 3.x writes where it has no libzstd) through the
+# codec kmemtrace registers with libtracecmd, Debian's having none, and an
+# uncompressed v7: copies of capture.dat (zstd) made by
+# tracedat-recompress.py, each block recompressed or left bare.  The
+# figures are the original's; a damaged zlib block refuses the file.
+RECOMPRESS=$TESTS_DIR/tracedat-recompress.py
+
+# check and report of FILE, less the lines that name it, into FILE.check
+# and FILE.report
+figures_of () {
+	"$KMEMTRACE" check "$1" >"$1.c" &&
+	"$KMEMTRACE" report --slab --page "$1" >"$1.r" &&
+	grep -v "^file: " "$1.c" >"$1.check" &&
+	grep -v "^# input: " "$1.r" >"$1.report" &&
+	test $(wc -l <"$1.check") -lt $(wc -l <"$1.c") &&
+	test $(wc -l <"$1.report") -lt $(wc -l <"$1.r")
+}
+
+for mode in zlib none; do
+	test_expect_success "capture.dat recompressed $mode: the figures of the original" '
+		python3 "$RECOMPRESS" --mode '$mode' "$DATA/capture.dat" '$mode'.dat &&
+		head -c 40 '$mode'.dat | tr "\\000" "\\n" | grep -A1 -x '$mode' >codec &&
+		case '$mode' in
+		zlib) sed -n 2p codec | grep -qx "1\\.[0-9.]*" ;;
+		none) sed -n 2p codec | grep -qx "" ;;
+		esac &&
+		cp "$DATA/capture.dat" orig.dat &&
+		figures_of orig.dat &&
+		figures_of '$mode'.dat &&
+		grep -qx "status: ok" '$mode'.dat.check &&
+		grep -qx "events: 465" '$mode'.dat.check &&
+		test_cmp orig.dat.check '$mode'.dat.check &&
+		test_cmp orig.dat.report '$mode'.dat.report &&
+		"$DUMP" -s orig.dat >orig.dump &&
+		"$DUMP" -s '$mode'.dat >'$mode'.dump &&
+		test_cmp orig.dump '$mode'.dump
+	'
+done
+
+# Every zlib block the read needs, damaged in turn (4 bytes in its middle,
+# so that its stream or its checksum fails): one line naming the file.
+# The STRINGS section (its last block) is left alone: libtracecmd only
+# names sections with it and reads on without it, as with zstd.
+test_expect_success 'a damaged zlib block refuses the file in one line, no crash' '
+	python3 "$RECOMPRESS" --mode zlib "$DATA/capture.dat" z.dat &&
+	python3 "$RECOMPRESS" --blocks z.dat >blocks &&
+	grep -v " section id 15$" blocks >needed &&
+	test $(wc -l <needed) = 8 &&
+	grep -q " buffer .kmt-td. cpu 1 chunk 0$" needed &&
+	while read at zsize usize what; do
+		python3 -c "
+import sys
+d = bytearray(open(sys.argv[1], \"rb\").read())
+at = int(sys.argv[3])
+d[at:at + 4] = bytes(b ^ 0x5a for b in d[at:at + 4])
+open(sys.argv[2], \"wb\").write(d)" z.dat zbad.dat $((at + zsize / 2 - 2)) &&
+		for cmd in check report; do
+			test_must_fail "$KMEMTRACE" $cmd zbad.dat >out 2>err &&
+			! test -s out &&
+			test $(wc -l <err) = 1 &&
+			grep -q "^kmemtrace $cmd: error: .zbad.dat. is not a valid trace.dat: .*damaged" err ||
+			{ echo "$what, at byte $at:"; cat err; return 1; }
+		done
+	done <needed
+'
+
 test_done
