@@ -425,4 +425,80 @@ test_expect_success 'simpleperf: report --slab has the bytes of its kmalloc samp
 	grep -x "# unreadable: 0 records" slab.txt
 '
 
+# numa-slab.data: perf record -e kmem:kmalloc -e kmem:kmem_cache_alloc
+# --filter 'bytes_req >= 1024' -- sh -c 'taskset -c 0 sh -c "true; true;
+# true"; taskset -c 1 sh -c "true; true"' on this one-node machine (its
+# topology: node 0, CPUs 0-1).  286 allocations, 8 of them (perf's
+# inherited events, perf_event_alloc) asking for node 0: 4 on each CPU.
+# perf-numa-edit.py gives it the topologies a one-node machine cannot.
+NUMA=$DATA/numa-slab.data
+
+# "cpu node" of the events asking for a node, the map applied by awk
+cross_of () {
+	"$DUMP" "$NUMA" | awk -v MAP="$1" '
+		BEGIN { n = split(MAP, m, " ")
+			for (i = 1; i <= n; i++) { split(m[i], p, "="); node[p[1]] = p[2] } }
+		!/^#/ { all++; if ($12 >= 0 && ($2 in node) && node[$2] != $12) x++ }
+		END { print x + 0 "/" all }'
+}
+
+test_expect_success 'NUMA topology: the CPU-to-node map is the recording'"'"'s' '
+	"$DUMP" -N "$NUMA" >map &&
+	printf "0 0\n1 0\n" >want &&
+	test_cmp want map &&
+	python3 "$TESTS_DIR/perf-numa-edit.py" "$NUMA" two.data 0:0 1:1 &&
+	"$DUMP" -N two.data >map &&
+	printf "0 0\n1 1\n" >want &&
+	test_cmp want map &&
+	python3 "$TESTS_DIR/perf-numa-edit.py" "$NUMA" sparse.data \
+		0:0-3,8,10-11 2:4-7,9 3: &&
+	"$DUMP" -N sparse.data >map &&
+	printf "%s\n" "0 0" "1 0" "2 0" "3 0" "4 2" "5 2" "6 2" "7 2" "8 0" \
+		"9 2" "10 0" "11 0" >want &&
+	test_cmp want map
+'
+
+test_expect_success 'NUMA topology: Cross CPU allocations counted against it, as perf kmem counts them' '
+	"$KMEMTRACE" report --slab -i "$NUMA" >one.txt &&
+	grep -x "Cross CPU allocations: 0/286 (NUMA node mismatches, as perf kmem counts them)" one.txt &&
+	test "$(cross_of "0=0 1=0")" = 0/286 &&
+	python3 "$TESTS_DIR/perf-numa-edit.py" "$NUMA" two.data 0:0 1:1 &&
+	"$KMEMTRACE" report --slab -i two.data >two.txt &&
+	grep -x "Cross CPU allocations: 4/286 (NUMA node mismatches, as perf kmem counts them)" two.txt &&
+	test "$(cross_of "0=0 1=1")" = 4/286 &&
+	"$KMEMTRACE" report --slab --json -i two.data >two.json &&
+	python3 -c "
+import json
+s = json.load(open(\"two.json\"))[\"slab\"][\"summary\"]
+assert s[\"cross_node_allocations\"] == {\"count\": 4, \"of\": 286}, s
+" &&
+	python3 "$TESTS_DIR/perf-numa-edit.py" "$NUMA" far.data 1:0 3:1 &&
+	"$KMEMTRACE" report --slab -i far.data >far.txt &&
+	grep -x "Cross CPU allocations: 8/286 (NUMA node mismatches, as perf kmem counts them)" far.txt &&
+	test "$(cross_of "0=1 1=3")" = 8/286
+'
+
+test_expect_success 'no NUMA topology, or a damaged one: Cross CPU allocations not recorded' '
+	python3 "$TESTS_DIR/perf-numa-edit.py" "$NUMA" none.data &&
+	python3 "$TESTS_DIR/perf-numa-edit.py" "$NUMA" bad.data 0:0 1:1-x &&
+	python3 "$TESTS_DIR/perf-numa-edit.py" "$NUMA" twice.data 0:0-1 1:1 &&
+	for f in none bad twice; do
+		"$DUMP" -N $f.data >map &&
+		echo none >want &&
+		test_cmp want map &&
+		"$KMEMTRACE" report --slab -i $f.data >$f.txt &&
+		grep -x "Cross CPU allocations: not recorded (the recording has no CPU-to-node map)" $f.txt &&
+		"$KMEMTRACE" report --slab --json -i $f.data >$f.json &&
+		python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"slab\"][\"summary\"]
+assert s[\"cross_node_allocations\"] is None, s
+assert s[\"kmalloc\"] + s[\"kmem_cache_alloc\"] == 286, s
+" $f.json &&
+		"$KMEMTRACE" report --slab --format csv -i $f.data >$f.csv &&
+		grep -x "slab.summary,0,cross_node_allocations.count," $f.csv &&
+		grep -x "slab.summary,0,cross_node_allocations.of," $f.csv || return 1
+	done
+'
+
 test_done

@@ -155,6 +155,62 @@ test_expect_success 'the boot id and the start on the wall clock; trace-cmd stil
 	test "$(tc_count boot.dat)" = "$n"
 '
 
+# the CPUs of each NUMA node (kmemtrace's option 0x4b56), read from this
+# machine's sysfs as the recording was made: the reader's map is that,
+# and the NUMA figure is counted against it
+test_expect_success 'the CPU-to-node map of this machine is in the file, and the figure uses it' '
+	python3 - >want <<-\EOF &&
+	import glob, os, re
+	cpus = {}
+	for d in glob.glob("/sys/devices/system/node/node*"):
+	    m = re.fullmatch(r"node(\d+)", os.path.basename(d))
+	    if not m:
+	        continue
+	    for part in filter(None, open(d + "/cpulist").read().strip().split(",")):
+	        a, _, b = part.partition("-")
+	        for c in range(int(a), int(b or a) + 1):
+	            cpus[c] = int(m.group(1))
+	for c in sorted(cpus):
+	    print(c, cpus[c])
+	if not cpus:
+	    print("none")
+	EOF
+	"$HELPERS/kmt-dump-events" -N a.dat >map &&
+	test_cmp want map &&
+	"$HELPERS/kmt-dump-events" a.dat | awk -v MAP="$(cat map)" "
+		BEGIN { n = split(MAP, m, \"\\n\")
+			for (i = 1; i <= n; i++) { split(m[i], p, \" \"); node[p[1]] = p[2] } }
+		\$4 ~ /^(kmalloc|kmem_cache_alloc)\$/ {
+			all++; if (\$12 >= 0 && (\$2 in node) && node[\$2] != \$12) x++ }
+		END { print \"Cross CPU allocations: \" x + 0 \"/\" all \" (NUMA node mismatches, as perf kmem counts them)\" }" >want &&
+	"$KMEMTRACE" report --slab a.dat | grep "^Cross CPU allocations:" >got &&
+	test_cmp want got
+'
+
+test_expect_success 'no map (trace-cmd'"'"'s trace.dat) or a damaged one: Cross CPU allocations not recorded' '
+	echo "Cross CPU allocations: not recorded (the recording has no CPU-to-node map)" >want &&
+	"$KMEMTRACE" report --slab "$DATA/capture.dat" | grep "^Cross CPU allocations:" >got &&
+	test_cmp want got &&
+	python3 - a.dat cpu.dat magic.dat <<-\EOF &&
+	import sys
+	d = bytearray(open(sys.argv[1], "rb").read())
+	at = d.index(b"kmemtrace nodes\n") + 16
+	cpu = bytearray(d)
+	cpu[d.index(b" ", at) + 1] = ord("x")	# the first CPU list: not one
+	open(sys.argv[2], "wb").write(cpu)
+	d[at - 2] = ord("Z")			# not the nodes option text
+	open(sys.argv[3], "wb").write(d)
+	EOF
+	for f in cpu magic; do
+		"$HELPERS/kmt-dump-events" -N $f.dat >map &&
+		echo none >none &&
+		test_cmp none map &&
+		"$KMEMTRACE" report --slab $f.dat | grep "^Cross CPU allocations:" >got &&
+		test_cmp want got &&
+		test "$(tc_count $f.dat)" = "$(check_value events a.dat)" || return 1
+	done
+'
+
 test_expect_success 'the instance is gone and the top level is unchanged' '
 	instance_gone && no_stale_instance &&
 	top_state >top.after &&

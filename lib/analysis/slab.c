@@ -23,6 +23,18 @@
 #define SLAB_DEFAULT_SORT "frag,hit,bytes"
 
 /*
+ * The NUMA figure without the recording's CPU-to-node map: ftrace text
+ * and trace-cmd's trace.dat never hold one, perf.data and kmemtrace
+ * record's trace.dat do
+ */
+static const struct kmt_missing no_node_map = {
+	.known = 1,
+	.what = "CPU-to-node map",
+	.events_text = "",
+	.record_with = "kmemtrace record",
+};
+
+/*
  * What the tables sort on.  It leads both a callsite row and a pointer
  * entry of the object table (whose hash key is at offset 0 too), so one
  * set of sort keys serves both without copying rows out to sort them.
@@ -347,6 +359,30 @@ static struct slab_row *retire(struct slab_ctx *c, const struct slab_live *obj)
 	return site;
 }
 
+/*
+ * perf kmem's "Cross CPU allocations" (builtin-kmem.c,
+ * evsel__process_alloc_event): an allocation whose event has a node
+ * field (kmalloc_node, kmem_cache_alloc_node; kmalloc and
+ * kmem_cache_alloc since 6.1) naming a node, not NUMA_NO_NODE (-1),
+ * other than the node of the CPU that allocated.  The field is the
+ * node the caller asked for, so this counts asks for remote memory, not
+ * objects that came from far away.  perf takes the CPUs' nodes from the
+ * machine it runs on; the map here is the recording's, and where it
+ * has none nothing is counted (the summary says "not recorded").  A CPU
+ * that no node of the map lists has no node to differ from: perf (its
+ * node -1) would count it.
+ */
+static int is_cross_node(const struct kmt_session *s,
+			 const struct kmt_event *ev)
+{
+	int cpu_node;
+
+	if (ev->node < 0 || !s->has_cpu_node)
+		return 0;
+	cpu_node = kmt_session_cpu_node(s, ev->cpu);
+	return cpu_node >= 0 && ev->node != cpu_node;
+}
+
 static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 {
 	const struct kmt_live_step *st = tracked(c);
@@ -361,8 +397,7 @@ static int on_alloc(struct slab_ctx *c, const struct kmt_event *ev)
 		c->t.nr_cache_alloc++;
 	c->t.requested += ev->bytes_req;
 	c->t.allocated += ev->bytes_alloc;
-	/* perf counts a node only when the caller asked for one */
-	if (ev->node >= 0 && ev->node != kmt_session_cpu_node(c->s, ev->cpu))
+	if (is_cross_node(c->s, ev))
 		c->t.cross_node++;
 	if (ev->bytes_alloc < ev->bytes_req)
 		c->t.alloc_below_req++;
@@ -655,6 +690,16 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 {
 	struct slab_ctx *c = ctx;
 	const struct kmt_slab_totals *t = &c->t;
+	struct kmt_sum_item numa = {
+		.kind = KMT_SUM_RATIO,
+		.label = "Cross CPU allocations:",
+		.key = "cross_node_allocations",
+		.type = KMT_V_U64,
+		.v.u = t->cross_node,
+		.v2.u = t->nr_allocs,
+		.note = "NUMA node mismatches, as perf kmem counts them",
+		.missing = c->s->has_cpu_node ? NULL : &no_node_map,
+	};
 	struct kmt_summary *s;
 	struct kmt_table *tab;
 	int err = 0;
@@ -703,10 +748,7 @@ static int slab_finish(void *ctx, struct kmt_report *r)
 	err |= kmt_summary_pct(s, "Internal fragmentation:",
 			       "internal_fragmentation_pct",
 			       frag_pct(t->requested, t->allocated));
-	err |= kmt_summary_ratio(s, "Cross CPU allocations:",
-				 "cross_node_allocations", t->cross_node,
-				 t->nr_allocs,
-				 "NUMA node mismatches, as perf kmem counts them");
+	err |= kmt_summary_add(s, &numa);
 	/* what perf kmem does not say */
 	err |= kmt_summary_ratio(s, "Cross-CPU frees:", "cross_cpu_frees",
 				 t->cross_cpu_frees, t->frees_matched,

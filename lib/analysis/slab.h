@@ -29,7 +29,8 @@ struct kmt_slab_totals {
 	uint64_t free_only;	/* frees of pointers not seen allocated */
 	uint64_t free_null;
 	uint64_t failed;	/* allocations returning NULL */
-	uint64_t cross_node;	/* node asked != node of the CPU */
+	/* node asked != node of the CPU; 0 where the recording has no map */
+	uint64_t cross_node;
 	uint64_t cross_cpu_frees;
 	uint64_t alloc_over_live;
 	uint64_t alloc_below_req;

@@ -33,8 +33,7 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_hash_u32_free(&s->comms);
 	kmt_hash_i32_free(&s->tgids);
 	kmt_strtab_free(&s->strs);
-	free(s->cpu_node);
-	s->cpu_node = NULL;
+	kmt_session_drop_nodes(s);
 	free(s->unusable);
 	s->unusable = NULL;
 	s->nr_unusable = 0;
@@ -165,6 +164,98 @@ int kmt_session_wall_start(const struct kmt_session *s, uint64_t *ns)
 		return 0;
 	*ns = s->first_ts - ((uint64_t)-(off + 1) + 1);
 	return 1;
+}
+
+/* a decimal number below KMT_MAX_CPUS at *p, which it moves past */
+static int cpulist_num(const char **p, const char *end)
+{
+	int v = 0;
+
+	if (*p == end || **p < '0' || **p > '9')
+		return -EINVAL;
+	while (*p < end && **p >= '0' && **p <= '9') {
+		v = v * 10 + (**p - '0');
+		if (v >= KMT_MAX_CPUS)
+			return -EINVAL;
+		(*p)++;
+	}
+	return v;
+}
+
+int kmt_cpulist_parse(const char *text, size_t len, struct kmt_cpumask *mask)
+{
+	const char *p = text, *end = text;
+	int nr = 0;
+
+	memset(mask, 0, sizeof(*mask));
+	while (end < text + len && *end && *end != '\n')
+		end++;
+	while (p < end) {
+		int first = cpulist_num(&p, end), last = first, cpu;
+
+		if (first < 0)
+			return -EINVAL;
+		if (p < end && *p == '-') {
+			p++;
+			last = cpulist_num(&p, end);
+			if (last < first)
+				return -EINVAL;
+		}
+		if (p < end && *p++ != ',')
+			return -EINVAL;
+		/* "0-3," ends in a comma that names nothing after it */
+		if (p == end && p[-1] == ',')
+			return -EINVAL;
+		for (cpu = first; cpu <= last; cpu++) {
+			if (!kmt_cpumask_has(mask, cpu))
+				nr++;
+			mask->bits[cpu / 64] |= 1ULL << (cpu % 64);
+		}
+	}
+	return nr;
+}
+
+int kmt_session_set_node_cpus(struct kmt_session *s, int node,
+			      const char *cpulist, size_t len)
+{
+	struct kmt_cpumask mask;
+	int cpu, last = -1;
+
+	if (node < 0 || node > INT16_MAX ||
+	    kmt_cpulist_parse(cpulist, len, &mask) < 0)
+		return -EINVAL;
+	for (cpu = 0; cpu < KMT_MAX_CPUS; cpu++) {
+		if (kmt_cpumask_has(&mask, cpu))
+			last = cpu;
+	}
+	if (last >= s->nr_cpu_node) {
+		int16_t *map = realloc(s->cpu_node, (size_t)(last + 1) *
+					sizeof(*map));
+
+		if (!map)
+			return -ENOMEM;
+		for (cpu = s->nr_cpu_node; cpu <= last; cpu++)
+			map[cpu] = -1;
+		s->cpu_node = map;
+		s->nr_cpu_node = last + 1;
+	}
+	for (cpu = 0; cpu <= last; cpu++) {
+		if (!kmt_cpumask_has(&mask, cpu))
+			continue;
+		if (s->cpu_node[cpu] >= 0 && s->cpu_node[cpu] != node)
+			return -EINVAL;
+		s->cpu_node[cpu] = (int16_t)node;
+	}
+	s->has_cpu_node = 1;
+	return 0;
+}
+
+void kmt_session_drop_nodes(struct kmt_session *s)
+{
+	free(s->cpu_node);
+	s->cpu_node = NULL;
+	s->nr_cpu_node = 0;
+	s->has_cpu_node = 0;
 }
 
 int kmt_session_kernel_version(const struct kmt_session *s)

@@ -94,10 +94,13 @@ struct kmt_session {
 	uint32_t page_size;		/* of the traced machine; 4096 unless told */
 	/*
 	 * NUMA node of each CPU where the recording says (perf.data's
-	 * topology); CPUs past nr_cpu_node are on node 0.
+	 * topology, kmemtrace record's nodes option): has_cpu_node, and
+	 * cpu_node[cpu] the node or -1 for a CPU no node lists (as for
+	 * CPUs past nr_cpu_node).  Without it no figure may guess node 0.
 	 */
 	int16_t *cpu_node;
 	int nr_cpu_node;
+	int has_cpu_node;
 	int has_stacks;			/* the recording carries call chains */
 	uint64_t nr_events[KMT_EV_NR];	/* kmem events read, by type */
 	/*
@@ -247,10 +250,44 @@ int kmt_session_wall_start(const struct kmt_session *s, uint64_t *ns);
  * "ISOLATE".  NULL for an unknown number.
  */
 const char *kmt_session_migratetype_name(const struct kmt_session *s, int mt);
+
+/* the NUMA node of cpu as the recording says, -1 when it does not */
 static inline int kmt_session_cpu_node(const struct kmt_session *s, int cpu)
 {
-	return cpu >= 0 && cpu < s->nr_cpu_node ? s->cpu_node[cpu] : 0;
+	return cpu >= 0 && cpu < s->nr_cpu_node ? s->cpu_node[cpu] : -1;
 }
+
+/* a set of CPUs, as a CPU list names them */
+struct kmt_cpumask {
+	uint64_t bits[KMT_MAX_CPUS / 64];
+};
+
+static inline int kmt_cpumask_has(const struct kmt_cpumask *m, int cpu)
+{
+	return cpu >= 0 && cpu < KMT_MAX_CPUS &&
+	       (m->bits[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/*
+ * A CPU list as sysfs (node<N>/cpulist) and perf's NUMA topology write
+ * it: "0-3,8,10-11", "" for a node of memory only.  A NUL or a newline
+ * within len ends it.  Returns the number of CPUs in mask, or -EINVAL
+ * for anything else (a CPU at or past KMT_MAX_CPUS, a range going down,
+ * a stray character), mask then undefined.
+ */
+int kmt_cpulist_parse(const char *text, size_t len, struct kmt_cpumask *mask);
+
+/*
+ * The recording says node's CPUs are cpulist (kmt_cpulist_parse's
+ * form): sets has_cpu_node and their cpu_node.  -EINVAL for a list that
+ * is not one, a node past INT16_MAX or a CPU already on another node,
+ * the map then to be dropped (kmt_session_drop_nodes) rather than
+ * half-believed; -ENOMEM.
+ */
+int kmt_session_set_node_cpus(struct kmt_session *s, int node,
+			      const char *cpulist, size_t len);
+/* forgets the CPU-to-node map: the recording's is damaged */
+void kmt_session_drop_nodes(struct kmt_session *s);
 
 /* the kernel release as major * 1000 + minor, 0 when unknown */
 int kmt_session_kernel_version(const struct kmt_session *s);

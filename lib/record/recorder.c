@@ -92,6 +92,7 @@ struct kmt_rec_meta {
 	struct kmt_sb kallsyms;
 	char uname[512];
 	struct kmt_bootinfo boot;	/* the boot id; the clocks at the start */
+	struct kmt_sb nodes;		/* the nodes option's text, or empty */
 	struct tasks tasks;
 	int have_tasks;
 };
@@ -298,6 +299,74 @@ static size_t enabled_formats(const struct kmt_rec *r,
 }
 
 /* without it (no /proc, an old kernel) the recording just says less */
+#define NODE_DIR "/sys/devices/system/node"
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The CPUs of each NUMA node, as the nodes option holds them: a report
+ * compares the node an allocation asked for with its CPU's, and only
+ * the traced machine knows which that is.  A kernel without NUMA has no
+ * node directory: no option, and the report says "not recorded".  So
+ * does a node whose list cannot be read: part of a map would pass
+ * remote asks for local ones.
+ */
+static void read_nodes(struct kmt_sb *out)
+{
+	DIR *dir = opendir(NODE_DIR);
+	unsigned int *ids = NULL, id;
+	size_t nr = 0, alloc = 0, i;
+	struct dirent *de;
+	int bad = !dir;
+
+	while (dir && !bad && (de = readdir(dir))) {
+		int end = 0;
+
+		if (sscanf(de->d_name, "node%u%n", &id, &end) != 1 ||
+		    de->d_name[end])
+			continue;
+		if (nr == alloc) {
+			unsigned int *more;
+
+			alloc = alloc ? 2 * alloc : 16;
+			more = realloc(ids, alloc * sizeof(*ids));
+			if (!more) {
+				bad = 1;
+				break;
+			}
+			ids = more;
+		}
+		ids[nr++] = id;
+	}
+	if (dir)
+		closedir(dir);
+	if (!nr)
+		bad = 1;
+	if (!bad)
+		qsort(ids, nr, sizeof(*ids), cmp_uint);
+	kmt_sb_adds(out, KMT_TDW_NODES_MAGIC);
+	for (i = 0; i < nr && !bad; i++) {
+		struct kmt_sb list = KMT_SB_INIT;
+		char path[sizeof(NODE_DIR) + 32];
+
+		snprintf(path, sizeof(path), NODE_DIR "/node%u/cpulist", ids[i]);
+		bad = read_file(path, &list) != 0;
+		if (!bad)
+			kmt_sb_addf(out, "%u %.*s\n", ids[i],
+				    (int)strcspn(kmt_sb_str(&list), "\n"),
+				    kmt_sb_str(&list));
+		kmt_sb_release(&list);
+	}
+	free(ids);
+	if (bad || out->oom)
+		kmt_sb_release(out);
+}
+
 static void read_boot_id(struct kmt_bootinfo *b)
 {
 	struct kmt_sb sb = KMT_SB_INIT;
@@ -371,6 +440,7 @@ static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
 		snprintf(m->uname, sizeof(m->uname), "%s %s %s %s", u.sysname,
 			 u.nodename, u.release, u.machine);
 	read_boot_id(&m->boot);
+	read_nodes(&m->nodes);
 	return 0;
 }
 
@@ -393,6 +463,7 @@ static void free_meta(struct kmt_rec_meta *m)
 	tracefs_list_free(m->ftrace_names);
 	tracefs_list_free(m->kmem_names);
 	kmt_sb_release(&m->kallsyms);
+	kmt_sb_release(&m->nodes);
 	if (m->have_tasks) {
 		task_map_free(&m->tasks.map);
 		kmt_strtab_free(&m->tasks.names);
@@ -1170,6 +1241,7 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	}
 	sizes = calloc(r->nr_cpus, sizeof(*sizes));
 	cpustat = calloc(r->nr_cpus, sizeof(*cpustat));
+	/* clock, uname, version, tgids, boot, nodes and the CPUs' stats */
 	opts = calloc(r->nr_cpus + 6, sizeof(*opts));
 	if (!sizes || !cpustat || !opts) {
 		ret = rec_error(r, ENOMEM, "out of memory");
@@ -1264,6 +1336,12 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 			opts[nopt++].val.len = n + 1;
 			h.nr_options = nopt;
 		}
+	}
+	if (m->nodes.len) {
+		opts[nopt].id = KMT_TDW_OPT_NODES;
+		opts[nopt].val.data = kmt_sb_str(&m->nodes);
+		opts[nopt++].val.len = m->nodes.len + 1;
+		h.nr_options = nopt;
 	}
 
 	if (r->stream) {

@@ -33,9 +33,16 @@ enum kmt_tdw_option_id {
 	 * trace clock's, text (source/bootinfo.h has its lines)
 	 */
 	KMT_TDW_OPT_BOOT	= 0x4b55,
+	/*
+	 * kmemtrace's own: the CPUs of each NUMA node, text: the magic
+	 * line, then "node cpulist\n" lines (sysfs's node<N>/cpulist,
+	 * "0-3,8"), NUL-terminated
+	 */
+	KMT_TDW_OPT_NODES	= 0x4b56,
 };
 
 #define KMT_TDW_TGIDS_MAGIC "kmemtrace tgids\n"
+#define KMT_TDW_NODES_MAGIC "kmemtrace nodes\n"
 
 
 struct kmt_blob {

@@ -766,8 +766,12 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
 		    it->kind != KMT_SUM_NOTE) {
-			fprintf(out, "%s %s\n", it->label,
+			fprintf(out, "%s %s", it->label,
 				kmt_missing_word(it->missing));
+			if (it->missing->what)
+				fprintf(out, " (the recording has no %s)",
+					it->missing->what);
+			fputc('\n', out);
 			continue;
 		}
 		switch (it->kind) {

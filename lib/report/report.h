@@ -62,6 +62,11 @@ struct kmt_missing {
 	const char *events_text; /* "kmem:a or kmem:b" */
 	const char *record_with; /* "kmemtrace record --pcpu" */
 	int known;
+	/*
+	 * Not events but a fact the recording lacks ("CPU-to-node map"),
+	 * or NULL: text says "not recorded (the recording has no ...)"
+	 */
+	const char *what;
 };
 
 enum kmt_table_style {

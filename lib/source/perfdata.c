@@ -100,6 +100,7 @@ enum {
 	FEAT_HOSTNAME		= 3,
 	FEAT_OSRELEASE		= 4,
 	FEAT_NRCPUS		= 7,
+	FEAT_NUMA_TOPOLOGY	= 14,
 	FEAT_COMPRESSED		= 27,
 	FEAT_CLOCK_DATA		= 29,
 };
@@ -868,14 +869,62 @@ static void pd_build_id(struct pd *pd, const unsigned char *rec, size_t size)
 	pd->build_id_len = idlen;
 }
 
-/* a feature other than the tracing data: what the traced machine was */
-static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
-		       size_t len)
+/*
+ * HEADER_NUMA_TOPOLOGY, the CPUs of each node: u32 nr, then per node u32
+ * node id, u64 mem_total, u64 mem_free and a perf string (u32 length,
+ * then the text, NUL-padded) of its CPU list.  Only a fact about the
+ * traced machine: one that does not parse leaves no map at all (the NUMA
+ * figure then says "not recorded"), never part of one.  -ENOMEM only.
+ */
+static int pd_numa_topology(struct pd *pd, const unsigned char *data,
+			    size_t len)
+{
+	struct kmt_session *s = pd->s;
+	size_t off = 4;
+	uint32_t nr, i;
+	int ret = 0;
+
+	/* a second one (a pipe's feature record again) replaces the first */
+	kmt_session_drop_nodes(s);
+	nr = len >= 4 ? RD32(pd->swap, data) : 0;
+	for (i = 0; i < nr && !ret; i++) {
+		uint32_t node, n;
+
+		if (len - off < 24) {
+			ret = -EINVAL;
+			break;
+		}
+		node = RD32(pd->swap, data + off);
+		n = RD32(pd->swap, data + off + 20);
+		off += 24;
+		if (n > len - off || node > INT16_MAX) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = kmt_session_set_node_cpus(s, (int)node,
+						(const char *)data + off, n);
+		off += n;
+	}
+	if (ret == -ENOMEM)
+		return pd_nomem(pd);
+	if (ret)
+		kmt_session_drop_nodes(s);
+	return 0;
+}
+
+/*
+ * A feature other than the tracing data: what the traced machine was.
+ * -ENOMEM only: a feature that does not parse is left out.
+ */
+static int pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
+		      size_t len)
 {
 	struct kmt_session *s = pd->s;
 	size_t off, n;
 
 	switch (feat) {
+	case FEAT_NUMA_TOPOLOGY:
+		return pd_numa_topology(pd, data, len);
 	case FEAT_BUILD_ID:
 		for (off = 0; off + 8 <= len; off += n) {
 			n = RD16(pd->swap, data + off + 6);
@@ -933,6 +982,7 @@ static void pd_feature(struct pd *pd, uint64_t feat, const unsigned char *data,
 		break;
 	}
 	}
+	return 0;
 }
 
 static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
@@ -965,7 +1015,7 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
 		if (bit != FEAT_TRACING_DATA && bit != FEAT_BUILD_ID &&
 		    bit != FEAT_OSRELEASE && bit != FEAT_NRCPUS &&
 		    bit != FEAT_HOSTNAME && bit != FEAT_CLOCK_DATA &&
-		    bit != FEAT_COMPRESSED)
+		    bit != FEAT_COMPRESSED && bit != FEAT_NUMA_TOPOLOGY)
 			continue;
 		ret = pd_load(pd, off, len, "a feature section", &data);
 		if (ret)
@@ -973,7 +1023,7 @@ static int pd_file_features(struct pd *pd, const unsigned char *bitmap,
 		if (bit == FEAT_TRACING_DATA)
 			ret = pd_tracing_data(pd, data, len, off);
 		else
-			pd_feature(pd, bit, data, len);
+			ret = pd_feature(pd, bit, data, len);
 		free(data);
 		if (ret)
 			break;
@@ -1706,8 +1756,8 @@ static int pd_record(struct pd *pd, uint32_t type, const unsigned char *rec,
 	case REC_HEADER_FEATURE:
 		if (len < 8)
 			goto bad;
-		pd_feature(pd, RD64(pd->swap, body), body + 8, len - 8);
-		break;
+		return pd_feature(pd, RD64(pd->swap, body), body + 8,
+				  len - 8);
 	case REC_HEADER_BUILD_ID:
 		pd_build_id(pd, rec, size);
 		break;

@@ -120,6 +120,7 @@ int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
  */
 #define TD_MAX_TGIDS		(64U << 20)	/* 4 M tasks and more */
 #define TD_MAX_BOOT		4096	/* far more than it writes */
+#define TD_MAX_NODES		(1U << 20)	/* 1024 nodes of 4096 CPUs */
 #define TD_MAX_CLOCK		4096	/* the kernel's trace_clock file: ~100 bytes */
 /* options that make libtracecmd shift or scale record times */
 #define TD_OPT_DATE		1
@@ -645,6 +646,50 @@ static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
 	return ret;
 }
 
+/*
+ * kmemtrace record's CPUs of each NUMA node, "node cpulist" lines, for
+ * the NUMA figure: a fact about the recording like the thread groups,
+ * but one that is damaged anywhere is dropped whole (the figure says
+ * "not recorded"): part of a map would count remote asks as local.
+ * -ENOMEM only.
+ */
+static int walk_nodes(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	size_t magic = strlen(KMT_TDW_NODES_MAGIC);
+	struct kmt_session *s = w->td->s;
+	char *buf, *p, *end;
+	int ret = 0;
+
+	kmt_session_drop_nodes(s);
+	if (len <= magic || len > TD_MAX_NODES)
+		return 0;
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return -ENOMEM;
+	if (walk_read(w, buf, (size_t)len, at) ||
+	    memcmp(buf, KMT_TDW_NODES_MAGIC, magic)) {
+		free(buf);
+		return 0;
+	}
+	buf[len] = 0;
+	end = buf + strnlen(buf, (size_t)len);
+	for (p = buf + magic; p < end && !ret;) {
+		char *q, *eol = memchr(p, '\n', (size_t)(end - p));
+		long node = strtol(p, &q, 10);
+
+		if (q == p || *q != ' ' || !eol || node < 0 || node > INT16_MAX)
+			ret = -EINVAL;
+		else
+			ret = kmt_session_set_node_cpus(s, (int)node, q + 1,
+							(size_t)(eol - q - 1));
+		p = eol + 1;
+	}
+	free(buf);
+	if (ret == -EINVAL)
+		kmt_session_drop_nodes(s);
+	return ret == -ENOMEM ? ret : 0;
+}
+
 static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		       uint64_t len)
 {
@@ -678,6 +723,8 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	if (id == KMT_TDW_OPT_BOOT)
 		walk_boot(w, at, len);
 	if (id == KMT_TDW_OPT_TGIDS && walk_tgids(w, at, len))
+		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
+	if (id == KMT_TDW_OPT_NODES && walk_nodes(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)

@@ -3,7 +3,7 @@
  * kmt-dump-events: prints what a reader makes of a recording, for the
  * tests of every reader.
  *
- *   kmt-dump-events [-c] [-s] [-n] FILE|-
+ *   kmt-dump-events [-c] [-s] [-n] [-N] FILE|-
  *
  * -n leaves the session's stack store no memory to grow into (its
  * arena's chunks bigger than any allocation can be), for the readers'
@@ -45,6 +45,9 @@
  *   # anomaly bad_record <n>
  *   # note <anomaly> <line|byte> <n>: <why>   the first records not read
  *
+ * -N prints only the recording's CPU-to-node map: "cpu node" for each
+ * CPU a node lists, in CPU order, or "none" when it has no map.
+ *
  * -c prints only the counters.  On error: "error: <message>" on stderr
  * and exit status 1.
  */
@@ -61,6 +64,7 @@ struct dump {
 	FILE *out;
 	int quiet;
 	int symbols;
+	int nodes;
 };
 
 static void print_call_site(struct dump *d, uint64_t addr)
@@ -152,16 +156,28 @@ const char *__asan_default_options(void)
 	return "allocator_may_return_null=1";
 }
 
-static const char usage[] = "usage: kmt-dump-events [-c] [-s] [-n] FILE|-\n";
+static const char usage[] = "usage: kmt-dump-events [-c] [-s] [-n] [-N] FILE|-\n";
+
+static void print_nodes(const struct kmt_session *s)
+{
+	int cpu;
+
+	if (!s->has_cpu_node)
+		puts("none");
+	for (cpu = 0; s->has_cpu_node && cpu < s->nr_cpu_node; cpu++) {
+		if (kmt_session_cpu_node(s, cpu) >= 0)
+			printf("%d %d\n", cpu, kmt_session_cpu_node(s, cpu));
+	}
+}
 
 int main(int argc, char **argv)
 {
 	static char obuf[1 << 16];
 	struct kmt_session s;
-	struct dump d = { &s, stdout, 0, 0 };
+	struct dump d = { &s, stdout, 0, 0, 0 };
 	int opt, ret, no_stack_memory = 0;
 
-	while ((opt = getopt(argc, argv, "csn")) != -1) {
+	while ((opt = getopt(argc, argv, "csnN")) != -1) {
 		switch (opt) {
 		case 'c':
 			d.quiet = 1;
@@ -171,6 +187,10 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			no_stack_memory = 1;
+			break;
+		case 'N':
+			d.nodes = 1;
+			d.quiet = 1;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -197,7 +217,10 @@ int main(int argc, char **argv)
 		kmt_session_free(&s);
 		return 1;
 	}
-	print_counters(&d);
+	if (d.nodes)
+		print_nodes(&s);
+	else
+		print_counters(&d);
 	kmt_session_free(&s);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -370,7 +370,91 @@ static void test_wall_start(void)
 	kmt_session_free(&s);
 }
 
+/* the CPUs of a list, as a string of 0 and 1 for CPUs 0..n-1 */
+static const char *cpus_of(const char *list, int n)
+{
+	static char out[64];
+	struct kmt_cpumask m;
+	int cpu;
+
+	if (kmt_cpulist_parse(list, strlen(list), &m) < 0)
+		return "(refused)";
+	for (cpu = 0; cpu < n; cpu++)
+		out[cpu] = kmt_cpumask_has(&m, cpu) ? '1' : '0';
+	out[n] = 0;
+	return out;
+}
+
+static void test_cpulist(void)
+{
+	struct kmt_cpumask m;
+
+	CHECK_EQ_U64(kmt_cpulist_parse("0-3,8,10-11", 11, &m), 7);
+	CHECK_STR(cpus_of("0-3,8,10-11", 13), "1111000010110");
+	CHECK_STR(cpus_of("5", 8), "00000100");
+	CHECK_STR(cpus_of("1-1", 3), "010");
+	/* sysfs ends it with a newline, a perf string with NULs */
+	CHECK_STR(cpus_of("0-1\n", 3), "110");
+	CHECK_EQ_U64(kmt_cpulist_parse("2\0\0\0", 4, &m), 1);
+	/* a node of memory only has no CPUs */
+	CHECK_EQ_U64(kmt_cpulist_parse("", 0, &m), 0);
+	CHECK_EQ_U64(kmt_cpulist_parse("\n", 1, &m), 0);
+	/* len ends it too: "0-3" of "0-31" */
+	CHECK_EQ_U64(kmt_cpulist_parse("0-31", 3, &m), 4);
+	CHECK(kmt_cpumask_has(&m, 3) && !kmt_cpumask_has(&m, 4));
+	CHECK_EQ_U64(kmt_cpulist_parse("4094-4095", 9, &m), 2);
+	CHECK(kmt_cpumask_has(&m, 4095) && !kmt_cpumask_has(&m, 4096));
+	CHECK_STR(cpus_of("3-1", 4), "(refused)");
+	CHECK_STR(cpus_of("0,", 4), "(refused)");
+	CHECK_STR(cpus_of(",0", 4), "(refused)");
+	CHECK_STR(cpus_of("0-", 4), "(refused)");
+	CHECK_STR(cpus_of("0 1", 4), "(refused)");
+	CHECK_STR(cpus_of("-1", 4), "(refused)");
+	CHECK_STR(cpus_of("0-7:2", 4), "(refused)");
+	CHECK_STR(cpus_of("4096", 4), "(refused)");
+	CHECK_STR(cpus_of("99999999999999999999", 4), "(refused)");
+}
+
+static void test_cpu_nodes(void)
+{
+	struct kmt_session s;
+
+	CHECK_EQ_U64(kmt_session_init(&s), 0);
+	/* not said: no node, not node 0 */
+	CHECK(!s.has_cpu_node);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 0), (uint64_t)-1);
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, 0, "0-1,4", 5), 0);
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, 2, "2-3\n", 4), 0);
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, 3, "", 0), 0);
+	CHECK(s.has_cpu_node);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 0), 0);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 1), 0);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 2), 2);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 3), 2);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 4), 0);
+	/* CPUs no node lists are on no node */
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 5), (uint64_t)-1);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, -1), (uint64_t)-1);
+	/* a CPU on two nodes, a bad list, a bad node: refused */
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, 1, "4", 1),
+		     (uint64_t)-EINVAL);
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, 1, "x", 1),
+		     (uint64_t)-EINVAL);
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, 40000, "9", 1),
+		     (uint64_t)-EINVAL);
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, -1, "9", 1),
+		     (uint64_t)-EINVAL);
+	/* the same CPU on the same node again is no contradiction */
+	CHECK_EQ_U64(kmt_session_set_node_cpus(&s, 0, "0", 1), 0);
+	kmt_session_drop_nodes(&s);
+	CHECK(!s.has_cpu_node);
+	CHECK_EQ_U64(kmt_session_cpu_node(&s, 0), (uint64_t)-1);
+	kmt_session_free(&s);
+}
+
 KMT_TESTS(
+	KMT_TEST(test_cpulist),
+	KMT_TEST(test_cpu_nodes),
 	KMT_TEST(test_counting),
 	KMT_TEST(test_first_ts_zero),
 	KMT_TEST(test_first_ts_out_of_order),

@@ -100,7 +100,10 @@ static void totals(int alloc)
 	CHECK_EQ_U64(t.free_null, 1);
 	CHECK_EQ_U64(t.failed, 1);
 	CHECK_EQ_U64(t.cross_cpu_frees, 1);
-	/* node 0 on CPU 1 (node 0): no mismatch; -1 never counts */
+	/*
+	 * node 0 asked on CPU 1, but no CPU-to-node map: nothing counted
+	 * against a guessed node 0
+	 */
 	CHECK_EQ_U64(t.cross_node, 0);
 	CHECK_EQ_U64(t.live, 1);
 	CHECK_EQ_U64(t.live_bytes, 32);
@@ -114,20 +117,64 @@ static void test_totals(void)
 	totals(1);
 }
 
+/* the summary's item called key */
+static const struct kmt_sum_item *sum_item(const struct kmt_report *r,
+					   const char *key)
+{
+	const struct kmt_section *sec = kmt_report_section(r, "slab",
+							   "summary");
+	size_t i;
+
+	for (i = 0; sec && i < sec->summary.nr; i++) {
+		if (sec->summary.items[i].key &&
+		    !strcmp(sec->summary.items[i].key, key))
+			return &sec->summary.items[i];
+	}
+	return NULL;
+}
+
 static void test_cross_node_uses_cpu_topology(void)
 {
+	const struct kmt_sum_item *it;
 	struct kmt_slab_totals t;
+	struct kmt_report r;
 	struct fixture f;
 
 	setup(&f, 0);
-	f.s.cpu_node = calloc(2, sizeof(*f.s.cpu_node));
-	f.s.cpu_node[1] = 1;
-	f.s.nr_cpu_node = 2;
-	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 8, 8, 1, 0);	/* cpu on node 1 */
+	/* node 0: CPU 0; node 1: CPU 1; CPU 2 on none */
+	CHECK(!kmt_session_set_node_cpus(&f.s, 0, "0", 1));
+	CHECK(!kmt_session_set_node_cpus(&f.s, 1, "1", 1));
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 8, 8, 1, 0);	/* remote */
 	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa100, 8, 8, 1, 1);
 	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa200, 8, 8, 0, -1);
+	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x10, 0xa300, 8, 8, 0, 1); /* remote */
+	ev_alloc(&f, KMT_EV_CACHE_ALLOC, 0x10, 0xa400, 8, 8, 0, 0);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa500, 8, 8, 2, 0);	/* no node */
 	kmt_slab_get_totals(f.ctx, &t);
-	CHECK_EQ_U64(t.cross_node, 1);
+	CHECK_EQ_U64(t.cross_node, 2);
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
+	it = sum_item(&r, "cross_node_allocations");
+	CHECK(it && !it->missing && it->v.u == 2 && it->v2.u == 6);
+	kmt_report_free(&r);
+	teardown(&f);
+}
+
+/* no CPU-to-node map: the figure is not recorded, never 0 or a guess */
+static void test_cross_node_not_recorded(void)
+{
+	const struct kmt_sum_item *it;
+	struct kmt_report r;
+	struct fixture f;
+
+	setup(&f, 0);
+	ev_alloc(&f, KMT_EV_KMALLOC, 0x10, 0xa000, 8, 8, 1, 1);
+	kmt_report_init(&r);
+	CHECK(!kmt_analysis_slab.finish(f.ctx, &r));
+	it = sum_item(&r, "cross_node_allocations");
+	CHECK(it && it->missing && it->missing->known &&
+	      it->missing->what && it->v.u == 0);
+	kmt_report_free(&r);
 	teardown(&f);
 }
 
@@ -347,6 +394,7 @@ static void test_slab_rows_read_only(void)
 }
 
 KMT_TESTS(KMT_TEST(test_totals), KMT_TEST(test_cross_node_uses_cpu_topology),
+	  KMT_TEST(test_cross_node_not_recorded),
 	  KMT_TEST(test_misuse_and_lost_free), KMT_TEST(test_tables),
 	  KMT_TEST(test_sort_and_limit), KMT_TEST(test_alloc_packed_state),
 	  KMT_TEST(test_slab_rows_read_only))
