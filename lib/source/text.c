@@ -1214,8 +1214,13 @@ static int frame_ip(struct text *t, const struct kmt_text_line *l,
  */
 static int settle_call_site(struct text *t, struct kmt_event *ev)
 {
-	uint64_t *b = name_slot(t, ev->call_site);
+	size_t id = (size_t)((ev->call_site - KMT_SYNTH_BASE) >> KMT_SYNTH_SHIFT);
+	uint64_t *b;
 
+	/* every kmem event of text without frames comes here: looked at first */
+	if (id < t->name_base_nr && t->name_base[id] == TEXT_BY_NAME)
+		return 0;
+	b = name_slot(t, ev->call_site);
 	if (!b)
 		return -ENOMEM;
 	if (!*b)
