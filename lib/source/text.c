@@ -1147,7 +1147,7 @@ static int learn_symbol(struct text *t, uint64_t addr, const char *name,
 	if (kmt_hash_set_has(&t->sym_added, addr))
 		return 0;
 	if (kmt_hash_set_add(&t->sym_added, addr) ||
-	    kmt_symtab_add(&t->s->syms, addr, name, len, NULL, 0))
+	    kmt_symtab_insert(&t->s->syms, addr, name, len))
 		return -ENOMEM;
 	return 0;
 }
