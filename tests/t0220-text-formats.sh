@@ -4,7 +4,8 @@
 # pointers, 32 and 64 bits; lines with a required field missing; tracefs
 # with options/fields and with options/latency-format; trace-cmd report
 # -l; function_graph output with events as comments; perf script call
-# chains, with tabs and with blanks.  Each sample has its expected
+# chains, with tabs and with blanks, against the perf.data they were
+# printed from, and damaged or unusual chains.  Each sample has its expected
 # figures in tests/expected/text, and each figure is checked against the
 # sample's own lines too.
 . "$(dirname "$0")/lib.sh"
@@ -162,8 +163,8 @@ test_expect_success 'function_graph: tasks from the switch lines, times only wit
 	test_cmp expect actual
 '
 
-# the page table's rows: callsite, bytes, hits (their order may differ
-# where two rows tie: text has no addresses to break the tie with)
+# the page table's rows: callsite, bytes, hits, sorted (in text with
+# frames by name alone, ties between rows break on other addresses)
 page_callsites () {
 	"$KMEMTRACE" report --page --caller -i "$1" |
 		awk -F"|" "NF > 5 && \$1 ~ /[0-9]/ { print \$6, \$1, \$2 }" | sort
