@@ -4,7 +4,8 @@
 # pointers, 32 and 64 bits; lines with a required field missing; tracefs
 # with options/fields and with options/latency-format; trace-cmd report
 # -l; function_graph output with events as comments; perf script call
-# chains, with tabs and with blanks.  Each sample has its expected
+# chains, with tabs and with blanks, against the perf.data they were
+# printed from, and damaged or unusual chains.  Each sample has its expected
 # figures in tests/expected/text, and each figure is checked against the
 # sample's own lines too.
 . "$(dirname "$0")/lib.sh"
@@ -162,8 +163,8 @@ test_expect_success 'function_graph: tasks from the switch lines, times only wit
 	test_cmp expect actual
 '
 
-# the page table's rows: callsite, bytes, hits (their order may differ
-# where two rows tie: text has no addresses to break the tie with)
+# the page table's rows: callsite, bytes, hits, sorted (in text with
+# frames by name alone, ties between rows break on other addresses)
 page_callsites () {
 	"$KMEMTRACE" report --page --caller -i "$1" |
 		awk -F"|" "NF > 5 && \$1 ~ /[0-9]/ { print \$6, \$1, \$2 }" | sort
@@ -196,6 +197,189 @@ test_expect_success 'perf script: its own records and -F +period are no bad line
 	"$DUMP" side.txt >side.d &&
 	"$DUMP" "$TEXT/perf-both-g.script.txt" >plain.d &&
 	test_cmp plain.d side.d
+'
+
+# perf-both-g.script.txt is perf script of perf-both-g.data: perf prints
+# each kernel frame's address and name+offset, so the text's stacks are
+# the perf.data's, address for address.  What text cannot have: times in
+# microseconds (perf script's default), gfp flags as perf's names, and
+# the header's kernel and CPUs.
+PG_DATA=$DATA/perf-both-g.data
+PG_TEXT=$TEXT/perf-both-g.script.txt
+
+# a dump without what text cannot have: times to the microsecond, no gfp
+dump_cmp () {
+	"$DUMP" -s "$1" | awk "!/^#/ { \$1 = sprintf(\"%d\", (\$1 + 500) / 1000); \$9 = \"-\"; print }"
+}
+
+# a report without its input line and with every age or time masked
+no_input () {
+	grep -v "^# input:" | sed -E "s/[0-9][0-9.,]*(ns|us|ms|s)( |\$)/T\\2/g"
+}
+
+test_expect_success 'perf script -g: the events and stacks of the perf.data, field by field' '
+	dump_cmp "$PG_DATA" >data &&
+	dump_cmp "$PG_TEXT" >text &&
+	test $(awk "\$14 != \"-\"" text | wc -l) = 185 &&
+	test_cmp data text
+'
+
+test_expect_success 'perf script -g: --profile, folded, --leaks and --errors as from the perf.data' '
+	for v in "--profile" "--profile --raw-ip" "--leaks" "--leaks --raw-ip" \
+		 "--errors" "--profile --format folded" \
+		 "--profile --format folded --weight inuse_space" \
+		 "--profile --format folded --weight alloc_objects"; do
+		"$KMEMTRACE" report $v "$PG_DATA" | no_input >data &&
+		"$KMEMTRACE" report $v "$PG_TEXT" | no_input >text &&
+		test $(wc -l <data) -gt 10 &&
+		test_cmp data text || return 1
+	done &&
+	"$KMEMTRACE" report --format folded "$PG_DATA" >data &&
+	"$KMEMTRACE" report --format folded "$PG_TEXT" >text &&
+	test_cmp data text
+'
+
+# a pprof profile's fields but its duration and its comments' strings
+pprof_fields () {
+	gzip -dc "$1" | python3 -c "
+import sys
+b = sys.stdin.buffer.read()
+def varint(i):
+    x = s = 0
+    while True:
+        c = b[i]; i += 1; x |= (c & 0x7f) << s; s += 7
+        if c < 0x80:
+            return x, i
+i, out, strings, comments = 0, [], [], set()
+while i < len(b):
+    k, i = varint(i)
+    f, w = k >> 3, k & 7
+    if w == 0:
+        v, i = varint(i)
+    else:
+        n, i = varint(i); v = b[i:i + n].hex(); i += n
+    if f == 6:
+        strings.append(v)
+    elif f == 13:
+        comments.add(v)
+    elif f != 10:
+        out.append((f, v))
+for f, v in out:
+    print(f, v)
+for n, v in enumerate(strings):
+    print(6, v if n not in comments else \"comment\")
+"
+}
+
+test_expect_success 'perf script -g: the pprof profile of the perf.data but its duration' '
+	"$KMEMTRACE" report --format pprof -o data.pb.gz "$PG_DATA" &&
+	"$KMEMTRACE" report --format pprof -o text.pb.gz "$PG_TEXT" &&
+	pprof_fields data.pb.gz >data &&
+	pprof_fields text.pb.gz >text &&
+	test $(wc -l <data) -gt 100 &&
+	test_cmp data text
+'
+
+# perf-both-g.script.txt without its call chains, as perf script -G prints it
+test_expect_success 'perf script without call chains: no stacks, callsites alone' '
+	grep -v "^	" "$PG_TEXT" | grep -v "^\$" >nochain.txt &&
+	"$KMEMTRACE" check nochain.txt >check &&
+	grep -q "^stacks: no$" check &&
+	grep -q "^events: 185$" check &&
+	"$KMEMTRACE" report --format folded nochain.txt >f &&
+	! grep -q ";.*;" f &&
+	grep -q "^slab;mas_preallocate [0-9]*$" f
+'
+
+test_expect_success 'perf script -g: a kernel frame perf could not name is its address' '
+	sed "s/ffffffff8160d6b6 commit_merge+0x76/ffffffff8160d6b6 [unknown]/" \
+		"$PG_TEXT" >unknown.txt &&
+	! grep -q commit_merge unknown.txt &&
+	"$KMEMTRACE" report --format folded "$PG_DATA" |
+		sed "s/;commit_merge;/;0xffffffff8160d6b6;/" >expect &&
+	grep -q ";0xffffffff8160d6b6;" expect &&
+	"$KMEMTRACE" report --format folded unknown.txt >actual &&
+	test_cmp expect actual
+'
+
+# the stacks of a dump, with the first event's time
+stacks () {
+	"$DUMP" "$1" | awk "!/^#/ { print \$1, \$14 }"
+}
+
+test_expect_success 'perf script -g: user frames, with or without dsos, are no part of the stack' '
+	stacks "$PG_TEXT" >expect &&
+	grep -q "	    7f70182f2ad7 \\[unknown\\] (\\[unknown\\])" "$PG_TEXT" &&
+	sed "/^	/s/ ([^()]*)\$//" "$PG_TEXT" >nodso.txt &&
+	! grep -q "kallsyms" nodso.txt &&
+	stacks nodso.txt >actual &&
+	test_cmp expect actual &&
+	awk "{ print } /^	 *[0-9a-f]+ .*\\(\\/usr/ { print \"\\tffffffff81000130 entry_SYSCALL_64_after_hwframe+0x76 ([kernel.kallsyms])\" }" \
+		"$PG_TEXT" >after-user.txt &&
+	test $(wc -l <after-user.txt) -gt $(wc -l <"$PG_TEXT") &&
+	stacks after-user.txt >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'perf script --inline and -F +srcline: inlined frames and source lines add no frame' '
+	stacks "$PG_TEXT" >expect &&
+	awk "{ print } /mas_preallocate\\+0x3ef \\(\\[kernel/ { print \"\\tffffffff821ceedf mas_wr_store_type (inlined)\" }" \
+		"$PG_TEXT" >inlined.txt &&
+	grep -q "(inlined)" inlined.txt &&
+	stacks inlined.txt >actual &&
+	test_cmp expect actual &&
+	awk "{ print } /^	.*\\(\\[kernel/ { print \"  mm/slub.c:4242\" }" "$PG_TEXT" >srcline.txt &&
+	grep -q "^  mm/slub.c:4242\$" srcline.txt &&
+	stacks srcline.txt >actual &&
+	test_cmp expect actual &&
+	"$DUMP" -c srcline.txt | grep -q "^# anomaly bad_record 0$"
+'
+
+test_expect_success 'perf script -g: a chain of 3000 frames is read whole' '
+	{ head -n 1 "$PG_TEXT" | sed "s/call_site=[^ ]*/call_site=f1+0x10/" &&
+	  awk "BEGIN { for (i = 0; i < 3000; i++)
+		printf \"\\tffffffff%08x f%d+0x10 ([kernel.kallsyms])\\n\", 2164260864 + i * 4096, i }" &&
+	  echo; } >long.txt &&
+	"$DUMP" long.txt | awk "!/^#/ { print split(\$14, f, \",\") }" >actual &&
+	echo 3000 >expect &&
+	test_cmp expect actual &&
+	"$KMEMTRACE" report --format folded long.txt >f &&
+	grep -q "^slab;f2999;f2998;.*;f2;f1 256\$" f
+'
+
+test_expect_success 'perf script -g: a chain at the end of the input, with no blank line or newline after it' '
+	stacks "$PG_TEXT" >expect &&
+	head -c -1 "$PG_TEXT" >noblank.txt &&
+	tail -n 1 noblank.txt | grep -q "libc.so.6)\$" &&
+	stacks noblank.txt >actual &&
+	test_cmp expect actual &&
+	head -c -2 "$PG_TEXT" >nonl.txt &&
+	stacks nonl.txt >actual &&
+	test_cmp expect actual &&
+	head -n 13 "$PG_TEXT" | head -c -1 >kernel-last.txt &&
+	tail -n 1 kernel-last.txt | grep -q "entry_SYSCALL_64_after_hwframe+0x76 (\\[kernel.kallsyms\\])\$" &&
+	stacks kernel-last.txt >actual &&
+	head -n 1 expect >expect1 &&
+	test_cmp expect1 actual
+'
+
+test_expect_success 'perf script -g: a damaged frame leaves its sample out, with its line, tabs or blanks' '
+	sed "4s/ffffffff8160d6b6/ffffffff8160d6zz/" "$PG_TEXT" >damaged.txt &&
+	grep -q "^	ffffffff8160d6zz commit_merge" damaged.txt &&
+	expand damaged.txt >damaged-blanks.txt &&
+	stacks "$PG_TEXT" | tail -n +2 >expect &&
+	for f in damaged.txt damaged-blanks.txt; do
+		"$DUMP" -c $f >out &&
+		grep -q "^# anomaly bad_record 1$" out &&
+		grep -q "^# events total 184$" out &&
+		stacks $f >actual &&
+		test_cmp expect actual &&
+		{ "$KMEMTRACE" check $f >check; test $? = 1; } &&
+		grep -q "^bad-records: 1$" check &&
+		{ "$KMEMTRACE" report --slab $f >/dev/null 2>err; test $? = 3; } &&
+		grep -q "$f.*the first at line 4: kmem_cache_alloc with an unreadable call chain frame" err ||
+		return 1
+	done
 '
 
 test_done

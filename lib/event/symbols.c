@@ -116,6 +116,34 @@ int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
 	return 0;
 }
 
+int kmt_symtab_insert(struct kmt_symtab *t, uint64_t addr, const char *name,
+		      size_t len)
+{
+	int was_sorted = t->sorted, ret;
+	size_t lo = 0, hi;
+	struct kmt_sym sym;
+
+	ret = kmt_symtab_add(t, addr, name, len, NULL, 0);
+	if (ret || !was_sorted || t->sorted)
+		return ret;
+	/* after the symbols at its address: the first added names it */
+	sym = t->syms[t->nr - 1];
+	hi = t->nr - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(t->syms + lo + 1, t->syms + lo,
+		(t->nr - 1 - lo) * sizeof(*t->syms));
+	t->syms[lo] = sym;
+	t->sorted = 1;
+	return 0;
+}
+
 /* a hex digit's value plus one; 0 for any other character */
 static const unsigned char hexdigit[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,

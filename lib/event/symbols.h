@@ -57,6 +57,13 @@ void kmt_symtab_free(struct kmt_symtab *t);
 int kmt_symtab_add(struct kmt_symtab *t, uint64_t addr, const char *name,
 		   size_t len, const char *module, size_t mod_len);
 /*
+ * kmt_symtab_add that keeps a sorted table sorted, for a reader that
+ * learns symbols one at a time between lookups (perf script's frames):
+ * after an add, the next lookup sorts the whole table.
+ */
+int kmt_symtab_insert(struct kmt_symtab *t, uint64_t addr, const char *name,
+		      size_t len);
+/*
  * Parses /proc/kallsyms text ("addr type name [module]"); only text
  * symbols (t, T, w, W) are kept.  Returns the count added, or -errno.
  */

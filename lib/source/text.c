@@ -15,6 +15,8 @@
  * are too old for a stack to come; the queue is passed on in order.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +28,11 @@
 
 #define TEXT_BUF	(1U << 20)	/* longest line: longer ones are skipped */
 #define TEXT_BUF_FIRST	(1U << 16)	/* grown to TEXT_BUF as lines need */
-#define TEXT_MAX_STACK	512
+/*
+ * A kernel stack of 16 KiB holds fewer than 2048 frames; a chain this
+ * long is no kernel's, and keeps its innermost frames
+ */
+#define TEXT_MAX_STACK	65536
 #define TEXT_MAX_QUEUE	65536		/* events waiting for a stack */
 /* a stack comes microseconds after its event; after this, none will */
 #define TEXT_STACK_WAIT	10000000ULL
@@ -940,7 +946,9 @@ static unsigned int parse_frame(struct kmt_text_line *out, const char *p,
 
 /*
  * perf: "\tffffffff815c5828 __kmalloc+0x58 ([kernel.kallsyms])", kernel
- * frames first, then "\t    7f3a12 malloc+0x1a (/usr/lib/libc.so.6)".
+ * frames first, then "\t    7f3a12 malloc+0x1a (/usr/lib/libc.so.6)";
+ * with --inline, a function inlined at the address before it follows
+ * that frame as "\tffffffff815c5828 name (inlined)", with no dso.
  */
 static unsigned int parse_perf_frame(struct kmt_text_line *out, const char *p,
 				     const char *end)
@@ -964,10 +972,16 @@ static unsigned int parse_perf_frame(struct kmt_text_line *out, const char *p,
 		q = p;
 	out->frame = p;
 	out->frame_len = q - p;
-	/* a file is user space; so are perf's pseudo maps but the kernel's */
+	if (end - dso == 9 && !memcmp(dso, "(inlined)", 9))
+		out->frame_inlined = 1;
+	/*
+	 * A file is user space; so are perf's pseudo maps but the kernel's.
+	 * Without a dso (perf script -F without dso), the address tells.
+	 */
 	if (starts(dso, end, "(/") || starts(dso, end, "([vdso]") ||
 	    starts(dso, end, "([vsyscall]") || starts(dso, end, "([uprobes]") ||
-	    (starts(dso, end, "([unknown]") && !(addr >> 63)))
+	    ((starts(dso, end, "([unknown]") || dso == end ||
+	      out->frame_inlined) && !(addr >> 63)))
 		out->frame_user = 1;
 	return out->kind = KMT_TEXT_FRAME;
 }
@@ -1020,6 +1034,7 @@ unsigned int kmt_text_parse_line(struct kmt_session *s, const char *line,
 struct pending {
 	struct kmt_event ev;
 	int done;
+	int drop;		/* its call chain is unreadable: left out */
 };
 
 struct text_cpu {
@@ -1053,8 +1068,18 @@ struct text {
 
 	int stack_state;		/* 0 none, 1 collecting, 2 skipping */
 	uint64_t stack_for;		/* 1 + sequence number */
-	size_t nr_ips;
-	uint64_t ips[TEXT_MAX_STACK];
+	size_t nr_ips, ips_alloc;
+	uint64_t *ips;
+
+	/*
+	 * What a name's frames and call sites go by, by the name's strtab
+	 * id: 0 not decided yet, TEXT_BY_NAME its synthetic address, else
+	 * the address it starts at, learnt from a frame that printed its
+	 * address (see frame_ip).
+	 */
+	uint64_t *name_base;
+	size_t name_base_nr;
+	struct kmt_hash_set sym_added;	/* addresses given a symbol */
 
 	uint64_t nr_event_lines, nr_lost_lines, nr_content_lines;
 	uint64_t nr_no_ts;		/* kmem events without a time */
@@ -1090,12 +1115,127 @@ static struct pending *pending_at(struct text *t, uint64_t seq1)
 	return &t->q[(t->q_head + (size_t)(seq - t->q_seq)) & (t->q_alloc - 1)];
 }
 
+/* no kernel symbol starts at 1: the name_base of names kept as names */
+#define TEXT_BY_NAME	1
+#define SYNTH_OFF_MASK	((1ULL << KMT_SYNTH_SHIFT) - 1)
+
+static int is_synth(uint64_t addr)
+{
+	return addr >= KMT_SYNTH_BASE && addr < 0x8000000000000000ULL;
+}
+
+/* the name_base slot of a synthetic address' name; NULL out of memory */
+static uint64_t *name_slot(struct text *t, uint64_t synth)
+{
+	size_t id = (size_t)((synth - KMT_SYNTH_BASE) >> KMT_SYNTH_SHIFT);
+	size_t n = t->name_base_nr;
+
+	if (id >= n) {
+		if (KMT_ARRAY_GROW(t->name_base, id + 1, n))
+			return NULL;
+		memset(t->name_base + t->name_base_nr, 0,
+		       (n - t->name_base_nr) * sizeof(*t->name_base));
+		t->name_base_nr = n;
+	}
+	return &t->name_base[id];
+}
+
+/* gives the symbol table name at addr, once */
+static int learn_symbol(struct text *t, uint64_t addr, const char *name,
+			size_t len)
+{
+	if (kmt_hash_set_has(&t->sym_added, addr))
+		return 0;
+	if (kmt_hash_set_add(&t->sym_added, addr) ||
+	    kmt_symtab_insert(&t->s->syms, addr, name, len))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * The address a kernel frame goes by.  perf script prints a frame's
+ * address and its "name+0xoff": the frame keeps the address, the one a
+ * perf.data of the same recording holds, and the symbol table learns
+ * that name starts at address - off, so that names, stacks and the
+ * order of ties come out as from the perf.data.  A frame without an
+ * address (tracefs' "=> name+0x1a/0x80") or without an offset
+ * (trace-cmd report's "=> name (ffffffff8123)", an address that is no
+ * start) goes by its name's synthetic address, as call sites in text do;
+ * so do all frames of a name that a call site went by already.
+ */
+static int frame_ip(struct text *t, const struct kmt_text_line *l,
+		    uint64_t *ip)
+{
+	struct kmt_session *s = t->s;
+	uint64_t synth, off, base, *b;
+	const char *name;
+	char hex[24];
+
+	if (!l->frame_len) {
+		/*
+		 * An address perf could not name: named as itself, lest the
+		 * symbol learnt just below it claim it
+		 */
+		*ip = l->frame_addr;
+		if (!l->frame_addr)
+			return 0;
+		snprintf(hex, sizeof(hex), "%#" PRIx64, l->frame_addr);
+		return learn_symbol(t, l->frame_addr, hex, strlen(hex));
+	}
+	synth = kmt_symtab_from_text(&s->syms, l->frame, l->frame_len);
+	*ip = synth;
+	if (!l->frame_addr || !is_synth(synth) ||
+	    !memchr(l->frame, '+', l->frame_len))
+		return 0;
+	off = synth & SYNTH_OFF_MASK;
+	if (off > l->frame_addr || off == SYNTH_OFF_MASK)
+		return 0;
+	base = l->frame_addr - off;
+	b = name_slot(t, synth);
+	if (!b)
+		return -ENOMEM;
+	if (*b == TEXT_BY_NAME)
+		return 0;
+	*ip = l->frame_addr;
+	if (*b == base)
+		return 0;
+	/* a name at two places (static functions): the first for call sites */
+	if (!*b)
+		*b = base;
+	name = kmt_strtab_get(&s->strs, (uint32_t)((synth - KMT_SYNTH_BASE) >>
+						    KMT_SYNTH_SHIFT));
+	return learn_symbol(t, base, name, strlen(name));
+}
+
+/*
+ * A call site's "name+0xoff" goes by the address a frame gave its name
+ * (its own event's chain has been read by now), else by the name, now
+ * and after: one call site never goes by two addresses.
+ */
+static int settle_call_site(struct text *t, struct kmt_event *ev)
+{
+	size_t id = (size_t)((ev->call_site - KMT_SYNTH_BASE) >> KMT_SYNTH_SHIFT);
+	uint64_t *b;
+
+	/* every kmem event of text without frames comes here: looked at first */
+	if (id < t->name_base_nr && t->name_base[id] == TEXT_BY_NAME)
+		return 0;
+	b = name_slot(t, ev->call_site);
+	if (!b)
+		return -ENOMEM;
+	if (!*b)
+		*b = TEXT_BY_NAME;
+	else if (*b != TEXT_BY_NAME)
+		ev->call_site = *b + (ev->call_site & SYNTH_OFF_MASK);
+	return 0;
+}
+
 /* passes on queued events from the front while they are complete */
 static int flush(struct text *t, int all)
 {
 	while (t->q_nr) {
 		struct pending *p = &t->q[t->q_head];
-		int ret;
+		int ret = 0;
 
 		if (!all && !p->done && t->q_nr < TEXT_MAX_QUEUE &&
 		    t->now - p->ev.ts < TEXT_STACK_WAIT)
@@ -1103,7 +1243,12 @@ static int flush(struct text *t, int all)
 		if ((size_t)p->ev.cpu < t->nr_cpu_slots &&
 		    t->cpus[p->ev.cpu].wait == t->q_seq + 1)
 			t->cpus[p->ev.cpu].wait = 0;
-		ret = kmt_session_emit(t->s, &p->ev);
+		if (!p->drop) {
+			if (is_synth(p->ev.call_site))
+				ret = settle_call_site(t, &p->ev);
+			if (!ret)
+				ret = kmt_session_emit(t->s, &p->ev);
+		}
 		t->q_head = (t->q_head + 1) & (t->q_alloc - 1);
 		t->q_nr--;
 		t->q_seq++;
@@ -1133,6 +1278,7 @@ static int push(struct text *t, const struct kmt_event *ev)
 	p = &t->q[(t->q_head + t->q_nr) & (t->q_alloc - 1)];
 	p->ev = *ev;
 	p->done = 0;
+	p->drop = 0;
 	t->q_nr++;
 	t->cpus[ev->cpu].wait = t->q_seq + t->q_nr;
 	return 0;
@@ -1172,6 +1318,40 @@ static int end_stack(struct text *t)
 	t->stack_for = 0;
 	t->nr_ips = 0;
 	return 0;
+}
+
+/*
+ * A perf call chain's line that is no frame: the sample it belongs to is
+ * unreadable, as an event line without its fields is, and left out; the
+ * rest of its chain is skipped.
+ */
+static void bad_frame(struct text *t)
+{
+	struct pending *p = pending_at(t, t->stack_for);
+
+	if (p) {
+		p->drop = 1;
+		p->done = 1;
+		if (t->cpus[p->ev.cpu].wait == t->stack_for)
+			t->cpus[p->ev.cpu].wait = 0;
+		kmt_session_anomaly(t->s, KMT_ANOM_BAD_RECORD, KMT_AT_LINE,
+				    t->lineno,
+				    "%s with an unreadable call chain frame",
+				    kmt_ev_type_name(p->ev.type));
+	}
+	t->stack_state = 2;
+	t->stack_for = 0;
+	t->nr_ips = 0;
+}
+
+/* a line of perf's own under a frame: -F +srcline's "  mm/slub.c:3456" */
+static int is_srcline(const char *line, size_t len)
+{
+	const char *p = skip_space(line, line + len), *end = line + len, *q;
+
+	for (q = p; q < end && !is_space(*q); q++)
+		;
+	return q > p && memchr(p, ':', q - p);
 }
 
 static void set_style(struct text *t, unsigned int style)
@@ -1273,6 +1453,13 @@ static int on_line(struct text *t, const char *line, size_t len)
 	}
 	if (kind != KMT_TEXT_BLANK && kind != KMT_TEXT_HEADER)
 		t->nr_content_lines++;
+	/* within a perf call chain, a line that is none of its frames */
+	if (kind == KMT_TEXT_OTHER && t->stack_state && t->have_style &&
+	    t->style == KMT_TEXT_PERF && is_space(line[0])) {
+		if (line[0] == '\t' || !is_srcline(line, len))
+			bad_frame(t);
+		return 0;
+	}
 	if (kind != KMT_TEXT_FRAME && kind != KMT_TEXT_EVENT &&
 	    end_stack(t))
 		return -ENOMEM;
@@ -1320,11 +1507,16 @@ static int on_line(struct text *t, const char *line, size_t len)
 			}
 			return 0;
 		}
+		/* perf.data holds the address once, for its own function */
+		if (l.frame_inlined)
+			return 0;
 		if (t->stack_state == 1 && t->nr_ips < TEXT_MAX_STACK) {
-			uint64_t ip = l.frame_len ?
-				kmt_symtab_from_text(&t->s->syms, l.frame,
-						     l.frame_len) : l.frame_addr;
+			uint64_t ip;
 
+			if (frame_ip(t, &l, &ip) ||
+			    (t->nr_ips == t->ips_alloc &&
+			     KMT_ARRAY_GROW(t->ips, t->nr_ips + 1, t->ips_alloc)))
+				return -ENOMEM;
 			if (ip)
 				t->ips[t->nr_ips++] = ip;
 		}
@@ -1451,6 +1643,8 @@ static int read_lines(struct text *t)
 	if (end_stack(t))
 		return kmt_session_error(t->s, ENOMEM, "out of memory");
 	ret = flush(t, 1);
+	if (ret == -ENOMEM)
+		return kmt_session_error(t->s, ENOMEM, "out of memory");
 	if (ret)
 		return ret;
 	/* function_graph prints times with funcgraph-abstime only */
@@ -1489,8 +1683,12 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 		free(t);
 		return kmt_session_error(s, ENOMEM, "out of memory");
 	}
+	kmt_hash_set_init(&t->sym_added);
 	s->format = "ftrace text";
 	ret = read_lines(t);
+	kmt_hash_set_free(&t->sym_added);
+	free(t->name_base);
+	free(t->ips);
 	free(t->buf);
 	free(t->q);
 	free(t->cpus);

@@ -54,6 +54,7 @@ struct kmt_text_line {
 	size_t frame_len;
 	uint64_t frame_addr;	/* of a frame that prints its address, else 0 */
 	int frame_user;		/* a user-space frame of a perf call chain */
+	int frame_inlined;	/* perf's "(inlined)": no address of its own */
 	int64_t lost;		/* of a lost line: the count, -1 unknown */
 	const char *why;	/* of a bad line: a value that does not parse */
 	const char *missing;	/* of a bad line: the name of a field its

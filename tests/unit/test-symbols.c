@@ -199,6 +199,37 @@ static void test_lookup_unsorted(void)
 	unload(&c);
 }
 
+/* symbols inserted one at a time keep the table sorted, aliases in order */
+static void test_insert(void)
+{
+	static const uint64_t addrs[] = {
+		0xffffffff81002000ULL, 0xffffffff81000000ULL, 0xffffffff81003000ULL,
+		0xffffffff81001000ULL, 0xffffffff81000000ULL,
+	};
+	static const char *const names[] = { "c", "a", "d", "b", "a_alias" };
+	struct kmt_strtab strs;
+	struct kmt_symtab t;
+	uint64_t off = 1;
+	size_t i;
+
+	CHECK_EQ_U64(kmt_strtab_init(&strs), 0);
+	kmt_symtab_init(&t, &strs);
+	for (i = 0; i < 5; i++) {
+		CHECK_EQ_U64(kmt_symtab_insert(&t, addrs[i], names[i],
+					       strlen(names[i])), 0);
+		CHECK_EQ_U64(t.sorted, 1);
+	}
+	for (i = 1; i < t.nr; i++)
+		CHECK(t.syms[i - 1].addr <= t.syms[i].addr);
+	CHECK_STR(kmt_symtab_lookup(&t, 0xffffffff81000010ULL, &off), "a");
+	CHECK_EQ_U64(off, 0x10);
+	CHECK_STR(kmt_symtab_lookup(&t, 0xffffffff81001004ULL, NULL), "b");
+	CHECK_STR(kmt_symtab_lookup(&t, 0xffffffff81002000ULL, NULL), "c");
+	CHECK_STR(kmt_symtab_lookup(&t, 0xffffffff81003100ULL, NULL), "d");
+	kmt_symtab_free(&t);
+	kmt_strtab_free(&strs);
+}
+
 /* "name+0xoff/0xsize" and friends come back from lookup as given */
 static void test_synthetic(void)
 {
@@ -530,6 +561,7 @@ KMT_TESTS(
 	KMT_TEST(test_parse_types_and_modules),
 	KMT_TEST(test_lookup_sorted),
 	KMT_TEST(test_lookup_unsorted),
+	KMT_TEST(test_insert),
 	KMT_TEST(test_aliases_first_wins),
 	KMT_TEST(test_shared_names),
 	KMT_TEST(test_kernel_shaped),
