@@ -639,6 +639,19 @@ static unsigned int parse_body(struct kmt_session *s, const char *p,
 		while (p < end && !is_space(*p))
 			p++;
 	}
+	/*
+	 * An event that prints no "name:" of its own: ftrace's syscall
+	 * events ("sys_clone(clone_flags: 1200011, ...)", "sys_clone ->
+	 * 0x16841"), the function tracer's "func <-parent".  Not a kmem
+	 * event, unless its word is a kmem event's name: then the line is
+	 * damaged.
+	 */
+	if (p > name && p[-1] != ':' && (size_t)(p - name) < sizeof(tp)) {
+		memcpy(tp, name, (size_t)(p - name));
+		tp[p - name] = '\0';
+		if (kmt_ev_type_from_tracepoint(tp) == KMT_EV_NONE)
+			return out->kind = KMT_TEXT_EVENT;
+	}
 	if (p == name || p[-1] != ':')
 		return bad(out, "no event name");
 	out->name = name;
