@@ -41,6 +41,9 @@ fi
 # running kernel has the recording's build id
 REC_KALLSYMS=$PERF_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID/kallsyms
 export PERF_BUILDID_DIR REC_KALLSYMS
+# nor a user's ~/.perfconfig, which can change what perf prints
+PERF_CONFIG=/dev/null
+export PERF_CONFIG
 
 test_expect_success () {
 	test_count=$((test_count + 1))
