@@ -8,6 +8,9 @@
 #                   PREFIX (/usr/local); DESTDIR for packagers
 #   make uninstall  removes what install put
 #   make check      every test: unit, end-to-end, and again under ASan+UBSan
+#   make test       the plain build and its tests only (a few minutes);
+#                   T=t0100 the tests of one area: tNNNN files whose name
+#                   starts with it, unit tests named test-T (T=text)
 #   make bench      the benchmarks (see bench/README.md)
 #   make fuzz       each libFuzzer target for FUZZ_TIME seconds (tests/fuzz)
 
@@ -96,7 +99,7 @@ DOC_SRCS  := $(sort $(wildcard doc/*.adoc))
 MAN_PAGES := $(patsubst doc/%.adoc,$(O)/doc/%.1,$(DOC_SRCS))
 COMPLETION := contrib/completion/kmemtrace.bash
 
-.PHONY: all deps doc man-pages check bench clean tests-build demo install uninstall FORCE
+.PHONY: all deps doc man-pages check test bench clean tests-build demo install uninstall FORCE
 # a sub-make, so that pkg-config is asked after deps installed the libraries
 all: deps
 	@$(MAKE) $(O)/kmemtrace man-pages
@@ -243,13 +246,23 @@ tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS) $(MAN_PAGES)
 # kept, so that a second make relinks nothing
 .SECONDARY: $(patsubst %,%.o,$(UNIT_BINS) $(HELPER_BINS))
 
+# the builds for the tests on every core unless make was given -j (CI
+# runs a plain `make check`)
+TEST_MAKE = $(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
+TEST_AREA = $(if $(T),-t '$(T)')
+
 # one run of every test, then the same under the sanitizers; one total line
 check: deps
-	@$(MAKE) tests-build
-	@$(MAKE) O=build/asan CFLAGS="-O1 -g" \
+	@$(TEST_MAKE) tests-build
+	@$(TEST_MAKE) O=build/asan CFLAGS="-O1 -g" \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		tests-build
-	@tests/run.sh build build/asan
+	@tests/run.sh $(TEST_AREA) build build/asan
+
+# the everyday loop: the plain build's tests, or one area of them (T=)
+test: deps
+	@$(TEST_MAKE) tests-build
+	@tests/run.sh $(TEST_AREA) $(O)
 
 bench: all
 	@bench/run.sh

@@ -26,20 +26,28 @@ test_failed=0
 trap 'rm -rf "$TRASH"' EXIT
 cd "$TRASH" || exit 1
 
-# perf and kmemtrace name a perf.data's kernel addresses from perf's
-# build-id cache (~/.debug), which depends on the machine and its user.
-# Tests use their own, holding the kallsyms of the kernel the committed
-# perf.data files were recorded on (its build id, `perf buildid-list`),
-# made from the committed `perf script -g` text (tests/make-kallsyms.py).
-PERF_BUILDID_DIR=$TRASH/buildid
-REC_BUILD_ID=48dc540c8b76393804ca8088dbfa7d42911a9444
-mkdir -p "$PERF_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID"
-python3 "$TESTS_DIR/make-kallsyms.py" "$DATA/text/perf-both-g.script.txt" \
-	>"$PERF_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID/kallsyms" || exit 1
-export PERF_BUILDID_DIR
+. "$TESTS_DIR/buildid.sh"
+# run.sh makes it once for all the files it runs ($KMT_TEST_BUILDID_DIR,
+# read-only to the tests); a file run by itself makes its own
+if [ -n "${KMT_TEST_BUILDID_DIR:-}" ] &&
+   [ -f "$KMT_TEST_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID/kallsyms" ]; then
+	PERF_BUILDID_DIR=$KMT_TEST_BUILDID_DIR
+else
+	PERF_BUILDID_DIR=$TRASH/buildid
+	make_buildid_dir "$PERF_BUILDID_DIR" || exit 1
+fi
+# the same file for perf's --kallsyms: perf reads no $PERF_BUILDID_DIR
+# (it only sets it for its scripts) and takes /proc/kallsyms when the
+# running kernel has the recording's build id
+REC_KALLSYMS=$PERF_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID/kallsyms
+export PERF_BUILDID_DIR REC_KALLSYMS
+# nor a user's ~/.perfconfig, which can change what perf prints
+PERF_CONFIG=/dev/null
+export PERF_CONFIG
 
 test_expect_success () {
 	test_count=$((test_count + 1))
+	[ -z "${KMT_TEST_TIMES:-}" ] || t0=$(date +%s%N)
 	if (eval "$2") >"$TRASH/.out" 2>&1; then
 		echo "ok $test_count - $1"
 	else
@@ -47,6 +55,11 @@ test_expect_success () {
 		sed 's/^/#   /' "$TRASH/.out" | tail -n 40
 		test_failed=$((test_failed + 1))
 	fi
+	# KMT_TEST_TIMES=FILE: "milliseconds file number title" a line, to
+	# find what makes a file slow
+	[ -z "${KMT_TEST_TIMES:-}" ] ||
+		echo "$((($(date +%s%N) - t0) / 1000000)) $(basename "$0") $test_count $1" \
+			>>"$KMT_TEST_TIMES"
 }
 
 test_skip () {

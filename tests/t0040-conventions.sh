@@ -4,6 +4,7 @@
 # a single-valued option given twice; unknown options; numbers out of
 # their bounds; -h; unknown sort keys; the exit codes: 0 done, 1 bad
 # input, 2 cannot write, 129 a mistake in the command line.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 # command   sample input (under tests/data; - none)   --json   sort option

@@ -2,6 +2,7 @@
 # make demo: records (as root) with kernel stacks, or says why not and
 # reports on the shipped recording, and every command it prints works as
 # printed, from the directory it ran in.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'the demo runs and reports callsites by bytes' '

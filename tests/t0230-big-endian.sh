@@ -73,10 +73,12 @@ for f in $FILES; do
 				trace-cmd report -i be.'$f' >got 2>&1 &&
 				test $(wc -l <want) -gt 50 ;;
 			*)
-				# perf says it cannot show the BPF
+				# both named from the same kallsyms, not
+				# the kernel this machine runs; perf says it
+				# cannot show the BPF
 				# features of the other byte order
-				perf script -f -i le.'$f' --ns -F tid,cpu,time,event,trace,ip >want 2>&1 &&
-				perf script -f -i be.'$f' --ns -F tid,cpu,time,event,trace,ip 2>&1 |
+				perf script -f -i le.'$f' --ns --kallsyms="$REC_KALLSYMS" -F tid,cpu,time,event,trace,ip >want 2>&1 &&
+				perf script -f -i be.'$f' --ns --kallsyms="$REC_KALLSYMS" -F tid,cpu,time,event,trace,ip 2>&1 |
 				grep -v "^interpreting .* from systems with endianness is not yet supported$" >got &&
 				test $(wc -l <want) -gt 50 &&
 				test_cmp want got &&

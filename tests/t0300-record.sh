@@ -2,6 +2,7 @@
 # kmemtrace record on this machine: the file trace-cmd reads, its mode,
 # every way out leaving no tracefs instance and the top level untouched,
 # the command's exit status, --follow, -p, -g, a full disk.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 T=/sys/kernel/tracing

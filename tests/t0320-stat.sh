@@ -1,6 +1,7 @@
 #!/bin/sh
 # kmemtrace stat: counts of every kmem event while a command runs, system
 # wide, or per interval; the command's exit status; nothing on disk.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'a target and -p do not go together' '

@@ -217,11 +217,22 @@ print("ok: %d slab bytes and %d page bytes outstanding, %d processes" %
       (leaks["slab_bytes"], leaks["page_bytes"], tot["processes"]))
 EOF
 
-# the sections of one view, from a report of all of them
-cat >section.py <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-print(json.dumps(d[sys.argv[2]], indent=1, sort_keys=True))
+# samesect.py ALL FILE:SECTION...: each SECTION of FILE as in ALL, or
+# their difference; one python for all the sections of a test
+cat >samesect.py <<'EOF'
+import difflib, json, sys
+def sect(path, name):
+    d = json.load(open(path))
+    return json.dumps(d[name], indent=1, sort_keys=True).splitlines(True)
+bad = 0
+for arg in sys.argv[2:]:
+    path, name = arg.rsplit(":", 1)
+    want, got = sect(sys.argv[1], name), sect(path, name)
+    if want != got:
+        sys.stdout.writelines(difflib.unified_diff(want, got,
+                              sys.argv[1] + " " + name, arg))
+        bad = 1
+sys.exit(bad)
 EOF
 
 # leaks by allocating CPU add up to all leaks
@@ -252,22 +263,18 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 		python3 agree.py all.json
 	'
 	test_expect_success "$name: each view alone prints what it prints among all" '
+		ones= &&
 		for v in $VIEWS; do
 			g=${v#--} &&
-			"$KMEMTRACE" report -i "$f" $v -l 0 --json >one.json &&
-			python3 section.py one.json $g >one.s &&
-			python3 section.py all.json $g >all.s &&
-			test_cmp all.s one.s || return 1
-		done
+			"$KMEMTRACE" report -i "$f" $v -l 0 --json >one-$g.json &&
+			ones="$ones one-$g.json:$g" || return 1
+		done &&
+		python3 samesect.py all.json $ones
 	'
 	test_expect_success "$name: the slab and page analyses the same beside the views" '
 		"$KMEMTRACE" report -i "$f" --slab --page --caller -l 0 --json >plain.json &&
 		"$KMEMTRACE" report -i "$f" --slab --page --caller -l 0 $VIEWS --json >views.json &&
-		for g in slab page; do
-			python3 section.py plain.json $g >plain.s &&
-			python3 section.py views.json $g >views.s &&
-			test_cmp plain.s views.s || return 1
-		done
+		python3 samesect.py plain.json views.json:slab views.json:page
 	'
 	test_expect_success "$name: analysed on a second thread or on one, the same report" '
 		for o in "" "--caller --alloc" "--caller --alloc --live" \

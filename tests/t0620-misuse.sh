@@ -7,6 +7,7 @@
 # every planted finding must be certain, and nothing else.  On this
 # machine, a 3 s system-wide recording of bench/workload.sh must have no
 # certain finding.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 # judge.py REPORT_JSON PLANTED...: the certain rows are the planted ones

@@ -5,6 +5,7 @@
 # of 0; an event type the recording lists but that never happened is a
 # true 0.  Text inputs cannot tell: "none seen".  And the CSV loads in
 # one call; the page tables' GFP flags are abbreviated with a legend.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 SLAB=$DATA/perf-slab-pipe.data	# perf kmem --slab record: slab events only

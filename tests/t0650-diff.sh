@@ -1,6 +1,7 @@
 #!/bin/sh
 # kmemtrace diff: two recordings, or a saved baseline and a recording,
 # compared per callsite, cache, command and stack, matched by name.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'a recording against itself: every row equal' '

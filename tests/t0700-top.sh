@@ -4,6 +4,7 @@
 # process; `-- CMD` passes the command's status on; the live view in a
 # terminal (tmux): a key per view and per sort column, q quits and gives
 # the terminal back.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'usage errors: 129 and one line pointing to -h' '

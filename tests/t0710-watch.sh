@@ -4,6 +4,7 @@
 # machine; frees in softirq context are seen (no false leaks); every
 # loss is counted and a failed stack id is never a stack; the memory the
 # maps pin is stated; `-- CMD` passes the command's status on.
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'usage errors: 129 and one line pointing to -h' '

@@ -5,6 +5,7 @@
 # as `record` + `report --leaks`, and `top -b` counts the same
 # allocations per callsite as `report --caller` (to the event, unless BPF
 # says it skipped some: then by no more than those).
+# test: alone
 . "$(dirname "$0")/lib.sh"
 
 # BPF needs root and the kernel's BTF; anything else is said by top itself
