@@ -609,25 +609,41 @@ static void walk_boot(struct td_walk *w, uint64_t at, uint64_t len)
  * says the recording has none), and a line that is not "pid tgid" ends
  * it.  -ENOMEM only.
  */
-static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
+/*
+ * One of record's own text options: its len bytes at at, NUL-ended, in
+ * *buf (freed by the caller) when they start with magic and are at most
+ * max; else *buf NULL.  Where the text ends in *end.  -ENOMEM or 0.
+ */
+static int own_text(struct td_walk *w, uint64_t at, uint64_t len,
+		    const char *magic, uint64_t max, char **buf, char **end)
 {
-	size_t magic = strlen(KMT_TDW_TGIDS_MAGIC);
-	char *buf, *p, *end;
-	int ret = 0;
+	size_t n = strlen(magic);
 
-	if (len <= magic || len > TD_MAX_TGIDS)
+	*buf = NULL;
+	if (len <= n || len > max)
 		return 0;
-	buf = malloc((size_t)len + 1);
-	if (!buf)
+	*buf = malloc((size_t)len + 1);
+	if (!*buf)
 		return -ENOMEM;
-	if (walk_read(w, buf, (size_t)len, at) ||
-	    memcmp(buf, KMT_TDW_TGIDS_MAGIC, magic)) {
-		free(buf);
+	if (walk_read(w, *buf, (size_t)len, at) || memcmp(*buf, magic, n)) {
+		free(*buf);
+		*buf = NULL;
 		return 0;
 	}
-	buf[len] = 0;
-	end = buf + strnlen(buf, (size_t)len);
-	for (p = buf + magic; p < end && !ret;) {
+	(*buf)[len] = 0;
+	*end = *buf + strnlen(*buf, (size_t)len);
+	return 0;
+}
+
+static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	char *buf, *p, *end;
+	int ret = own_text(w, at, len, KMT_TDW_TGIDS_MAGIC, TD_MAX_TGIDS,
+			   &buf, &end);
+
+	if (ret || !buf)
+		return ret;
+	for (p = buf + strlen(KMT_TDW_TGIDS_MAGIC); p < end && !ret;) {
 		char *q;
 		long pid = strtol(p, &q, 10), tgid;
 
@@ -655,25 +671,16 @@ static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
  */
 static int walk_nodes(struct td_walk *w, uint64_t at, uint64_t len)
 {
-	size_t magic = strlen(KMT_TDW_NODES_MAGIC);
 	struct kmt_session *s = w->td->s;
 	char *buf, *p, *end;
-	int ret = 0;
+	int ret;
 
 	kmt_session_drop_nodes(s);
-	if (len <= magic || len > TD_MAX_NODES)
-		return 0;
-	buf = malloc((size_t)len + 1);
-	if (!buf)
-		return -ENOMEM;
-	if (walk_read(w, buf, (size_t)len, at) ||
-	    memcmp(buf, KMT_TDW_NODES_MAGIC, magic)) {
-		free(buf);
-		return 0;
-	}
-	buf[len] = 0;
-	end = buf + strnlen(buf, (size_t)len);
-	for (p = buf + magic; p < end && !ret;) {
+	ret = own_text(w, at, len, KMT_TDW_NODES_MAGIC, TD_MAX_NODES, &buf,
+		       &end);
+	if (ret || !buf)
+		return ret;
+	for (p = buf + strlen(KMT_TDW_NODES_MAGIC); p < end && !ret;) {
 		char *q, *eol = memchr(p, '\n', (size_t)(end - p));
 		long node = strtol(p, &q, 10);
 
