@@ -594,6 +594,9 @@ static void line_init(struct kmt_text_line *out)
 	out->kind = KMT_TEXT_OTHER;
 }
 
+/* why of a line whose event prints no "name:" (parse_body) */
+static const char no_name[] = "no event name";
+
 static unsigned int bad(struct kmt_text_line *out, const char *why)
 {
 	out->why = why;
@@ -644,16 +647,19 @@ static unsigned int parse_body(struct kmt_session *s, const char *p,
 	 * events ("sys_clone(clone_flags: 1200011, ...)", "sys_clone ->
 	 * 0x16841"), the function tracer's "func <-parent".  Not a kmem
 	 * event, unless its word is a kmem event's name: then the line is
-	 * damaged.
+	 * damaged.  why says so all the same, for the function graph's
+	 * comments, where such text is trace_printk()'s, no event.
 	 */
 	if (p > name && p[-1] != ':' && (size_t)(p - name) < sizeof(tp)) {
 		memcpy(tp, name, (size_t)(p - name));
 		tp[p - name] = '\0';
-		if (kmt_ev_type_from_tracepoint(tp) == KMT_EV_NONE)
+		if (kmt_ev_type_from_tracepoint(tp) == KMT_EV_NONE) {
+			out->why = no_name;
 			return out->kind = KMT_TEXT_EVENT;
+		}
 	}
 	if (p == name || p[-1] != ':')
-		return bad(out, "no event name");
+		return bad(out, no_name);
 	out->name = name;
 	out->name_len = p - 1 - name;
 	colon = memchr(name, ':', out->name_len);
@@ -839,7 +845,7 @@ static unsigned int parse_graph(struct kmt_session *s, const char *line,
 	}
 	kind = parse_body(s, p, end, out);
 	/* trace_printk() and other comments that are no event */
-	if (kind == KMT_TEXT_BAD && out->why && !strcmp(out->why, "no event name"))
+	if (out->why == no_name)
 		kind = out->kind = KMT_TEXT_OTHER;
 	return kind;
 }

@@ -354,6 +354,17 @@ static void test_headers_other_bad(void)
 			   "mm_id=1 curr=1 type=MM_ANONPAGES size=4096B",
 			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
 	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	/* ones that print no name: syscalls, the function tracer */
+	CHECK_EQ_U64(parse("            bash-1    [000] ....  1.000000: sys_clone -> 0x16841",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	CHECK_EQ_U64(parse("            bash-1    [000] ....  1.000000: sys_clone(clone_flags: 1200011, newsp: 0)",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(parse("            bash-1    [000] ....  1.000000: do_sys_open <-do_syscall_64",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	/* but not a kmem event's name without its colon */
+	CHECK_EQ_U64(parse("            bash-1    [000] ....  1.000000: kmalloc call_site=a",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
 
 	/* looks like an event, does not parse */
 	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: kmalloc: call_site=a ptr=xyz",
