@@ -210,7 +210,7 @@ struct td {
 	 * The unusable formats (fmtcheck.h) libtracecmd must not see: it
 	 * parses every format as it opens the file, so it reads a copy in
 	 * which each is replaced by a harmless one of the same length
-	 * (cfd), and this reader its pages from the file itself.
+	 * (blanked_copy), and this reader its pages from the file itself.
 	 */
 	struct td_blank *blanks;
 	size_t nr_blanks, alloc_blanks;
@@ -604,12 +604,6 @@ static void walk_boot(struct td_walk *w, uint64_t at, uint64_t len)
 }
 
 /*
- * kmemtrace record's thread groups, for --by tgid: like the boot id, a
- * fact about the recording; a damaged one is left out (the report then
- * says the recording has none), and a line that is not "pid tgid" ends
- * it.  -ENOMEM only.
- */
-/*
  * One of record's own text options: its len bytes at at, NUL-ended, in
  * *buf (freed by the caller) when they start with magic and are at most
  * max; else *buf NULL.  Where the text ends in *end.  -ENOMEM or 0.
@@ -635,6 +629,12 @@ static int own_text(struct td_walk *w, uint64_t at, uint64_t len,
 	return 0;
 }
 
+/*
+ * kmemtrace record's thread groups, for --by tgid: like the boot id, a
+ * fact about the recording; a damaged one is left out (the report then
+ * says the recording has none), and a line that is not "pid tgid" ends
+ * it.  -ENOMEM only.
+ */
 static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
 {
 	char *buf, *p, *end;
@@ -953,6 +953,13 @@ static int add_blank(struct td *td, uint64_t block, uint64_t at,
 	return 0;
 }
 
+static int line_starts(const char *p, size_t len, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	return len >= n && !memcmp(p, tag, n);
+}
+
 /*
  * In place of an unusable format: its name, id and common fields, and
  * a print format of nothing, padded with spaces to its length (the file
@@ -973,8 +980,8 @@ static int blank_format(char *text, size_t len)
 		eol = eol ? eol + 1 : end;
 		l = (size_t)(eol - p);
 		/* the lines before the fields, and the common fields */
-		if ((!memcmp(p, "name:", 5) || !memcmp(p, "ID:", 3) ||
-		     !memcmp(p, "format:", 7) ||
+		if ((line_starts(p, l, "name:") || line_starts(p, l, "ID:") ||
+		     line_starts(p, l, "format:") ||
 		     (l > 20 && memmem(p, l, "field:", 6) &&
 		      memmem(p, l, " common_", 8))) && eol[-1] == '\n') {
 			if (n + l > len)
@@ -1043,15 +1050,17 @@ static int reblock(struct td *td, int fd, uint64_t block)
 	if (z && !tracecmd_compress_buffer_write(z, mem, len) &&
 	    !tracecmd_compress_block(z)) {
 		made = lseek(scratch, 0, SEEK_END);
-		ret = -ENOSPC;
-		if (made > 8 && !pread_all(td->in->fd, old, 4, block)) {
-			have = 8 + rd_num(td, old, 4);
-			out = (uint64_t)made <= have ? malloc((size_t)made) : NULL;
-			ret = out ? 0 : (uint64_t)made <= have ? -ENOMEM : -ENOSPC;
+		have = pread_all(td->in->fd, old, 4, block) ? 0 :
+		       8 + rd_num(td, old, 4);
+		ret = made > 8 && (uint64_t)made <= have ? 0 : -ENOSPC;
+		if (!ret) {
+			out = malloc((size_t)made);
+			if (!out)
+				ret = -ENOMEM;
+			else if (pread_all(scratch, out, (size_t)made, 0) ||
+				 pwrite(fd, out, (size_t)made, (off_t)block) != made)
+				ret = -EINVAL;
 		}
-		if (!ret && (pread_all(scratch, out, (size_t)made, 0) ||
-			     pwrite(fd, out, (size_t)made, (off_t)block) != made))
-			ret = -EINVAL;
 	}
 	free(out);
 	if (z)
@@ -1174,22 +1183,17 @@ static int walk_text(struct td_walk *w, int lensize, const char *system,
 			w->td->in->display, line,
 			(unsigned long long)(w->mem ? w->base : at), why);
 	}
+	/* one that is unusable costs its event (the session says so) */
 	if (ret) {
-		char name[64];
-
-		kmt_format_name(buf, len, name, sizeof(name));
 		ret = kmt_session_unusable_format(w->td->s, w->td->in->display,
 						  system, buf, len, why);
 		if (!ret)
 			ret = add_blank(w->td, w->mem ? w->block : 0, w->pos,
 					len);
-		free(buf);
-		if (ret)
-			return ret;
-		w->pos += len;
-		return 0;
 	}
 	free(buf);
+	if (ret)
+		return ret;
 	w->pos += len;
 	return 0;
 }
