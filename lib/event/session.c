@@ -9,6 +9,7 @@
 
 #include "event/fmtcheck.h"
 #include "event/session.h"
+#include "util/array.h"
 
 int kmt_session_init(struct kmt_session *s)
 {
@@ -36,7 +37,7 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_session_drop_nodes(s);
 	free(s->unusable);
 	s->unusable = NULL;
-	s->nr_unusable = 0;
+	s->nr_unusable = s->alloc_unusable = 0;
 	if (s->tep)
 		tep_free(s->tep);
 	s->tep = NULL;
@@ -298,7 +299,7 @@ int kmt_session_unusable_format(struct kmt_session *s, const char *input,
 				const char *system, const char *text,
 				size_t len, const char *why)
 {
-	struct kmt_unusable_format *u, *grown;
+	struct kmt_unusable_format *u;
 	const char *id = memmem(text, len, "\nID:", 4);
 	char name[64];
 
@@ -310,11 +311,8 @@ int kmt_session_unusable_format(struct kmt_session *s, const char *input,
 			input, name, why);
 	}
 
-	/* one slot more each time: a recording has few such formats */
-	grown = realloc(s->unusable, (s->nr_unusable + 1) * sizeof(*grown));
-	if (!grown)
+	if (KMT_ARRAY_GROW(s->unusable, s->nr_unusable + 1, s->alloc_unusable))
 		return -ENOMEM;
-	s->unusable = grown;
 	u = &s->unusable[s->nr_unusable++];
 	kmt_format_name(text, len, name, sizeof(name));
 	snprintf(u->name, sizeof(u->name), "%s/%s", system, name);
@@ -322,14 +320,15 @@ int kmt_session_unusable_format(struct kmt_session *s, const char *input,
 	snprintf(u->why, sizeof(u->why), "%s", why);
 	u->id = -1;
 	if (id) {
-		const char *p = id + 4, *end = text + len;
+		const char *p = id + 4, *end = text + len, *digits;
 		long v = 0;
 
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
-		while (p < end && *p >= '0' && *p <= '9' && v < 1 << 20)
-			v = v * 10 + (*p++ - '0');
-		if (p > id + 4 && v < 1 << 20)
+		for (digits = p; p < end && *p >= '0' && *p <= '9' &&
+				 v < 1 << 20; p++)
+			v = v * 10 + (*p - '0');
+		if (p > digits && v < 1 << 20)
 			u->id = (int)v;
 	}
 	u->records = 0;

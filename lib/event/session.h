@@ -120,7 +120,7 @@ struct kmt_session {
 	 * here, never the file.
 	 */
 	struct kmt_unusable_format *unusable;
-	unsigned int nr_unusable;
+	size_t nr_unusable, alloc_unusable;
 	uint64_t nr_lost;		/* events the kernel or perf dropped */
 	uint64_t nr_lost_records;	/* LOST records / missed-event flags seen */
 	uint64_t anomalies[KMT_ANOM_NR];
