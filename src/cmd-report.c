@@ -29,6 +29,7 @@
 #include "report/sort.h"
 #include "source/source.h"
 #include "util/hash.h"
+#include "util/duration.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -51,7 +52,7 @@ struct report_want {
 
 /* the option values that need parsing before the analyses start */
 struct view_args {
-	const char *older_than, *warmup, *step, *by;
+	const char *by;
 	const char *pids, *comms, *cpus;
 };
 
@@ -231,64 +232,6 @@ static int pipe_consume(void *arg, const struct kmt_event *ev, size_t n)
 	return 0;
 }
 
-/* "12.5" seconds to nanoseconds; -1 when it is not a number */
-static int parse_seconds(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0;
-	int digits = 0, fd = 0;
-
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-		sec = sec * 10 + (s[i] - '0');
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-			if (fd < 9) {
-				frac = frac * 10 + (s[i] - '0');
-				fd++;
-			}
-		}
-	}
-	if (i != len || !digits || sec > 18000000000ULL)
-		return -1;
-	while (fd++ < 9)
-		frac *= 10;
-	*ns = sec * 1000000000ULL + frac;
-	return 0;
-}
-
-/*
- * A duration: a number with a unit, ns, us, ms, s, m or h ("500ms",
- * "1.5s", "2m"); a bare number is seconds.  -1 when it is none.
- */
-static int parse_duration(const char *arg, uint64_t *ns)
-{
-	static const struct {
-		const char *unit;
-		uint64_t div, mul;
-	} units[] = {
-		{ "ns", 1000000000, 1 }, { "us", 1000000, 1 },
-		{ "ms", 1000, 1 }, { "s", 1, 1 }, { "m", 1, 60 },
-		{ "h", 1, 3600 }, { "", 1, 1 },
-	};
-	size_t len = strlen(arg), num = 0, i;
-	uint64_t v;
-
-	while (num < len && ((arg[num] >= '0' && arg[num] <= '9') ||
-			     arg[num] == '.'))
-		num++;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(arg + num, units[i].unit))
-			continue;
-		if (parse_seconds(arg, num, &v))
-			return -1;
-		if (v > UINT64_MAX / units[i].mul)
-			return -1;
-		*ns = v / units[i].div * units[i].mul;
-		return 0;
-	}
-	return -1;
-}
-
 /*
  * --time start,end: seconds as the recording stamps them, or relative to
  * its first event when a side starts with '+' (relative sides in *rel,
@@ -312,9 +255,9 @@ static int parse_time(const char *arg, uint64_t *start, uint64_t *end,
 		*rel |= KMT_TIME_REL_END;
 		b++;
 	}
-	if (comma > a && parse_seconds(a, comma - a, start))
+	if (comma > a && kmt_parse_seconds(a, comma - a, start))
 		return -1;
-	if (*b && parse_seconds(b, strlen(b), end))
+	if (*b && kmt_parse_seconds(b, strlen(b), end))
 		return -1;
 	if ((*rel & KMT_TIME_REL_END) && !*end)
 		return -1;	/* "+0" would read as an open end */
@@ -628,36 +571,6 @@ static int check_sort_keys(const char *spec, const struct report_run *run,
 static int view_options(const struct view_args *a, struct kmt_report_opts *opts,
 			char *msg, size_t len)
 {
-	static const struct {
-		const char *name;
-		size_t arg;		/* in struct view_args */
-		size_t val;		/* in struct kmt_report_opts */
-		int positive;
-	} durations[] = {
-		{ "--older-than", offsetof(struct view_args, older_than),
-		  offsetof(struct kmt_report_opts, older_than), 0 },
-		{ "--warmup", offsetof(struct view_args, warmup),
-		  offsetof(struct kmt_report_opts, warmup), 0 },
-		{ "--step", offsetof(struct view_args, step),
-		  offsetof(struct kmt_report_opts, step), 1 },
-	};
-	size_t i;
-
-	opts->warmup = 1000000000ULL;	/* 1 s */
-	for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
-		const char *arg = *(const char *const *)((const char *)a +
-							 durations[i].arg);
-		uint64_t *val = (uint64_t *)((char *)opts + durations[i].val);
-
-		if (!arg)
-			continue;
-		if (parse_duration(arg, val) || (durations[i].positive && !*val)) {
-			snprintf(msg, len, "option '%s' needs a duration such as "
-				 "500ms, 2s or 1m%s, not '%s'", durations[i].name,
-				 durations[i].positive ? ", above 0" : "", arg);
-			return -1;
-		}
-	}
 	if (a->by && strcmp(a->by, "pid") && strcmp(a->by, "tgid") &&
 	    strcmp(a->by, "comm")) {
 		snprintf(msg, len, "option '--by' needs pid, tgid or comm, not '%s'",
@@ -876,12 +789,12 @@ int cmd_report(int argc, char **argv)
 		OPT_GROUP("views (with any of them, only the views print, unless --slab or --page)"),
 		OPT_BOOL(0, "leaks", &want.leaks,
 			 "still allocated at the end, by callsite and stack, with ages"),
-		OPT_STRING(0, "older-than", &va.older_than, "duration",
+		OPT_DURATION(0, "older-than", &opts.older_than, "duration", 0,
 			   "leaks: only objects alive at least this long (500ms, 2s, 1m)"),
 		OPT_BOOL(0, "errors", &want.errors,
 			 "misuse: wrong free function or cache, double and unknown frees, "
 			 "bytes_alloc < bytes_req, failures"),
-		OPT_STRING(0, "warmup", &va.warmup, "duration",
+		OPT_DURATION(0, "warmup", &opts.warmup, "duration", 0,
 			   "errors: frees of unknown pointers this early are expected "
 			   "(default 1s)"),
 		OPT_BOOL(0, "all-findings", &opts.all_findings,
@@ -906,7 +819,7 @@ int cmd_report(int argc, char **argv)
 			 "histogram of allocation-to-free times (per callsite with --caller)"),
 		OPT_BOOL(0, "timeline", &want.timeline,
 			 "outstanding slab and page memory over time, top callsites"),
-		OPT_STRING(0, "step", &va.step, "duration",
+		OPT_DURATION(0, "step", &opts.step, "duration", 1,
 			   "timeline, extfrag: the step (default: the span / 50, rounded)"),
 		OPT_INT(0, "top", &opts.top, "n", 1, INT_MAX,
 			"timeline: callsites drawn (default 10)"),
@@ -960,6 +873,7 @@ int cmd_report(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	kmt_callsite_cache_init(&run.callsites);
 	opts.top = INT_MIN;	/* not given */
+	opts.warmup = 1000000000ULL;	/* 1 s */
 	nargs = kmt_parse_options(argc, argv, options, report_usage, 0);
 	if (nargs > 1)
 		return kmt_usage_error("one input at a time, not '%s' and '%s'",

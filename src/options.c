@@ -6,6 +6,7 @@
 
 #include "builtin.h"
 #include "options.h"
+#include "util/duration.h"
 
 static int shown(const struct kmt_option *o)
 {
@@ -184,7 +185,8 @@ static void set_value(const struct kmt_option *o, const char *name,
 {
 	size_t i;
 
-	if (o->type == KMT_OPT_INT || o->type == KMT_OPT_STRING) {
+	if (o->type == KMT_OPT_INT || o->type == KMT_OPT_STRING ||
+	    o->type == KMT_OPT_DURATION) {
 		for (i = 0; i < *nr_given; i++) {
 			if (given[i].value == o->value)
 				exit(kmt_usage_error("option '%s' given twice ('%s', then '%s')",
@@ -213,6 +215,13 @@ static void set_value(const struct kmt_option *o, const char *name,
 	}
 	case KMT_OPT_STRING:
 		*(const char **)o->value = arg;
+		break;
+	case KMT_OPT_DURATION:
+		if (kmt_parse_duration(arg, o->value) ||
+		    (o->min && !*(uint64_t *)o->value))
+			exit(kmt_usage_error("option '%s' needs a duration such as "
+					     "500ms, 2s or 1m%s, not '%s'", name,
+					     o->min ? ", above 0" : "", arg));
 		break;
 	case KMT_OPT_LIST: {
 		const char **v = o->value;

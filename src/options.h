@@ -17,6 +17,11 @@ enum kmt_opt_type {
 	KMT_OPT_INT,		/* int *: a decimal number from min to max */
 	KMT_OPT_STRING,		/* const char **: the argument as given */
 	KMT_OPT_LIST,		/* const char **: repeated use joins with ',' */
+	/*
+	 * uint64_t *: nanoseconds, in the one grammar of durations
+	 * (util/duration.h); min 1: above 0
+	 */
+	KMT_OPT_DURATION,
 };
 
 enum kmt_opt_flags {
@@ -55,6 +60,10 @@ struct kmt_option {
 #define OPT_LIST(s, l, v, a, h)						\
 	{ .type = KMT_OPT_LIST, .short_name = (s), .long_name = (l),	\
 	  .value = (v), .argh = (a), .help = (h) }
+/* a duration in ns (500ms, 2s, 1m); positive: 0 is refused */
+#define OPT_DURATION(s, l, v, a, positive, h)				\
+	{ .type = KMT_OPT_DURATION, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .min = !!(positive) }
 /* a string whose words values() lists */
 #define OPT_WORDS(s, l, v, a, fn, h)					\
 	{ .type = KMT_OPT_STRING, .short_name = (s), .long_name = (l),	\

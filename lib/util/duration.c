@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
+#include <string.h>
+
+#include "util/duration.h"
+
+/* more seconds than this overflow nanoseconds in 64 bits */
+#define MAX_SECONDS 18000000000ULL
+
+int kmt_parse_seconds(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0;
+	int digits = 0, fd = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+		if (sec > MAX_SECONDS)
+			return -1;
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+			if (fd < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				fd++;
+			}
+		}
+	}
+	if (i != len || !digits)
+		return -1;
+	while (fd++ < 9)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+int kmt_parse_duration(const char *arg, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		uint64_t div, mul;
+	} units[] = {
+		{ "ns", 1000000000, 1 }, { "us", 1000000, 1 },
+		{ "ms", 1000, 1 }, { "s", 1, 1 }, { "m", 1, 60 },
+		{ "h", 1, 3600 }, { "", 1, 1 },
+	};
+	size_t len = strlen(arg), num = 0, i;
+	uint64_t v;
+
+	while (num < len && ((arg[num] >= '0' && arg[num] <= '9') ||
+			     arg[num] == '.'))
+		num++;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(arg + num, units[i].unit))
+			continue;
+		if (kmt_parse_seconds(arg, num, &v))
+			return -1;
+		if (v > UINT64_MAX / units[i].mul)
+			return -1;
+		*ns = v / units[i].div * units[i].mul;
+		return 0;
+	}
+	return -1;
+}

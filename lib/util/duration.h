@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KMT_UTIL_DURATION_H
+#define KMT_UTIL_DURATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The one grammar of durations every command takes: a number with a
+ * unit, ns, us, ms, s, m or h ("500ms", "1.5s", "2m"); a bare number is
+ * seconds.  To the nanosecond, without floating point, so "0.1" is
+ * exactly 100000000.  0, or -1 when arg is none.
+ */
+int kmt_parse_duration(const char *arg, uint64_t *ns);
+
+/*
+ * The first len bytes of s as seconds, "12.5", digits and at most one
+ * point, to nanoseconds: what --time's sides are.  0, or -1.
+ */
+int kmt_parse_seconds(const char *s, size_t len, uint64_t *ns);
+
+#endif
