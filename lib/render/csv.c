@@ -228,6 +228,8 @@ int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 	size_t i;
 
 	fputs("table,row,column,value\n", out);
+	if (m->bare)
+		return ferror(out) ? -1 : 0;
 	cell_str(out, "meta", NULL, "", 0, "input", m->input);
 	cell_str(out, "meta", NULL, "", 0, "format", m->format);
 	cell_str(out, "meta", NULL, "", 0, "kernel",

@@ -293,7 +293,8 @@ int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 
 	kmt_json_init(&j, out, pretty);
 	kmt_json_obj_open(&j, NULL);
-	json_meta(&j, &r->meta);
+	if (!r->meta.bare)
+		json_meta(&j, &r->meta);
 	/* one object per group, in the order groups first appear */
 	for (i = 0; i < r->nr; i++) {
 		const char *group = r->sections[i]->group;
@@ -303,7 +304,8 @@ int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 			seen = !strcmp(r->sections[k]->group, group);
 		if (seen)
 			continue;
-		kmt_json_obj_open(&j, group);
+		if (*group)
+			kmt_json_obj_open(&j, group);
 		for (k = i; k < r->nr; k++) {
 			const struct kmt_section *sec = r->sections[k];
 
@@ -316,13 +318,16 @@ int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 				kmt_json_str(&j, "view", sec->missing.view);
 				kmt_render_json_missing(&j, &sec->missing.why);
 				kmt_json_obj_close(&j);
+			} else if (!*group) {
+				kmt_render_json_summary(&j, &sec->summary);
 			} else {
 				kmt_json_obj_open(&j, sec->key);
 				kmt_render_json_summary(&j, &sec->summary);
 				kmt_json_obj_close(&j);
 			}
 		}
-		kmt_json_obj_close(&j);
+		if (*group)
+			kmt_json_obj_close(&j);
 	}
 	kmt_json_obj_close(&j);
 	kmt_json_finish(&j);

@@ -38,7 +38,8 @@ static void row_open(struct kmt_json *j, FILE *out,
 	kmt_json_u64(j, "span_ns", m->last_ts >= m->first_ts ?
 				   m->last_ts - m->first_ts : 0);
 	kmt_render_json_start(j, m);
-	snprintf(table, sizeof(table), "%s.%s%s", sec->group, sec->key, suffix);
+	snprintf(table, sizeof(table), "%s%s%s%s", sec->group,
+		 *sec->group ? "." : "", sec->key, suffix);
 	kmt_json_str(j, "table", table);
 }
 

@@ -968,7 +968,8 @@ int kmt_render_text_more(const struct kmt_report *r, FILE *out)
 
 int kmt_render_text_head(const struct kmt_report *r, FILE *out)
 {
-	render_meta(&r->meta, out);
+	if (!r->meta.bare)
+		render_meta(&r->meta, out);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "event/event.h"
 #include "report/report.h"
@@ -16,6 +18,37 @@ void kmt_report_init(struct kmt_report *r)
 	kmt_arena_init(&r->arena);
 	kmt_report_texts_init(&r->sym_memo[0]);
 	kmt_report_texts_init(&r->sym_memo[1]);
+}
+
+void kmt_report_meta_here(struct kmt_report *r, const char *input,
+			  const char *format)
+{
+	struct kmt_report_meta *m = &r->meta;
+	struct timespec now;
+	struct utsname u;
+	char id[64] = "";
+	FILE *f;
+
+	m->input = kmt_report_strdup(r, input);
+	m->format = kmt_report_strdup(r, format);
+	if (!uname(&u)) {
+		m->host = kmt_report_strdup(r, u.nodename);
+		m->kernel = kmt_report_strdup(r, u.release);
+	} else {
+		m->host = m->kernel = "";
+	}
+	f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	if (f) {
+		if (fgets(id, sizeof(id), f))
+			id[strcspn(id, "\n")] = '\0';
+		fclose(f);
+	}
+	m->boot_id = kmt_report_strdup(r, id);
+	if (!clock_gettime(CLOCK_REALTIME, &now)) {
+		m->has_start = 1;
+		m->start_unix_ns = (uint64_t)now.tv_sec * 1000000000u +
+				   (uint64_t)now.tv_nsec;
+	}
 }
 
 int kmt_table_col(const struct kmt_table *t, const char *key)

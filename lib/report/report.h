@@ -179,7 +179,11 @@ struct kmt_missing_view {
 
 struct kmt_section {
 	enum kmt_section_kind kind;
-	const char *group;	/* JSON object the section lives in */
+	/*
+	 * JSON object the section lives in; "" for the document's top
+	 * level (a summary's items, a table's array, as members of it)
+	 */
+	const char *group;
 	const char *key;	/* JSON member name within the group */
 	union {
 		struct kmt_table table;
@@ -258,6 +262,13 @@ struct kmt_report_meta {
 	const char *recorded[16];
 	size_t nr_recorded;
 	int types_known;
+	/*
+	 * The command's output is its sections alone (check, top, watch,
+	 * stat, pageowner): text and CSV draw no header of the input, JSON
+	 * no "meta" member.  ndjson's rows still carry the host, kernel,
+	 * boot and start columns, which every row carries everywhere.
+	 */
+	int bare;
 };
 
 /* a number -> a text made for a report (in its arena, or static) */
@@ -282,6 +293,13 @@ struct kmt_report {
 };
 
 void kmt_report_init(struct kmt_report *r);
+/*
+ * The meta of a report on this machine as it runs (top, watch, stat):
+ * its host name, kernel release and boot id, started now, with input
+ * and format as given ("live", "bpf").  Strings are copied into r.
+ */
+void kmt_report_meta_here(struct kmt_report *r, const char *input,
+			  const char *format);
 void kmt_report_free(struct kmt_report *r);
 /* the section group.key ("slab", "allocs"), or NULL */
 /* the index of t's column called key, or -1 */
