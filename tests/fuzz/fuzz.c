@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer targets, one per reader and one for the whole report: this
+ * libFuzzer targets, one per reader and one for the whole report (the
+ * engine, lib/run, with every analysis): this
  * file is compiled once per target with -DFUZZ_TARGET_<NAME> (fuzz.mk).
  *
  * The bytes reach the readers as a file does: written to a memfd, which
@@ -28,6 +29,8 @@
 
 #include "builtin.h"
 #include "event/session.h"
+#include "render/render.h"
+#include "run/report.h"
 #include "source/source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -97,7 +100,47 @@ static void read_session(const char *path)
 	kmt_session_free(&s);
 }
 
-#if defined(FUZZ_TARGET_REPORT) || defined(FUZZ_TARGET_PAGEOWNER)
+#if defined(FUZZ_TARGET_REPORT)
+/*
+ * Every analysis through the report engine (lib/run), as `kmemtrace
+ * report` runs it, in one of the three formats drawn to /dev/null, with
+ * the reader and the analyses in one thread or two (a thread costs more
+ * than a small input does: not every time), the processes by task,
+ * thread group or name.
+ */
+static void run_report(const char *path, size_t size)
+{
+	static const char *const fmt[] = { "text", "json", "csv" };
+	struct kmt_run_spec spec = { 0 };
+	enum kmt_run_status st;
+	struct kmt_run *run;
+	char msg[256];
+	size_t i;
+	FILE *out;
+
+	for (i = 0; i < kmt_run_nr_analyses; i++)
+		*kmt_run_want_flag(&spec.want, i) = 1;
+	spec.opts.caller = spec.opts.alloc = spec.opts.all_findings = 1;
+	spec.opts.warmup = 1000000000ULL;
+	spec.opts.by_tgid = size / 6 % 3 == 1;
+	spec.opts.by_comm = size / 6 % 3 == 2;
+	spec.threads = size / 3 % 2 ? 1 : 2;
+	run = kmt_run_create(&spec, &st, msg, sizeof(msg));
+	if (!run)
+		abort();
+	if (kmt_run_read(run, path) == KMT_RUN_OK &&
+	    kmt_run_finish(run, kmt_renderer_find(fmt[size % 3])) == KMT_RUN_OK) {
+		out = fopen("/dev/null", "we");
+		if (!out)
+			abort();
+		kmt_run_draw(run, out);
+		fclose(out);
+	}
+	kmt_run_free(run);
+}
+#endif
+
+#if defined(FUZZ_TARGET_PAGEOWNER)
 /* a command with its arguments; its messages go to stderr */
 static void run_command(int (*fn)(int, char **), const char *const *args,
 			const char *path)
@@ -205,27 +248,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return -1;
 	fd = to_memfd(data, size, path, sizeof(path));
 #if defined(FUZZ_TARGET_REPORT)
-	{
-		/*
-		 * every view, in one of the three formats, with the reader
-		 * and the analyses in one thread or two (a thread costs more
-		 * than a small input does: not every time), the processes
-		 * by task, thread group or name
-		 */
-		static const char *const fmt[] = { "text", "json", "csv" };
-		static const char *const by[] = { "pid", "tgid", "comm" };
-		const char *args[] = {
-			"report", "--threads", size / 3 % 2 ? "1" : "2",
-			"--by", by[size / 6 % 3],
-			"--slab", "--page", "--caller", "--alloc",
-			"--leaks", "--errors", "--all-findings", "--procs",
-			"--pcpu", "--extfrag", "--caches", "--sizes",
-			"--lifetimes", "--timeline", "--format",
-			fmt[size % 3], "-o", "/dev/null", NULL,
-		};
-
-		run_command(cmd_report, args, path);
-	}
+	run_report(path, size);
 #elif defined(FUZZ_TARGET_PAGEOWNER)
 	{
 		const char *text[] = { "pageowner", "--threads", "1", "-o",
