@@ -784,6 +784,18 @@ int kmt_run_read_error(const struct kmt_run *run)
 	return run->read_err;
 }
 
+void *kmt_run_context(const struct kmt_run *run,
+		      const struct kmt_analysis_ops *ops)
+{
+	size_t i;
+
+	for (i = 0; i < NR_ANALYSES; i++) {
+		if (analyses[i].ops == ops)
+			return run->ctx[i];
+	}
+	return NULL;
+}
+
 const struct kmt_session *kmt_run_session(const struct kmt_run *run)
 {
 	return run->s;

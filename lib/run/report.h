@@ -148,6 +148,9 @@ const char *kmt_run_error(const struct kmt_run *run);
 const char *kmt_run_warning(const struct kmt_run *run);
 /* the reader's error code after KMT_RUN_E_READ (-ENOMEM, -EINVAL, ...) */
 int kmt_run_read_error(const struct kmt_run *run);
+/* the context of the run's analysis ops (its own getters), or NULL */
+void *kmt_run_context(const struct kmt_run *run,
+		      const struct kmt_analysis_ops *ops);
 /* the session the input was read into: its counts, its tables */
 const struct kmt_session *kmt_run_session(const struct kmt_run *run);
 /*

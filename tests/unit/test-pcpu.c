@@ -100,6 +100,8 @@ static void test_slab_only_cpu(void)
 	vf_create(&f, &kmt_analysis_pcpu);
 	vf_kmalloc(&f, 10, 3, 1, 0x10, 0xa0, 8, 8);
 	vf_page_alloc(&f, 11, 1, 1, 0x10, 0);
+	/* a recording without per-CPU list events says "not recorded" */
+	drain(&f, 12, 1, 0x20, 0);
 	vf_finish(&f);
 	t = vf_table(&f, "pcpu", "cpus");
 	CHECK_EQ_U64(t->nrows, 1);

@@ -4,8 +4,10 @@
 
 /*
  * What the unit tests of the views (test-leaks.c, test-errors.c, ...)
- * share: a session, one view running alone on hand-made events, and
- * lookups into the report it makes.
+ * share: a session, one view running alone on hand-made events through
+ * the report engine (lib/run, as `kmemtrace report --leaks` runs it:
+ * the live tracker first, then the view), and lookups into the report
+ * it makes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +18,16 @@
 #include "event/session.h"
 #include "render/render.h"
 #include "report/report.h"
+#include "run/report.h"
 #include "check.h"
 
 struct vf {
 	struct kmt_session s;
 	struct kmt_report_opts opts;
 	const struct kmt_analysis_ops *ops;
-	void *ctx;
-	struct kmt_report r;
+	struct kmt_run *run;
+	void *ctx;		/* the view's, for its own getters */
+	const struct kmt_report *r;	/* once finished */
 	int finished;
 };
 
@@ -31,33 +35,42 @@ static inline void vf_init(struct vf *f)
 {
 	memset(f, 0, sizeof(*f));
 	CHECK(!kmt_session_init(&f->s));
-	kmt_report_init(&f->r);
 }
 
+/* a run of the view ops alone, on f's session, with f's options */
 static inline void vf_create(struct vf *f, const struct kmt_analysis_ops *ops)
 {
+	struct kmt_run_spec spec = { 0 };
+	enum kmt_run_status st;
+	char msg[256];
+	size_t i;
+
 	f->ops = ops;
-	f->ctx = ops->create(&f->s, &f->opts);
+	spec.session = &f->s;
+	spec.opts = f->opts;
+	spec.threads = 1;
+	for (i = 0; i < kmt_run_nr_analyses; i++) {
+		if (kmt_run_analyses[i].ops == ops)
+			*kmt_run_want_flag(&spec.want, i) = 1;
+	}
+	f->run = kmt_run_create(&spec, &st, msg, sizeof(msg));
+	if (!f->run)
+		fprintf(stderr, "no run: %s\n", msg);
+	CHECK(f->run != NULL);
+	f->ctx = f->run ? kmt_run_context(f->run, ops) : NULL;
 	CHECK(f->ctx != NULL);
 }
 
 static inline void vf_free(struct vf *f)
 {
-	if (f->ctx)
-		f->ops->destroy(f->ctx);
-	kmt_report_free(&f->r);
+	kmt_run_free(f->run);
 	kmt_session_free(&f->s);
 }
 
-/* the session's clock: what the readers do before the analyses see it */
+/* an event as a reader hands it on: the session counts it first */
 static inline void vf_ev(struct vf *f, struct kmt_event *ev)
 {
-	if (!f->s.first_ts || ev->ts < f->s.first_ts)
-		f->s.first_ts = ev->ts;
-	if (ev->ts > f->s.last_ts)
-		f->s.last_ts = ev->ts;
-	f->s.nr_events[ev->type]++;
-	CHECK(!f->ops->on_event(f->ctx, ev));
+	CHECK(!kmt_run_feed(f->run, ev));
 }
 
 static inline uint32_t vf_str(struct vf *f, const char *s)
@@ -145,14 +158,15 @@ static inline void vf_extfrag(struct vf *f, uint64_t ts, int cpu, int pid,
 
 static inline void vf_finish(struct vf *f)
 {
-	CHECK(!f->ops->finish(f->ctx, &f->r));
+	CHECK(kmt_run_finish(f->run, NULL) == KMT_RUN_OK);
+	f->r = kmt_run_report(f->run);
 	f->finished = 1;
 }
 
 static inline struct kmt_section *vf_section(struct vf *f, const char *group,
 					     const char *key)
 {
-	struct kmt_section *sec = kmt_report_section(&f->r, group, key);
+	struct kmt_section *sec = kmt_report_section(f->r, group, key);
 
 	if (!sec)
 		fprintf(stderr, "no section %s.%s\n", group, key);
@@ -253,7 +267,7 @@ static inline void vf_renders(struct vf *f, const char *want_text,
 		CHECK(out != NULL);
 		if (!out)
 			return;
-		CHECK(!kmt_renderer_find(names[i])->render(&f->r, out));
+		CHECK(!kmt_renderer_find(names[i])->render(f->r, out));
 		fclose(out);
 		if (i == 0 && want_text && !strstr(buf, want_text)) {
 			fprintf(stderr, "text lacks \"%s\":\n%s\n", want_text, buf);
