@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmemtrace diff A B: what changed between two recordings, or between a
- * report saved as JSON (the baseline) and a recording.  Each side is
- * reduced to report's JSON (a recording through `report` itself, run
- * here with the tables the comparison needs; a saved report read back),
- * so that a baseline compares exactly as its recording would.  Rows are
+ * report saved as JSON (the baseline) and a recording.  A recording is
+ * read through the report engine (lib/run) with the tables the
+ * comparison needs, in memory; a saved report (report's JSON of those
+ * tables, which --save writes) is read back, and compares exactly as its
+ * recording would: the figures are read by the same column names.  Rows are
  * matched by name: callsites and stack frames without their offsets, so
  * two boots (KASLR) and two builds of a kernel compare.
  *
@@ -31,6 +32,7 @@
 #include "options.h"
 #include "render/render.h"
 #include "report/report.h"
+#include "run/report.h"
 #include "util/arena.h"
 #include "util/array.h"
 #include "util/hash.h"
@@ -73,8 +75,10 @@ struct source {
 	} vals[4];
 };
 
+/* the options that choose a recording's events, as report takes them */
 struct pass {
-	const char *older_than, *time, *comm, *pid;
+	uint64_t older_than;
+	const char *time, *comm, *pid;
 };
 
 /* what is compared: report's recordings, or page_owner dumps */
@@ -88,7 +92,12 @@ struct diff_kind {
 	size_t nr_dims;
 	const struct source *sources;
 	size_t nr_sources;
-	/* the side's JSON for an input that is not JSON, written to path */
+	/*
+	 * The side of an input that is not JSON: a report made in memory
+	 * (views), or, for page_owner dumps, the command's JSON written to
+	 * path (reduce)
+	 */
+	const char *const *views;
 	int (*reduce)(const char *input, const char *path,
 		      const struct pass *ps);
 	const char *must_have;	/* a member every such JSON has */
@@ -159,7 +168,10 @@ static const struct source pageowner_sources[] = {
 struct side {
 	const char *path;
 	struct kmt_arena arena;
+	/* a saved report (or a command's JSON), or a report made here */
 	struct kmt_jv *doc;
+	struct kmt_run *run;
+	const struct kmt_report *model;
 	double span;		/* seconds; 0 for a snapshot */
 	int has[MAX_DIMS];	/* the document holds the dimension's tables */
 };
@@ -219,61 +231,115 @@ static int run_inside(int (*cmd)(int, char **), int argc, char **argv,
 	return ret;
 }
 
-/* the options that choose a recording's events, passed on to report */
-static void add_pass(char **argv, int *argc, const struct pass *ps)
-{
-	if (ps->older_than) {
-		argv[(*argc)++] = (char *)"--older-than";
-		argv[(*argc)++] = (char *)ps->older_than;
-	}
-	if (ps->time) {
-		argv[(*argc)++] = (char *)"--time";
-		argv[(*argc)++] = (char *)ps->time;
-	}
-	if (ps->comm) {
-		argv[(*argc)++] = (char *)"--comm";
-		argv[(*argc)++] = (char *)ps->comm;
-	}
-	if (ps->pid) {
-		argv[(*argc)++] = (char *)"--pid";
-		argv[(*argc)++] = (char *)ps->pid;
-	}
-}
+/* the tables a comparison of recordings reads, as report's options */
+static const char *const report_views[] = {
+	"slab", "page", "caller", "caches", "procs", "by-comm", "leaks", NULL,
+};
 
-/* report's JSON of a recording with views, written to path */
-static int run_report_views(const char *const *views, const char *input,
-			    const char *path, const struct pass *ps)
-{
-	char *argv[28];
-	int argc = 0;
+/* the allocation profile, every row */
+static const char *const profile_views[] = { "profile", NULL };
 
-	argv[argc++] = (char *)"diff";
-	argv[argc++] = (char *)"--json";
-	while (*views)
-		argv[argc++] = (char *)*views++;
-	add_pass(argv, &argc, ps);
-	argv[argc++] = (char *)"-o";
-	argv[argc++] = (char *)path;
-	argv[argc++] = (char *)"--";
-	argv[argc++] = (char *)input;
-	argv[argc] = NULL;
-	return run_inside(cmd_report, argc, argv, "diff");
+/* a run's spec: the views named, and what ps chooses of the events */
+static int side_spec(const char *const *views, const struct pass *ps,
+		     struct kmt_run_spec *spec)
+{
+	size_t i;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->opts.warmup = 1000000000ULL;	/* report's default */
+	spec->opts.older_than = ps->older_than;
+	spec->opts.weight = KMT_PROFILE_ALLOC_SPACE;
+	spec->comms = ps->comm;
+	spec->pids = ps->pid;
+	spec->threads = 1;
+	for (; *views; views++) {
+		if (!strcmp(*views, "caller"))
+			spec->opts.caller = 1;
+		else if (!strcmp(*views, "by-comm"))
+			spec->opts.by_comm = 1;
+		for (i = 0; i < kmt_run_nr_analyses; i++) {
+			if (!strcmp(kmt_run_analyses[i].ops->name, *views))
+				*kmt_run_want_flag(&spec->want, i) = 1;
+		}
+	}
+	if (ps->time && kmt_run_parse_time(ps->time, &spec->time_start,
+					   &spec->time_end,
+					   &spec->time_relative))
+		return kmt_usage_error("option '--time' needs start,end in seconds "
+				       "as the recording stamps them, or from its "
+				       "start as +S (+1.5,+3), start <= end, not '%s'",
+				       ps->time);
+	spec->time_arg = ps->time;
+	return 0;
 }
 
 /*
- * report's JSON for a recording, with the tables a comparison reads,
- * written to path: report itself does it, so a baseline saved with
- * --save is what a comparison of the recording would read.
+ * The report of a recording with views, made in memory (*run, whole
+ * model), as `kmemtrace report` makes it: the exit status.  A recording
+ * partly unreadable is said, and compared for what it has.
  */
-static int run_report(const char *input, const char *path,
-		      const struct pass *ps)
+static int run_views(const char *const *views, const char *input,
+		     const struct pass *ps, struct kmt_run **run)
 {
-	static const char *const views[] = {
-		"--slab", "--page", "--caller", "--caches", "--procs",
-		"--by", "comm", "--leaks", NULL,
-	};
+	struct kmt_run_spec spec;
+	enum kmt_run_status st;
+	char msg[1024];
+	int ret = side_spec(views, ps, &spec);
 
-	return run_report_views(views, input, path, ps);
+	*run = NULL;
+	if (ret)
+		return ret;
+	*run = kmt_run_create(&spec, &st, msg, sizeof(msg));
+	if (!*run)
+		return st == KMT_RUN_E_SPEC ? kmt_usage_error("%s", msg) :
+					      kmt_error(KMT_EXIT_RUNTIME, "%s", msg);
+	st = kmt_run_read(*run, input);
+	if (st == KMT_RUN_OK) {
+		if (kmt_run_warning(*run))
+			kmt_warning("%s", kmt_run_warning(*run));
+		st = kmt_run_finish(*run, NULL);
+	}
+	if (st) {
+		ret = st == KMT_RUN_E_INPUT ? KMT_EXIT_INPUT :
+		      st == KMT_RUN_E_READ ?
+		      kmt_read_exit(kmt_run_read_error(*run)) : KMT_EXIT_RUNTIME;
+		kmt_error(ret, "%s", kmt_run_error(*run));
+		kmt_run_free(*run);
+		*run = NULL;
+		return ret;
+	}
+	if (kmt_run_unreadable(*run, msg, sizeof(msg))) {
+		kmt_warning("%s", msg);
+		ret = KMT_EXIT_PARTIAL;
+	}
+	return ret;
+}
+
+/*
+ * --save: report's JSON of a recording with the tables a comparison
+ * reads, so that the baseline compares exactly as its recording would.
+ */
+static int save_report(const char *input, const char *path,
+		       const struct pass *ps)
+{
+	struct kmt_run *run;
+	FILE *out;
+	int ret = run_views(report_views, input, ps, &run), err;
+
+	if (!run)
+		return ret;
+	out = kmt_open_output(path);
+	if (!out) {
+		kmt_run_free(run);
+		return kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", path,
+				 strerror(errno));
+	}
+	errno = 0;
+	err = kmt_render_json(kmt_run_report(run), out) ?
+	      (errno ? -errno : -EIO) : 0;
+	err = kmt_close_output(out, path, err);
+	kmt_run_free(run);
+	return err ? err : ret;
 }
 
 /* pageowner's JSON for a dump, grouped by stack, with its totals */
@@ -297,18 +363,9 @@ static int run_pageowner(const char *input, const char *path,
 	return run_inside(cmd_pageowner, argc, argv, "pageowner");
 }
 
-/* report's allocation profile of a recording, every row, as JSON */
-static int run_profile(const char *input, const char *path,
-		       const struct pass *ps)
-{
-	static const char *const views[] = { "--profile", "-l", "0", NULL };
-
-	return run_report_views(views, input, path, ps);
-}
-
 /* --pprof reads only the profile of each side (load_side's fields) */
 static const struct diff_kind profile_kind = {
-	.reduce = run_profile, .must_have = "profile",
+	.views = profile_views, .must_have = "profile",
 	.what = "a kmemtrace report with its profile",
 };
 
@@ -316,14 +373,14 @@ static const struct diff_kind report_kind = {
 	report_metrics, KMT_NCOLS(report_metrics), M_BYTES, M_LIVE_BYTES,
 	report_dims, KMT_NCOLS(report_dims), report_sources,
 	KMT_NCOLS(report_sources),
-	run_report, "span_ns", "a kmemtrace report",
+	report_views, NULL, "span_ns", "a kmemtrace report",
 };
 
 static const struct diff_kind pageowner_kind = {
 	pageowner_metrics, KMT_NCOLS(pageowner_metrics), PM_PAGES, PM_PAGES,
 	pageowner_dims, KMT_NCOLS(pageowner_dims), pageowner_sources,
 	KMT_NCOLS(pageowner_sources),
-	run_pageowner, "groups", "kmemtrace pageowner's JSON",
+	NULL, run_pageowner, "groups", "kmemtrace pageowner's JSON",
 };
 
 static int read_all(int fd, char **out, size_t *len)
@@ -342,6 +399,22 @@ static int read_all(int fd, char **out, size_t *len)
 	}
 	*out = sb.buf;
 	*len = sb.len;
+	return 0;
+}
+
+/* a side made here: its report's model, its span */
+static int model_side(const struct diff_kind *k, struct side *sd,
+		      const struct pass *ps)
+{
+	const struct kmt_report_meta *m;
+	int ret = run_views(k->views, sd->path, ps, &sd->run);
+
+	if (!sd->run)
+		return ret;
+	sd->model = kmt_run_report(sd->run);
+	m = &sd->model->meta;
+	sd->span = m->last_ts >= m->first_ts ? (m->last_ts - m->first_ts) / 1e9 :
+					       0;
 	return 0;
 }
 
@@ -365,6 +438,8 @@ static int load_side(const struct diff_kind *k, struct side *sd,
 		if (fd < 0)
 			return kmt_error(KMT_EXIT_INPUT, "cannot open '%s': %s",
 					 sd->path, strerror(errno));
+	} else if (k->views) {
+		return model_side(k, sd, ps);
 	} else {
 		char path[64];
 
@@ -403,6 +478,108 @@ static int load_side(const struct diff_kind *k, struct side *sd,
 	return 0;
 }
 
+static void free_side(struct side *sd)
+{
+	kmt_arena_free(&sd->arena);
+	kmt_run_free(sd->run);
+}
+
+/*
+ * A table of a side, whichever it is: rows of a saved report's JSON
+ * (arr), or of a report made here (t, with a row buffer).  The figures
+ * are what report's JSON of the same table holds.
+ */
+struct side_table {
+	const struct kmt_jv *arr;
+	const struct kmt_table *t;
+	union kmt_val *buf;
+	const union kmt_val *row;	/* the model's current row */
+	const struct kmt_jv *jrow;	/* the JSON's */
+};
+
+static int side_table(const struct side *sd, const char *group,
+		      const char *key, struct side_table *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (sd->model) {
+		const struct kmt_section *sec =
+			kmt_report_section(sd->model, group ? group : "", key);
+
+		if (!sec || sec->kind != KMT_SEC_TABLE ||
+		    sec->table.style == KMT_TABLE_SERIES)
+			return 0;
+		st->t = &sec->table;
+		st->buf = calloc(st->t->ncols ? st->t->ncols : 1,
+				 sizeof(*st->buf));
+		return st->buf ? 1 : -ENOMEM;
+	} else {
+		const struct kmt_jv *g = group ? kmt_jv_get(sd->doc, group) :
+						 sd->doc;
+		const struct kmt_jv *t = kmt_jv_get(g, key);
+
+		if (!t || t->type != KMT_J_ARR)
+			return 0;
+		st->arr = t;
+		return 1;
+	}
+}
+
+static size_t st_rows(const struct side_table *st)
+{
+	return st->t ? st->t->nrows : st->arr->n;
+}
+
+static void st_row(struct side_table *st, size_t r)
+{
+	if (st->t)
+		st->row = kmt_table_row(st->t, r, st->buf);
+	else
+		st->jrow = st->arr->items[r];
+}
+
+/* column col of the current row as a string, NULL when it is none */
+static const char *st_str(const struct side_table *st, const char *col)
+{
+	if (st->t) {
+		int c = kmt_table_col(st->t, col);
+
+		return c >= 0 && st->t->cols[c].type == KMT_V_STR &&
+		       !(st->t->unrecorded >> c & 1) ? st->row[c].str : NULL;
+	} else {
+		const struct kmt_jv *v = kmt_jv_get(st->jrow, col);
+
+		return v && v->type == KMT_J_STR ? v->str : NULL;
+	}
+}
+
+/* column col of the current row as a number, 0 when it is none */
+static double st_num(const struct side_table *st, const char *col)
+{
+	if (st->t) {
+		int c = kmt_table_col(st->t, col);
+
+		if (c < 0 || st->t->unrecorded >> c & 1)
+			return 0;
+		switch (st->t->cols[c].type) {
+		case KMT_V_U64:
+		case KMT_V_DURATION:
+		case KMT_V_TIME:
+			return (double)st->row[c].u;
+		case KMT_V_S64:
+			return (double)st->row[c].s;
+		case KMT_V_DOUBLE:
+		case KMT_V_PCT:
+			return st->row[c].d;
+		default:
+			return 0;
+		}
+	} else {
+		const struct kmt_jv *v = kmt_jv_get(st->jrow, col);
+
+		return v && v->type == KMT_J_NUM ? v->num : 0;
+	}
+}
+
 /* ---- matching ---- */
 
 /* a symbol without "+off": "do_wp_page+293" -> "do_wp_page" */
@@ -429,13 +606,6 @@ static void add_stack(struct kmt_sb *sb, const char *s)
 	}
 }
 
-static double num(const struct kmt_jv *row, const char *col)
-{
-	const struct kmt_jv *v = kmt_jv_get(row, col);
-
-	return v && v->type == KMT_J_NUM ? v->num : 0;
-}
-
 static struct drow *row_for(struct diff *d, int dim, uint32_t kind,
 			    uint32_t name)
 {
@@ -457,51 +627,60 @@ static struct drow *row_for(struct diff *d, int dim, uint32_t kind,
 	return &d->rows[dim][d->nr[dim] - 1];
 }
 
+/* the frames of a stack given as an array (pageowner's JSON) */
+static void add_frames(struct kmt_sb *sb, const struct kmt_jv *nv)
+{
+	size_t f;
+
+	for (f = 0; f < nv->n; f++) {
+		const struct kmt_jv *fr = nv->items[f];
+
+		if (fr->type != KMT_J_STR)
+			continue;
+		if (f)
+			kmt_sb_adds(sb, " <- ");
+		add_name(sb, fr->str, strlen(fr->str), 1);
+	}
+}
+
 static int add_side(struct diff *d, struct side *sd, int which)
 {
 	struct kmt_sb sb = KMT_SB_INIT;
-	size_t i, r, k, f;
+	struct side_table st;
+	size_t i, r, k;
+	int ret;
 
 	for (i = 0; i < d->k->nr_sources; i++) {
 		const struct source *src = &d->k->sources[i];
-		const struct kmt_jv *g = src->group ?
-			kmt_jv_get(sd->doc, src->group) : sd->doc;
-		const struct kmt_jv *t = kmt_jv_get(g, src->table);
 
-		if (!t || t->type != KMT_J_ARR)
+		ret = side_table(sd, src->group, src->table, &st);
+		if (ret < 0)
+			goto oom;
+		if (!ret)
 			continue;
 		sd->has[src->dim] = 1;
-		for (r = 0; r < t->n; r++) {
-			const struct kmt_jv *row = t->items[r];
-			const struct kmt_jv *nv = kmt_jv_get(row, src->name_col);
-			const struct kmt_jv *kv = src->kind_col ?
-				kmt_jv_get(row, src->kind_col) : NULL;
-			const char *kind = kv && kv->type == KMT_J_STR ?
-					   kv->str : src->kind;
+		for (r = 0; r < st_rows(&st); r++) {
+			const struct kmt_jv *nv = NULL;
+			const char *name, *kind;
 			uint32_t kid, nid;
 			struct drow *dr;
 
-			if (!nv || !kind)
+			st_row(&st, r);
+			name = st_str(&st, src->name_col);
+			kind = src->kind_col ? st_str(&st, src->kind_col) : NULL;
+			if (!kind)
+				kind = src->kind;
+			if (!name && st.jrow)
+				nv = kmt_jv_get(st.jrow, src->name_col);
+			if ((!name && !(nv && nv->type == KMT_J_ARR)) || !kind)
 				continue;
 			kmt_sb_reset(&sb);
-			if (nv->type == KMT_J_ARR) {
-				/* a stack as frames (pageowner's) */
-				for (f = 0; f < nv->n; f++) {
-					const struct kmt_jv *fr = nv->items[f];
-
-					if (fr->type != KMT_J_STR)
-						continue;
-					if (f)
-						kmt_sb_adds(&sb, " <- ");
-					add_name(&sb, fr->str, strlen(fr->str), 1);
-				}
-			} else if (nv->type != KMT_J_STR) {
-				continue;
-			} else if (strstr(nv->str, " <- ")) {
-				add_stack(&sb, nv->str);
-			} else
-				add_name(&sb, nv->str, strlen(nv->str),
-					 src->symbols);
+			if (!name)
+				add_frames(&sb, nv);	/* a stack as frames */
+			else if (strstr(name, " <- "))
+				add_stack(&sb, name);
+			else
+				add_name(&sb, name, strlen(name), src->symbols);
 			if (sb.oom)
 				goto oom;
 			kid = kmt_strtab_intern(&d->strs, kind, strlen(kind));
@@ -510,17 +689,19 @@ static int add_side(struct diff *d, struct side *sd, int which)
 				goto oom;
 			dr->in[which] = 1;
 			for (k = 0; k < 4 && src->vals[k].col; k++) {
-				double v = num(row, src->vals[k].col);
+				double v = st_num(&st, src->vals[k].col);
 
 				if (src->vals[k].minus)
-					v -= num(row, src->vals[k].minus);
+					v -= st_num(&st, src->vals[k].minus);
 				dr->v[which][src->vals[k].m] += v * src->vals[k].scale;
 			}
 		}
+		free(st.buf);
 	}
 	kmt_sb_release(&sb);
 	return 0;
 oom:
+	free(st.buf);
 	kmt_sb_release(&sb);
 	return -ENOMEM;
 }
@@ -677,6 +858,16 @@ static void json_side(struct kmt_json *j, const char *key,
 
 	kmt_json_obj_open(j, key);
 	kmt_json_str(j, "input", s->path);
+	if (s->model) {
+		const struct kmt_report_meta *m = &s->model->meta;
+
+		kmt_json_str(j, "format", m->format);
+		kmt_json_str(j, "kernel", m->kernel && *m->kernel ? m->kernel :
+								   NULL);
+		kmt_json_double(j, "span_s", s->span);
+		kmt_json_obj_close(j);
+		return;
+	}
 	v = kmt_jv_get(s->doc, "format");
 	kmt_json_str(j, "format", v && v->type == KMT_J_STR ? v->str : NULL);
 	v = kmt_jv_get(s->doc, "kernel");
@@ -850,19 +1041,12 @@ static const struct kmt_col pprof_cols[] = {
 	{ "base", "Base", KMT_V_STR, 0 },
 };
 
-static const char *jstr(const struct kmt_jv *o, const char *key)
+/* a profile row's string column, "" when it has none */
+static const char *pstr(const struct side_table *st, const char *col)
 {
-	const struct kmt_jv *v = kmt_jv_get(o, key);
+	const char *v = st_str(st, col);
 
-	return v && v->type == KMT_J_STR ? v->str : "";
-}
-
-static int64_t jint(const struct kmt_jv *o, const char *key, int64_t none)
-{
-	const struct kmt_jv *v = kmt_jv_get(o, key);
-
-	return v && v->type == KMT_J_NUM ? (v->is_int ? v->i : llround(v->num)) :
-	       none;
+	return v ? v : "";
 }
 
 /*
@@ -874,9 +1058,9 @@ static int64_t jint(const struct kmt_jv *o, const char *key, int64_t none)
  */
 static int draw_pprof(struct side *s, FILE *out)
 {
+	const struct kmt_report_meta *b = &s[1].model->meta;
 	struct kmt_report rep;
 	struct kmt_table *t;
-	const struct kmt_jv *kernel = kmt_jv_get(s[1].doc, "kernel");
 	size_t i, c;
 	int side, ret;
 
@@ -884,40 +1068,43 @@ static int draw_pprof(struct side *s, FILE *out)
 	rep.meta.input = kmt_report_printf(&rep, "%s (the base) and %s",
 					   s[0].path, s[1].path);
 	rep.meta.format = "kmemtrace diff";
-	rep.meta.kernel = kernel && kernel->type == KMT_J_STR ?
-			  kmt_report_strdup(&rep, kernel->str) : "";
-	rep.meta.nr_cpus = (int)jint(s[1].doc, "cpus", 0);
+	rep.meta.kernel = b->kernel ? kmt_report_strdup(&rep, b->kernel) : "";
+	rep.meta.nr_cpus = b->nr_cpus;
 	t = kmt_report_add_table(&rep, "profile", "samples",
 				 "PROFILE: B's allocations minus A's",
 				 pprof_cols, KMT_NCOLS(pprof_cols),
 				 KMT_TABLE_PLAIN);
 	for (side = 0; t && side < 2 && !rep.oom; side++) {
-		const struct kmt_jv *p = kmt_jv_get(s[side].doc, "profile");
-		const struct kmt_jv *rows = p ? kmt_jv_get(p, "samples") : NULL;
+		struct side_table st;
+		int has = side_table(&s[side], "profile", "samples", &st);
 
-		for (i = 0; rows && rows->type == KMT_J_ARR && i < rows->n; i++) {
-			const struct kmt_jv *row = rows->items[i];
+		if (has < 0)
+			rep.oom = 1;
+		for (i = 0; has > 0 && i < st_rows(&st); i++) {
 			union kmt_val *v = kmt_table_add_row(t);
 
 			if (!v) {
 				rep.oom = 1;
 				break;
 			}
-			v[0].str = jstr(row, "kind");
-			v[1].str = jstr(row, "comm");
-			v[2].s = jint(row, "pid", -1);
-			v[3].str = jstr(row, "cache");
-			v[4].s = jint(row, "order", -1);
+			st_row(&st, i);
+			v[0].str = pstr(&st, "kind");
+			v[1].str = pstr(&st, "comm");
+			v[2].s = llround(st_num(&st, "pid"));
+			v[3].str = pstr(&st, "cache");
+			v[4].s = llround(st_num(&st, "order"));
 			for (c = 0; c < KMT_PROFILE_NR_VALUES; c++) {
-				int64_t x = jint(row, kmt_profile_values[c][0], 0);
+				int64_t x = llround(st_num(&st,
+						    kmt_profile_values[c][0]));
 
 				v[5 + c].s = side ? x : -x;
 			}
-			v[9].str = jstr(row, "stack");
-			v[10].str = jstr(row, "stack_ips");
-			v[11].str = jstr(row, "gfp");
+			v[9].str = pstr(&st, "stack");
+			v[10].str = pstr(&st, "stack_ips");
+			v[11].str = pstr(&st, "gfp");
 			v[12].str = side ? "" : "true";
 		}
+		free(st.buf);
 	}
 	if (!t || rep.oom) {
 		kmt_report_free(&rep);
@@ -963,8 +1150,8 @@ static int compare_pprof(char **paths, const struct pass *ps,
 	ret = kmt_close_output_whole(out, output, tmp,
 				     ret ? (errno ? errno : EIO) : 0);
 out:
-	kmt_arena_free(&s[0].arena);
-	kmt_arena_free(&s[1].arena);
+	free_side(&s[0]);
+	free_side(&s[1]);
 	return ret;
 }
 
@@ -1067,15 +1254,15 @@ out:
 	}
 	kmt_strtab_free(&d.strs);
 out_sides:
-	kmt_arena_free(&s[0].arena);
-	kmt_arena_free(&s[1].arena);
+	free_side(&s[0]);
+	free_side(&s[1]);
 	return ret;
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	const char *output = NULL, *sort = NULL, *save = NULL;
-	struct pass ps = { NULL, NULL, NULL, NULL };
+	struct pass ps = { 0, NULL, NULL, NULL };
 	const char *html = NULL, *pprof = NULL;
 	int json = 0, lines = 0, nargs;
 	const struct kmt_option options[] = {
@@ -1083,7 +1270,7 @@ int cmd_diff(int argc, char **argv)
 		OPT_WORDS('s', "sort", &sort, "key", list_metrics,
 			  "the figure shown and sorted by its growth (listed below; "
 			  "default bytes)"),
-		OPT_STRING(0, "older-than", &ps.older_than, "duration",
+		OPT_DURATION(0, "older-than", &ps.older_than, "duration", 0,
 			   "recordings: live at the end means alive at least this "
 			   "long (leaked)"),
 		OPT_STRING(0, "time", &ps.time, "start,end",
@@ -1119,7 +1306,7 @@ int cmd_diff(int argc, char **argv)
 		if (is_json(argv[0]))
 			return kmt_usage_error("'%s' is already a saved report",
 					       argv[0]);
-		return run_report(argv[0], save, &ps);
+		return save_report(argv[0], save, &ps);
 	}
 	if (nargs != 2)
 		return kmt_usage_error("two inputs to compare, A and B, not %d",
@@ -1151,7 +1338,7 @@ static void list_pageowner_metrics(FILE *out, int help)
 int cmd_pageowner_diff(int argc, char **argv)
 {
 	const char *output = NULL, *sort = NULL;
-	struct pass ps = { NULL, NULL, NULL, NULL };
+	struct pass ps = { 0, NULL, NULL, NULL };
 	int json = 0, lines = 0, diff = 0, nargs;
 	const struct kmt_option options[] = {
 		OPT_BOOL(0, "diff", &diff, "compare two dumps, or saved --json "
