@@ -160,13 +160,23 @@ void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s)
 		const struct kmt_sum_item *it = &s->items[i];
 
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
-		    it->kind != KMT_SUM_NOTE) {
+		    it->kind != KMT_SUM_NOTE && it->kind != KMT_SUM_BEGIN &&
+		    it->kind != KMT_SUM_END) {
 			kmt_json_null(j, it->key);
 			continue;
 		}
 		switch (it->kind) {
 		case KMT_SUM_VALUE:
 			kmt_render_json_val(j, it->key, it->type, &it->v);
+			break;
+		case KMT_SUM_BOOL:
+			kmt_json_bool(j, it->key, it->v.u != 0);
+			break;
+		case KMT_SUM_BEGIN:
+			kmt_json_obj_open(j, it->key);
+			break;
+		case KMT_SUM_END:
+			kmt_json_obj_close(j);
 			break;
 		case KMT_SUM_RATIO:
 			kmt_json_obj_open(j, it->key);
