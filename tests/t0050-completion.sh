@@ -38,7 +38,7 @@ test_expect_success 'options of a command' '
 	complete_words kmemtrace pageowner --l >out &&
 	echo --limit >expect && test_cmp expect out &&
 	complete_words kmemtrace check -- >out &&
-	printf -- "--help\n--input\n--json\n--output\n" >expect &&
+	printf -- "--format\n--help\n--host\n--input\n--json\n--output\n" >expect &&
 	test_cmp expect out
 '
 
