@@ -254,6 +254,12 @@ int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 		return ferror(out) ? -1 : 0;
 	cell_str(out, "meta", NULL, "", 0, "input", m->input);
 	cell_str(out, "meta", NULL, "", 0, "format", m->format);
+	/* a snapshot says what JSON's meta says of it: what was unread */
+	if (m->snapshot) {
+		cell_u64(out, "meta", NULL, "", 0, "unreadable_records",
+			 m->unreadable);
+		goto notes;
+	}
 	cell_str(out, "meta", NULL, "", 0, "kernel",
 		 m->kernel ? m->kernel : "");
 	cell_u64(out, "meta", NULL, "", 0, "cpus", (uint64_t)m->nr_cpus);
@@ -298,6 +304,7 @@ int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 	for (i = 0; i < m->nr_recorded; i++)
 		cell_str(out, "meta", NULL, ".recorded_events", i, "event",
 			 m->recorded[i]);
+notes:
 	for (i = 0; i < m->nr_notes; i++) {
 		if (m->notes[i].unit)
 			cell_u64(out, "meta", NULL, ".unreadable", i,
