@@ -73,6 +73,16 @@ test_expect_success 'allocinfo: its tables after --by, its sort keys after -s' '
 	echo --diff >expect && test_cmp expect out
 '
 
+test_expect_success 'check and allocinfo: the formats after --format, those they draw' '
+	for c in check allocinfo; do
+		complete_words kmemtrace $c --format "" >out &&
+		printf "csv\njson\nndjson\ntext\n" >expect &&
+		test_cmp expect out &&
+		complete_words kmemtrace $c --format nd >out &&
+		echo ndjson >expect && test_cmp expect out || return 1
+	done
+'
+
 test_expect_success 'the sort keys offered are those report -h lists' '
 	"$KMEMTRACE" report -h | sed -n "/^sort keys/,/^\$/p" | tail -n +2 |
 		cut -c15- | tr "\n" " " | sed -E "s/\(default [^)]*\)//g" |
