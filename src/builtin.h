@@ -87,6 +87,19 @@ int kmt_choose_input(const char *opt, const char *pos, const char *dflt,
 		     const char *hint, const char **input, char *msg,
 		     size_t len);
 
+struct kmt_renderer;
+
+/*
+ * --format NAME of a command whose output is its report sections
+ * (check, allocinfo): text, json, csv or ndjson, text by default, json
+ * with --json (json set), which excludes --format.  The renderer in
+ * *rd, and errors as JSON too for json; 0, or KMT_EXIT_USAGE after the
+ * message.  kmt_list_section_formats is --format's list of words.
+ */
+int kmt_choose_section_format(const char *format, int json,
+			      const struct kmt_renderer **rd);
+void kmt_list_section_formats(FILE *out, int help);
+
 /* -o: the output opened for writing, '-' being stdout; NULL with errno */
 FILE *kmt_open_output(const char *path);
 /*

@@ -5,7 +5,8 @@
  * its top tags, or totals per module, file or function.  Two (--diff A
  * B): the growth of each.  -I SECONDS: the input read again each
  * interval and the growth over it shown, the leak view.  The tables are
- * report model sections, so text and --json are the renderers'.
+ * report model sections (lib/analysis/allocinfo.c), drawn by the
+ * renderer --format names.
  */
 #include <errno.h>
 #include <limits.h>
@@ -93,6 +94,14 @@ struct ai_cmd {
 	struct kmt_allocinfo snap[2];
 	struct kmt_ai_opts o;
 	const struct kmt_renderer *rd;
+	/*
+	 * Where every report's rows come from (ndjson, csv): this machine
+	 * as the command starts, when it reads ALLOCINFO_PATH (here.meta),
+	 * and the host --host names
+	 */
+	struct kmt_report here;
+	int live;
+	const char *host;
 	uint64_t unreadable;	/* malformed lines of every snapshot read */
 	uint64_t first_line;	/* and the first of them, with why and where */
 	const char *first_why, *first_in;
@@ -134,11 +143,29 @@ static const char *format_of(struct kmt_report *r,
 }
 
 /* what every report says of its snapshots: which, and what was unread */
-static void fill_meta(struct kmt_report *r, const struct kmt_allocinfo *ai,
-		      size_t n, const char *const *paths)
+static void fill_meta(const struct ai_cmd *c, struct kmt_report *r,
+		      const struct kmt_allocinfo *ai, size_t n,
+		      const char *const *paths)
 {
 	struct kmt_report_meta *m = &r->meta;
+	const struct kmt_report_meta *h = &c->here.meta;
 	size_t i, k;
+
+	/*
+	 * A live read is of this machine, which the rows name.  Text's
+	 * header of a snapshot names its input and format alone, as it
+	 * always has: the kernel is for the rows.
+	 */
+	if (c->live) {
+		m->host = h->host;
+		m->boot_id = h->boot_id;
+		m->has_start = h->has_start;
+		m->start_unix_ns = h->start_unix_ns;
+		if (strcmp(c->rd->name, "text"))
+			m->kernel = h->kernel;
+	}
+	if (c->host)
+		m->host = c->host;
 
 	m->snapshot = 1;
 	m->input = n == 1 ? kmt_report_strdup(r, display(paths[0])) :
@@ -190,13 +217,14 @@ static void check_profiling_on(const char *path)
 	fclose(f);
 }
 
+/* more: r continues the report drawn before it (-I), where it can */
 static int render(struct ai_cmd *c, struct kmt_report *r, FILE *out,
 		  int more)
 {
 	if (r->oom)
 		return -ENOMEM;
-	if (more)
-		return kmt_render_text_more(r, out);
+	if (more && c->rd->render_more)
+		return c->rd->render_more(r, out);
 	return c->rd->render(r, out);
 }
 
@@ -238,8 +266,10 @@ out:
  * be written (errno says why), for the caller to say.
  */
 static int sample(struct ai_cmd *c, const char *input, int seconds,
-		  int count, FILE *out, int json)
+		  int count, FILE *out)
 {
+	/* one JSON document at the end; the other formats as they come */
+	int json = !strcmp(c->rd->name, "json");
 	struct kmt_report all, one;
 	struct timespec ts = { .tv_sec = seconds };
 	int k, prev = 0, code;
@@ -251,7 +281,7 @@ static int sample(struct ai_cmd *c, const char *input, int seconds,
 	/* thousands of tags, few of which move in a second */
 	c->o.changed_only = 1;
 	kmt_report_init(&all);
-	fill_meta(&all, &c->snap[0], 1, paths);
+	fill_meta(c, &all, &c->snap[0], 1, paths);
 	for (k = 1; !count || k <= count; k++) {
 		struct kmt_report *r = json ? &all : &one;
 		const char *title;
@@ -265,7 +295,7 @@ static int sample(struct ai_cmd *c, const char *input, int seconds,
 			goto out;
 		if (!json) {
 			kmt_report_init(&one);
-			fill_meta(&one, &c->snap[0], 1, paths);
+			fill_meta(c, &one, &c->snap[0], 1, paths);
 		}
 		title = kmt_report_printf(r, "Interval %d: growth over %d s",
 					  k, seconds);
@@ -297,6 +327,7 @@ int cmd_allocinfo(int argc, char **argv)
 {
 	const char *input = NULL, *output = NULL, *sort = NULL, *by = NULL;
 	const char *module = NULL, *file = NULL, *func = NULL, *rec = NULL;
+	const char *format = NULL, *host = NULL;
 	int json = 0, diff = 0, limit = 0, interval = 0, count = -1;
 	const struct kmt_option options[] = {
 		OPT_STRING('i', "input", &input, "file",
@@ -304,7 +335,12 @@ int cmd_allocinfo(int argc, char **argv)
 			   ALLOCINFO_PATH ", or stdin when it is a pipe)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write to <file> ('-': stdout, the default)"),
-		OPT_BOOL(0, "json", &json, "print one JSON object"),
+		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
+			  "output format (listed below; default text)"),
+		OPT_BOOL(0, "json", &json, "print one JSON object (--format json)"),
+		OPT_STRING(0, "host", &host, "name",
+			   "ndjson: the host name every row carries (default: this "
+			   "machine's when reading " ALLOCINFO_PATH ")"),
 		OPT_GROUP("what to show"),
 		OPT_WORDS(0, "by", &by, "table", list_by,
 			  "tags (default), or totals per module, file or func"),
@@ -339,6 +375,10 @@ int cmd_allocinfo(int argc, char **argv)
 
 	nargs = kmt_parse_options(argc, argv, options, allocinfo_usage, 0);
 	memset(&c, 0, sizeof(c));
+	code = kmt_choose_section_format(format, json, &c.rd);
+	if (code)
+		return code;
+	c.host = host;
 	c.o.limit = (size_t)limit;
 	c.o.module = module;
 	c.o.file = file;
@@ -366,8 +406,9 @@ int cmd_allocinfo(int argc, char **argv)
 		return kmt_usage_error("--recording joins one snapshot, not --diff or -I");
 	if (count >= 0 && !interval)
 		return kmt_usage_error("-n counts the intervals of -I: give -I SECONDS");
-	if (interval && json && count < 0)
-		return kmt_usage_error("--json with -I makes one object at the end: give -n COUNT");
+	if (interval && !strcmp(c.rd->name, "json") && count < 0)
+		return kmt_usage_error("%s with -I makes one object at the end: give -n COUNT",
+				       json ? "--json" : "--format json");
 	if (diff) {
 		if (input || nargs != 2)
 			return kmt_usage_error("--diff compares two snapshots: give them as A B");
@@ -391,12 +432,20 @@ int cmd_allocinfo(int argc, char **argv)
 			return kmt_usage_error("-I reads its input again each interval: give a file, not the standard input");
 		paths[0] = input;
 	}
-	c.rd = kmt_renderer_find(json ? "json" : "text");
 	if (kmt_strtab_init(&c.names))
 		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 	kmt_allocinfo_init(&c.snap[0], &c.names);
 	kmt_allocinfo_init(&c.snap[1], &c.names);
 	kmt_report_init(&r);
+	kmt_report_init(&c.here);
+	for (i = 0; i < (diff ? 2 : 1); i++)
+		c.live |= !strcmp(paths[i], ALLOCINFO_PATH);
+	if (c.live)
+		kmt_report_meta_here(&c.here, ALLOCINFO_PATH, "allocinfo");
+	if (c.here.oom) {
+		code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		goto out;
+	}
 	kmt_ai_join_init(&join);
 
 	if (rec) {
@@ -421,7 +470,7 @@ int cmd_allocinfo(int argc, char **argv)
 	}
 	if (interval) {
 		code = sample(&c, paths[0], interval, count < 0 ? 0 : count,
-			      out, json);
+			      out);
 		if (code < 0) {
 			code = kmt_close_output(out, output, errno ? errno : EIO);
 			goto out;
@@ -432,7 +481,7 @@ int cmd_allocinfo(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		fill_meta(&r, c.snap, diff ? 2 : 1, paths);
+		fill_meta(&c, &r, c.snap, diff ? 2 : 1, paths);
 		if (rec)
 			r.meta.input = kmt_report_printf(&r, "%s, recording %s",
 							 r.meta.input, rec);
@@ -460,6 +509,7 @@ int cmd_allocinfo(int argc, char **argv)
 	}
 out:
 	kmt_report_free(&r);
+	kmt_report_free(&c.here);
 	kmt_ai_join_free(&join);
 	kmt_allocinfo_free(&c.snap[0]);
 	kmt_allocinfo_free(&c.snap[1]);

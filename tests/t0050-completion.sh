@@ -38,7 +38,7 @@ test_expect_success 'options of a command' '
 	complete_words kmemtrace pageowner --l >out &&
 	echo --limit >expect && test_cmp expect out &&
 	complete_words kmemtrace check -- >out &&
-	printf -- "--help\n--input\n--json\n--output\n" >expect &&
+	printf -- "--format\n--help\n--host\n--input\n--json\n--output\n" >expect &&
 	test_cmp expect out
 '
 
@@ -71,6 +71,16 @@ test_expect_success 'allocinfo: its tables after --by, its sort keys after -s' '
 	echo growth >expect && test_cmp expect out &&
 	complete_words kmemtrace allocinfo --di >out &&
 	echo --diff >expect && test_cmp expect out
+'
+
+test_expect_success 'check and allocinfo: the formats after --format, those they draw' '
+	for c in check allocinfo; do
+		complete_words kmemtrace $c --format "" >out &&
+		printf "csv\njson\nndjson\ntext\n" >expect &&
+		test_cmp expect out &&
+		complete_words kmemtrace $c --format nd >out &&
+		echo ndjson >expect && test_cmp expect out || return 1
+	done
 '
 
 test_expect_success 'the sort keys offered are those report -h lists' '

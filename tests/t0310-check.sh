@@ -179,6 +179,181 @@ test_expect_success 'a whole perf.data without tracepoints: no-kmem-events, exit
 	grep "has no kmem events (2 events of other kinds)" err
 '
 
+# formats.py TEXT JSON CSV NDJSON [HOST]: the four drawings of one verdict
+# say the same; the ndjson rows carry report's origin columns (HOST:
+# the host they must name)
+cat >formats.py <<'EOF'
+import csv, json, sys
+
+text, js, cs, nd = sys.argv[1:5]
+lines = [l.rstrip("\n").split(": ", 1) for l in open(text)]
+j = json.load(open(js))
+# one member of a name in a row: engines refuse the others
+def nodup(pairs):
+    keys = [k for k, v in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+rows = [json.loads(l, object_pairs_hook=nodup) for l in open(nd)]
+types = list(j["by_type"])
+
+# text: a line per member, in the JSON's order, "-" for "_"
+want = []
+for k, v in lines:
+    if k == "unusable-format":
+        want.append(("unusable_formats", v))
+    elif k in types:
+        want.append(("by_type", k, v))
+    else:
+        want.append((k.replace("-", "_"), v))
+def as_text(v):
+    if v is None:
+        return "not recorded"
+    if v is True or v is False:
+        return "yes" if v else "no"
+    return str(v)
+got = []
+for k, v in j.items():
+    if k in ("start_unix_ns", "error"):
+        continue
+    if k == "by_type":
+        got += [("by_type", t, as_text(n)) for t, n in v.items()]
+    elif k == "unusable_formats":
+        got += [(k, "%s: %s (%d record%s)" % (u["event"], u["why"], u["records"],
+                "" if u["records"] == 1 else "s")) for u in v]
+    elif k == "start_time":
+        got.append((k, "not recorded" if v is None else
+                    v.replace("T", " ").replace("Z", " UTC")))
+    else:
+        got.append((k, as_text(v)))
+assert got == want, (got, want)
+
+# ndjson: recording, unusable_formats (where there are), verdict
+origin = ("host", "kernel", "input", "first_ts_ns", "span_ns", "boot_id",
+          "start_time", "start_unix_ns")
+tables = [r["table"] for r in rows]
+nu = len(j.get("unusable_formats", []))
+assert tables == ["recording"] + ["unusable_formats"] * nu + ["verdict"], tables
+for r in rows:
+    assert list(r)[:9] == list(origin) + ["table"], list(r)
+    for k in ("boot_id", "start_time", "start_unix_ns"):
+        assert r[k] == j[k], (k, r[k], j[k])
+    assert r["kernel"] == j.get("kernel"), r
+    assert r["input"] == j["file"], r
+    assert r["first_ts_ns"] == j["first_ts"], r
+    assert r["span_ns"] == j["last_ts"] - j["first_ts"], r
+    if len(sys.argv) > 5:
+        assert r["host"] == sys.argv[5], r
+flat = {}
+for r in rows:
+    if r["table"] == "unusable_formats":
+        flat.setdefault("unusable_formats", []).append(
+            {k: r[k] for k in ("event", "why", "records")})
+    else:
+        flat.update({k: v for k, v in r.items()
+                     if k not in origin + ("table",)})
+for k, v in j.items():
+    if k not in origin:
+        assert flat.pop(k) == v, (k, v)
+assert not flat, flat
+
+# csv: table,row,column,value; every member, the counts as by_type.NAME
+c = list(csv.reader(open(cs)))
+assert c[0] == ["table", "row", "column", "value"], c[0]
+cells = {}
+for t, row, col, val in c[1:]:
+    cells[(t, int(row), col)] = val
+in_recording = [r for r in rows if r["table"] == "recording"][0]
+for k, v in j.items():
+    if k == "by_type":
+        for t, n in v.items():
+            assert cells.pop(("recording", 0, "by_type." + t)) == str(n), t
+    elif k == "unusable_formats":
+        for i, u in enumerate(v):
+            for m in ("event", "why", "records"):
+                assert cells.pop(("unusable_formats", i, m)) == str(u[m]), (i, m)
+        assert cells.pop(("unusable_formats_rows", 0, "drawn")) == str(len(v))
+        assert cells.pop(("unusable_formats_rows", 0, "total")) == str(len(v))
+    else:
+        t = "recording" if k in in_recording or k in origin else "verdict"
+        want = "" if v is None else str(int(v)) if v is True or v is False else str(v)
+        assert cells.pop((t, 0, k)) == want, (k, v, t)
+assert not cells, cells
+EOF
+
+# every drawing of check's verdict: a.txt a.json a.csv a.ndjson, the
+# exit code of each in rc and the same for all
+draw_all () {
+	"$KMEMTRACE" check "$@" >a.txt
+	rc=$?
+	"$KMEMTRACE" check --format json "$@" >a.json; test $? = $rc &&
+	"$KMEMTRACE" check --json "$@" >a2.json; test $? = $rc &&
+	test_cmp a.json a2.json &&
+	"$KMEMTRACE" check --format text "$@" >a2.txt; test $? = $rc &&
+	test_cmp a.txt a2.txt &&
+	"$KMEMTRACE" check --format csv "$@" >a.csv; test $? = $rc &&
+	"$KMEMTRACE" check --format ndjson "$@" >a.ndjson; test $? = $rc
+}
+
+test_expect_success '--format json, csv, ndjson: the verdict the text says; ndjson rows say where they come from as report'\''s do' '
+	for r in record/boot.dat record/small.dat perf-clock.data capture.dat nokmem-cycles.data; do
+		draw_all "$DATA/$r" 2>err &&
+		python3 formats.py a.txt a.json a.csv a.ndjson || { echo "in $r"; return 1; }
+	done &&
+	draw_all "$DATA/record/boot.dat" &&
+	"$KMEMTRACE" report --format ndjson --caches "$DATA/record/boot.dat" >report.ndjson &&
+	python3 - a.ndjson report.ndjson <<-\EOF
+	import json, sys
+	check = [json.loads(l) for l in open(sys.argv[1])]
+	rep = json.loads(open(sys.argv[2]).readline())
+	for r in check:
+	    for k in ("host", "kernel", "input", "first_ts_ns", "span_ns", "boot_id", "start_time", "start_unix_ns"):
+	        assert r[k] == rep[k], (k, r[k], rep[k])
+	assert check[0]["host"] == "vm", check[0]
+	assert check[0]["boot_id"] == "fe29cf62-bcd5-4bad-b3e4-9bebd41093f2", check[0]
+	assert check[0]["start_time"] == "2026-11-28T05:13:14.288366Z", check[0]
+	assert check[0]["by_type"]["kmem_cache_alloc"] == 124 and check[-1]["status"] == "ok"
+	EOF
+'
+
+test_expect_success '--host names the host of the ndjson rows; every format of a damaged file carries its error' '
+	"$KMEMTRACE" check --format ndjson --host fleet-7 "$DATA/record/boot.dat" >a.ndjson &&
+	test $(grep -c "^{\"host\":\"fleet-7\"," a.ndjson) = 2 &&
+	"$KMEMTRACE" check --host fleet-7 "$DATA/record/boot.dat" >h.txt &&
+	"$KMEMTRACE" check "$DATA/record/boot.dat" >plain.txt &&
+	test_cmp plain.txt h.txt &&
+	draw_all --host fleet-7 "$DATA/record/boot.dat" &&
+	python3 formats.py a.txt a.json a.csv a.ndjson fleet-7 &&
+	python3 damage.py swap small.dat swap.dat &&
+	{ draw_all swap.dat 2>/dev/null; test $rc = 1; } &&
+	python3 formats.py a.txt a.json a.csv a.ndjson &&
+	size=$(wc -c <"$DATA/perf-clock.data") &&
+	head -c $((size - 100)) "$DATA/perf-clock.data" >cut.data &&
+	{ draw_all cut.data 2>err; test $rc = 1; } &&
+	python3 formats.py a.txt a.json a.csv a.ndjson &&
+	test $(grep -c "error: .cut.data. is truncated" err) = 6 &&
+	tail -1 a.ndjson | grep "\"status\":\"damaged\",\"error\":\".*truncated" &&
+	grep "^verdict,0,error,.*truncated" a.csv
+'
+
+test_expect_success 'csv and ndjson: an unusable format is a row of unusable_formats' '
+	python3 "$TESTS_DIR/trace-dat-edit.py" breakfmt "$DATA/capture.v6.dat" ks.dat kernel_stack &&
+	draw_all ks.dat && test $rc = 0 &&
+	grep -x "unusable-format: ftrace/kernel_stack: its print format is not a C expression list (50 records)" a.txt &&
+	python3 formats.py a.txt a.json a.csv a.ndjson &&
+	grep -x "unusable_formats,0,records,50" a.csv &&
+	grep "\"table\":\"unusable_formats\",\"event\":\"ftrace/kernel_stack\",\"why\":\"its print format is not a C expression list\",\"records\":50}$" a.ndjson
+'
+
+test_expect_success '--format: an unknown name, or with --json: one line, exit 129' '
+	"$KMEMTRACE" check --format html small.dat >out 2>err; test $? = 129 &&
+	echo "kmemtrace check: error: unknown format '\''html'\'': the formats are text, json, csv, ndjson (see '\''kmemtrace check -h'\'')" >expect &&
+	test_cmp expect err && ! test -s out &&
+	"$KMEMTRACE" check --format csv --json small.dat >out 2>err; test $? = 129 &&
+	test $(wc -l <err) = 1 && grep "exclude each other" err &&
+	"$KMEMTRACE" check --format json nosuch.dat >out 2>err; test $? = 1 &&
+	python3 -c "import json; d = json.load(open(\"out\")); assert \"nosuch.dat\" in d[\"error\"], d"
+'
+
 test_expect_success 'not a recording: one line, exit 1' '
 	test_must_fail "$KMEMTRACE" check /etc/hostname 2>err &&
 	test $(wc -l <err) = 1 &&

@@ -229,6 +229,168 @@ assert t[\"traced_functions_tagged\"] == 2 and t[\"traced_callsites_unnamed\"] =
 	test $(wc -l <err) = 1
 '
 
+# agree.py JSON CSV NDJSON [HOST]: csv and ndjson hold what --json holds,
+# table by table and value by value; the ndjson rows begin with report's
+# origin columns, one member of a name each, HOST their host (else null)
+cat >agree.py <<'EOF'
+import csv, json, sys
+
+js, cs, nd = sys.argv[1:4]
+host = sys.argv[4] if len(sys.argv) > 4 else None
+d = json.load(open(js))
+def nodup(pairs):
+    keys = [k for k, v in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+rows = [json.loads(l, object_pairs_hook=nodup) for l in open(nd)]
+origin = ["host", "kernel", "input", "first_ts_ns", "span_ns", "boot_id",
+          "start_time", "start_unix_ns", "table"]
+by_table = {}
+for r in rows:
+    assert list(r)[:9] == origin, list(r)
+    assert r["host"] == host, r
+    assert r["input"] == d["input"], r
+    assert r["first_ts_ns"] == 0 and r["span_ns"] == 0, r
+    by_table.setdefault(r["table"], []).append(
+        {k: v for k, v in r.items() if k not in origin})
+c = list(csv.reader(open(cs)))
+assert c[0] == ["table", "row", "column", "value"], c[0]
+cells = {(t, int(n), col): v for t, n, col, v in c[1:]}
+assert len(cells) == len(c) - 1
+# a number as CSV writes it (a double to 6 places), a string as it is
+def same(cell, v):
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return abs(float(cell) - v) <= 1e-6 * max(1, abs(v))
+    return cell == str(v)
+assert cells.pop(("meta", 0, "input")) == d["input"]
+assert cells.pop(("meta", 0, "format")) == d["format"]
+assert cells.pop(("meta", 0, "unreadable_records")) == str(d["unreadable_records"])
+for i, u in enumerate(d["unreadable"]):
+    for k, v in u.items():
+        assert cells.pop(("meta.unreadable", i, k)) == str(v), (i, k)
+tables = 0
+for g in ("allocinfo", "intervals"):
+    for k, v in d.get(g, {}).items():
+        name = g + "." + k
+        if k.endswith("_omitted"):
+            assert by_table.pop(name) == [{"count": v}], name
+            continue
+        tables += 1
+        if isinstance(v, dict):
+            assert by_table.pop(name) == [v], (name, v)
+            for m, x in v.items():
+                assert same(cells.pop((name, 0, m)), x), (name, m)
+            continue
+        assert by_table.pop(name, []) == v, (name, v)
+        for i, r in enumerate(v):
+            for m, x in r.items():
+                assert same(cells.pop((name, i, m)), x), (name, i, m)
+        total = len(v) + d[g].get(k + "_omitted", 0)
+        assert cells.pop((name + "_rows", 0, "drawn")) == str(len(v))
+        assert cells.pop((name + "_rows", 0, "total")) == str(total)
+assert tables >= 2, d
+assert not by_table, by_table
+assert not cells, cells
+EOF
+
+# every drawing of one report, in a.txt a.json a.csv a.ndjson
+draw_all () {
+	"$KMEMTRACE" allocinfo "$@" >a.txt &&
+	"$KMEMTRACE" allocinfo --json "$@" >a.json &&
+	"$KMEMTRACE" allocinfo --format json "$@" >a2.json &&
+	test_cmp a.json a2.json &&
+	"$KMEMTRACE" allocinfo --format text "$@" >a2.txt &&
+	test_cmp a.txt a2.txt &&
+	"$KMEMTRACE" allocinfo --format csv "$@" >a.csv &&
+	"$KMEMTRACE" allocinfo --format ndjson "$@" >a.ndjson
+}
+
+test_expect_success '--format json, csv, ndjson: the same tables, row by row; ndjson rows say where they come from' '
+	for args in "$AI/v1.txt" "$AI/v2.txt" "--by module $AI/v1.txt" "--by file -l 2 $AI/v2.txt" \
+		    "--by func $AI/v2.txt" "-s calls -l 2 $AI/v2.txt" "--module ext4 $AI/v1.txt" \
+		    "--diff $AI/v1.txt $AI/v2.txt" "--diff --by module -l 2 $AI/v2.txt $AI/v1.txt" \
+		    "--recording $DATA/capture.dat $AI/join.txt"; do
+		draw_all $args && python3 agree.py a.json a.csv a.ndjson ||
+			{ echo "in $args"; return 1; }
+	done &&
+	draw_all "$AI/v2.txt" &&
+	python3 - a.txt a.ndjson <<-\EOF
+	import json, sys
+	text = open(sys.argv[1]).read().split("\n")
+	rule = [i for i, l in enumerate(text) if l.startswith("-----")][0]
+	tags = [l.split() for l in text[rule + 1:text.index("", rule)]]
+	rows = [json.loads(l) for l in open(sys.argv[2])]
+	got = [[str(r["bytes"]), str(r["calls"]), r["func"], r["location"]] for r in rows if r["table"] == "allocinfo.tags"]
+	assert got == [t[:4] for t in tags], (got, tags)
+	tot = [r for r in rows if r["table"] == "allocinfo.totals"][0]
+	assert "Bytes:                         %d" % tot["bytes"] in text, tot
+	assert tot == dict(tot, tags=8, bytes=2277376, calls=556, inaccurate_tags=2), tot
+	assert all(r["host"] is None and r["kernel"] is None and r["boot_id"] is None and r["start_time"] is None for r in rows)
+	EOF
+'
+
+test_expect_success '--host names the host of the ndjson rows; malformed lines: csv and ndjson too, exit 3' '
+	"$KMEMTRACE" allocinfo --format ndjson --host fleet-7 "$AI/v1.txt" >h.ndjson &&
+	"$KMEMTRACE" allocinfo --json "$AI/v1.txt" >h.json &&
+	"$KMEMTRACE" allocinfo --format csv --host fleet-7 "$AI/v1.txt" >h.csv &&
+	python3 agree.py h.json h.csv h.ndjson fleet-7 &&
+	"$KMEMTRACE" allocinfo --host fleet-7 "$AI/v1.txt" >h.txt &&
+	"$KMEMTRACE" allocinfo "$AI/v1.txt" >plain.txt &&
+	test_cmp plain.txt h.txt &&
+	"$KMEMTRACE" allocinfo --json "$AI/malformed.txt" >m.json 2>/dev/null; test $? = 3 &&
+	"$KMEMTRACE" allocinfo --format csv "$AI/malformed.txt" >m.csv 2>err; test $? = 3 &&
+	test $(wc -l <err) = 1 &&
+	"$KMEMTRACE" allocinfo --format ndjson "$AI/malformed.txt" >m.ndjson 2>/dev/null; test $? = 3 &&
+	python3 agree.py m.json m.csv m.ndjson &&
+	grep -x "meta.unreadable,3,line,9" m.csv
+'
+
+test_expect_success '-I with csv and ndjson: interval by interval, as text' '
+	for f in csv ndjson; do
+		cp "$AI/v1.txt" live || return 1
+		(sleep 1.5; cp "$AI/v2.txt" live.new; mv live.new live) &
+		"$KMEMTRACE" allocinfo -I 1 -n 2 -i live --format $f >i.$f &&
+		wait || return 1
+	done &&
+	cp "$AI/v1.txt" live || return 1
+	(sleep 1.5; cp "$AI/v2.txt" live.new; mv live.new live) &
+	"$KMEMTRACE" allocinfo -I 1 -n 2 -i live --json >i.json &&
+	wait &&
+	python3 agree.py i.json i.csv i.ndjson &&
+	test $(grep -c "^table,row,column,value$" i.csv) = 1 &&
+	python3 - i.ndjson <<-\EOF
+	import json, sys
+	t = [json.loads(l)["table"] for l in open(sys.argv[1])]
+	assert t[0] == "intervals.1_totals" and t[1:-1] == ["intervals.2"] * 6 and t[-1] == "intervals.2_totals", t
+	EOF
+'
+
+if test -e /proc/allocinfo; then
+	test_expect_success 'read live, the ndjson rows name this machine' '
+		"$KMEMTRACE" allocinfo --format ndjson -l 1 >live.ndjson 2>/dev/null &&
+		python3 - live.ndjson "$(uname -n)" "$(uname -r)" "$(cat /proc/sys/kernel/random/boot_id)" <<-\EOF
+		import json, sys
+		for l in open(sys.argv[1]):
+		    r = json.loads(l)
+		    assert (r["host"], r["kernel"], r["boot_id"]) == tuple(sys.argv[2:5]), r
+		    assert r["input"] == "/proc/allocinfo" and r["start_time"].endswith("Z"), r
+		EOF
+	'
+else
+	test_skip 'read live, the ndjson rows name this machine' 'no /proc/allocinfo'
+fi
+
+test_expect_success '--format: an unknown name, with --json, json with -I and no -n: one line, exit 129' '
+	"$KMEMTRACE" allocinfo --format html "$AI/v1.txt" >out 2>err; test $? = 129 &&
+	echo "kmemtrace allocinfo: error: unknown format '\''html'\'': the formats are text, json, csv, ndjson (see '\''kmemtrace allocinfo -h'\'')" >expect &&
+	test_cmp expect err && ! test -s out &&
+	"$KMEMTRACE" allocinfo --format csv --json "$AI/v1.txt" >out 2>err; test $? = 129 &&
+	test $(wc -l <err) = 1 && grep "exclude each other" err &&
+	"$KMEMTRACE" allocinfo -I 1 --format json -i "$AI/v1.txt" >out 2>err; test $? = 129 &&
+	grep "error: --format json with -I makes one object at the end: give -n COUNT" err &&
+	python3 -c "import json; d = json.load(open(\"out\")); assert \"give -n COUNT\" in d[\"error\"], d"
+'
+
 if test -e /proc/allocinfo; then
 	test_skip 'no allocation profiling: one line saying how to turn it on' 'this kernel has /proc/allocinfo'
 else

@@ -100,4 +100,12 @@ const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,
 const char *kmt_analysis_sym_made(const struct kmt_report *r, uint64_t addr,
 				  int raw_ip);
 
+/*
+ * What every report on a recording says of its input (r->meta), from the
+ * session that read it: its name, format, kernel, host, boot and start,
+ * span, the events of each type, losses and what could not be read.
+ * The meta points into s, which must outlive r's drawing.
+ */
+void kmt_analysis_meta(struct kmt_report *r, const struct kmt_session *s);
+
 #endif

@@ -10,8 +10,9 @@
  * so that every CSV reader loads a report in one call, however many
  * tables of whatever columns it holds (pandas.read_csv, Python's csv
  * module, sqlite's .import), and one table is a filter and a pivot
- * away.  table is the JSON path of the table (group.key), row its row
- * from 0, column the JSON member; <path>_rows says how many rows were
+ * away.  table is the JSON path of the table (group.key, or key at the
+ * top level), row its row from 0, column the JSON member (object.member
+ * in a summary's nested object); <path>_rows says how many rows were
  * drawn and how many there were before -l.  A value whose events were not
  * recorded is empty, and the table <path>_not_recorded says which and
  * how to record them; a view not recorded at all is the table
@@ -72,8 +73,10 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
 static void cell_head(FILE *out, const char *group, const char *key,
 		      const char *suffix, size_t row, const char *column)
 {
+	/* a section at the document's top level (group "") is its key */
 	if (key)
-		fprintf(out, "%s.%s%s,%zu,", group, key, suffix, row);
+		fprintf(out, "%s%s%s%s,%zu,", group, *group ? "." : "", key,
+			suffix, row);
 	else
 		fprintf(out, "%s%s,%zu,", group, suffix, row);
 	csv_str(out, column);
@@ -161,8 +164,9 @@ static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
 
 static void csv_summary(FILE *out, const struct kmt_section *sec)
 {
-	char col[160];
-	size_t k;
+	/* the objects (KMT_SUM_BEGIN) the items are in: "outer.inner." */
+	char col[160], in[128] = "";
+	size_t k, n;
 
 	for (k = 0; k < sec->summary.nr; k++) {
 		const struct kmt_sum_item *it = &sec->summary.items[k];
@@ -171,20 +175,38 @@ static void csv_summary(FILE *out, const struct kmt_section *sec)
 
 		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
 			continue;
-		if (it->kind == KMT_SUM_VALUE) {
-			cell_head(out, sec->group, sec->key, "", 0, it->key);
-			if (!it->missing)
+		if (it->kind == KMT_SUM_BEGIN) {
+			n = strlen(in);
+			snprintf(in + n, sizeof(in) - n, "%s.", it->key);
+			continue;
+		}
+		if (it->kind == KMT_SUM_END) {
+			/* back to the dot before the last object's name */
+			n = strlen(in);
+			if (n)
+				n--;
+			while (n && in[n - 1] != '.')
+				n--;
+			in[n] = '\0';
+			continue;
+		}
+		if (it->kind == KMT_SUM_VALUE || it->kind == KMT_SUM_BOOL) {
+			snprintf(col, sizeof(col), "%s%s", in, it->key);
+			cell_head(out, sec->group, sec->key, "", 0, col);
+			if (!it->missing && it->kind == KMT_SUM_BOOL)
+				fputc(it->v.u ? '1' : '0', out);
+			else if (!it->missing)
 				csv_val(out, it->type, &it->v);
 			fputc('\n', out);
 			continue;
 		}
 		/* as JSON nests them: key.count and key.of */
-		snprintf(col, sizeof(col), "%s.%s", it->key, a);
+		snprintf(col, sizeof(col), "%s%s.%s", in, it->key, a);
 		cell_head(out, sec->group, sec->key, "", 0, col);
 		if (!it->missing)
 			csv_val(out, it->type, &it->v);
 		fputc('\n', out);
-		snprintf(col, sizeof(col), "%s.%s", it->key, b);
+		snprintf(col, sizeof(col), "%s%s.%s", in, it->key, b);
 		cell_head(out, sec->group, sec->key, "", 0, col);
 		if (!it->missing)
 			fprintf(out, "%" PRIu64, it->v2.u);
@@ -232,6 +254,12 @@ int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 		return ferror(out) ? -1 : 0;
 	cell_str(out, "meta", NULL, "", 0, "input", m->input);
 	cell_str(out, "meta", NULL, "", 0, "format", m->format);
+	/* a snapshot says what JSON's meta says of it: what was unread */
+	if (m->snapshot) {
+		cell_u64(out, "meta", NULL, "", 0, "unreadable_records",
+			 m->unreadable);
+		goto notes;
+	}
 	cell_str(out, "meta", NULL, "", 0, "kernel",
 		 m->kernel ? m->kernel : "");
 	cell_u64(out, "meta", NULL, "", 0, "cpus", (uint64_t)m->nr_cpus);
@@ -276,6 +304,7 @@ int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 	for (i = 0; i < m->nr_recorded; i++)
 		cell_str(out, "meta", NULL, ".recorded_events", i, "event",
 			 m->recorded[i]);
+notes:
 	for (i = 0; i < m->nr_notes; i++) {
 		if (m->notes[i].unit)
 			cell_u64(out, "meta", NULL, ".unreadable", i,

@@ -154,19 +154,52 @@ static void json_table(struct kmt_json *j, const char *key,
 
 void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s)
 {
-	size_t i;
+	kmt_render_json_summary_except(j, s, NULL);
+}
+
+/* key is one of names (NULL-terminated; NULL: none) */
+static int named(const char *key, const char *const *names)
+{
+	for (; key && names && *names; names++) {
+		if (!strcmp(key, *names))
+			return 1;
+	}
+	return 0;
+}
+
+void kmt_render_json_summary_except(struct kmt_json *j,
+				    const struct kmt_summary *s,
+				    const char *const *skip)
+{
+	size_t i, depth = 0;
 
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
+		if (it->kind == KMT_SUM_BEGIN)
+			depth++;
+		else if (it->kind == KMT_SUM_END && depth)
+			depth--;
+		else if (!depth && named(it->key, skip))
+			continue;
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
-		    it->kind != KMT_SUM_NOTE) {
+		    it->kind != KMT_SUM_NOTE && it->kind != KMT_SUM_BEGIN &&
+		    it->kind != KMT_SUM_END) {
 			kmt_json_null(j, it->key);
 			continue;
 		}
 		switch (it->kind) {
 		case KMT_SUM_VALUE:
 			kmt_render_json_val(j, it->key, it->type, &it->v);
+			break;
+		case KMT_SUM_BOOL:
+			kmt_json_bool(j, it->key, it->v.u != 0);
+			break;
+		case KMT_SUM_BEGIN:
+			kmt_json_obj_open(j, it->key);
+			break;
+		case KMT_SUM_END:
+			kmt_json_obj_close(j);
 			break;
 		case KMT_SUM_RATIO:
 			kmt_json_obj_open(j, it->key);

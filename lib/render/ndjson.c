@@ -14,6 +14,9 @@
  * ("slab.summary"), a view not recorded ("pcpu.not_recorded"), a
  * table's columns or rows not recorded ("leaks.callsites_not_recorded")
  * and the rows -l or --top left out ("timeline.callsites_omitted").
+ * A summary's item named as a column every row carries (check's
+ * "kernel", "boot_id") is left out of its row, which has it already:
+ * one member of a name per row, as the engines require.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,12 @@
 #include "render/render.h"
 #include "report/report.h"
 #include "util/json.h"
+
+/* the members row_open gives every row */
+static const char *const row_columns[] = {
+	"host", "kernel", "input", "first_ts_ns", "span_ns", "boot_id",
+	"start_time", "start_unix_ns", "table", NULL
+};
 
 /* a row's start: where it comes from, and its table, "group.key<suffix>" */
 static void row_open(struct kmt_json *j, FILE *out,
@@ -109,7 +118,8 @@ int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 			break;
 		case KMT_SEC_SUMMARY:
 			row_open(&j, out, &r->meta, sec, "");
-			kmt_render_json_summary(&j, &sec->summary);
+			kmt_render_json_summary_except(&j, &sec->summary,
+						       row_columns);
 			row_close(&j);
 			break;
 		case KMT_SEC_MISSING:

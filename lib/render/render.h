@@ -108,6 +108,10 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
  * table's columns or rows not recorded, "columns" or "rows", and why.
  */
 void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s);
+/* the same but for the items (outside nested objects) named in skip */
+void kmt_render_json_summary_except(struct kmt_json *j,
+				    const struct kmt_summary *s,
+				    const char *const *skip);
 void kmt_render_json_missing(struct kmt_json *j, const struct kmt_missing *m);
 void kmt_render_json_unrecorded(struct kmt_json *j,
 				const struct kmt_table *t);

@@ -700,6 +700,53 @@ static void table_notes(const struct kmt_table *t, FILE *f)
 }
 
 /*
+ * Rows [r0, r1) of a KMT_TABLE_LINES table, a line each: "title cell"
+ * for each text column; after the last, what ends any table.
+ */
+static int lines_piece(const struct kmt_table *t, size_t r0, size_t r1,
+		       FILE *f)
+{
+	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
+				       sizeof(*rowbuf));
+	char buf[CELL_BUF];
+	size_t r, c, n;
+
+	if (!rowbuf)
+		return -ENOMEM;
+	for (r = r0; r < r1; r++) {
+		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
+		int first = 1;
+
+		for (c = 0; c < t->ncols; c++) {
+			const struct kmt_col *col = &t->cols[c];
+			const char *text;
+
+			if (col->flags & KMT_COL_NO_TEXT)
+				continue;
+			if ((t->unrecorded >> c & 1) && t->missing) {
+				text = kmt_missing_word(t->missing);
+				n = strlen(text);
+			} else {
+				text = cell_text(buf, sizeof(buf), col->type,
+						 &row[c], col->flags, &n);
+			}
+			fprintf(f, "%s%s %.*s", first ? "" : " ", col->title,
+				(int)n, text);
+			first = 0;
+		}
+		fputc('\n', f);
+	}
+	free(rowbuf);
+	if (r1 < t->nrows)
+		return 0;
+	if (t->total_rows > t->nrows)
+		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
+			t->total_rows - t->nrows == 1 ? "" : "s");
+	table_notes(t, f);
+	return 0;
+}
+
+/*
  * Rows [r0, r1) of a table; its title and heading before them when r0
  * is 0, what ends it after them when r1 is its last.  -ENOMEM, or 0.
  */
@@ -757,13 +804,18 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 	size_t i, n;
 	char buf[64];
 
-	fprintf(out, "\n%s\n", s->title);
-	for (n = strlen(s->title); n; n--)
-		fputc('=', out);
-	fputc('\n', out);
+	if (s->title) {
+		fprintf(out, "\n%s\n", s->title);
+		for (n = strlen(s->title); n; n--)
+			fputc('=', out);
+		fputc('\n', out);
+	}
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
+		if ((it->flags & KMT_SUM_NO_TEXT) ||
+		    it->kind == KMT_SUM_BEGIN || it->kind == KMT_SUM_END)
+			continue;
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
 		    it->kind != KMT_SUM_NOTE) {
 			fprintf(out, "%s %s", it->label,
@@ -776,11 +828,20 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 		}
 		switch (it->kind) {
 		case KMT_SUM_VALUE:
+			/* a string whole: a file name can be longer than buf */
+			if (it->type == KMT_V_STR) {
+				fprintf(out, "%s %s", it->label,
+					it->v.str ? it->v.str : "");
+				break;
+			}
 			if (it->type == KMT_V_PCT)
 				snprintf(buf, sizeof(buf), "%f%%", it->v.d);
 			else
 				format_val(buf, sizeof(buf), it->type, &it->v, 0);
 			fprintf(out, "%s %s", it->label, buf);
+			break;
+		case KMT_SUM_BOOL:
+			fprintf(out, "%s %s", it->label, it->v.u ? "yes" : "no");
 			break;
 		case KMT_SUM_RATIO:
 			fprintf(out, "%s %" PRIu64 "/%" PRIu64, it->label,
@@ -794,6 +855,9 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 			break;
 		case KMT_SUM_NOTE:
 			fprintf(out, "%s", it->label);
+			break;
+		case KMT_SUM_BEGIN:
+		case KMT_SUM_END:
 			break;
 		}
 		if (it->note)
@@ -949,7 +1013,9 @@ int kmt_render_text_piece(const struct kmt_layout *lay, size_t i,
 	const struct kmt_section *sec = lay->r->sections[i];
 
 	if (sec->kind == KMT_SEC_TABLE) {
-		if (table_piece(&sec->table, lay->sec[i], r0, r1, out))
+		if (sec->table.style == KMT_TABLE_LINES ?
+		    lines_piece(&sec->table, r0, r1, out) :
+		    table_piece(&sec->table, lay->sec[i], r0, r1, out))
 			return -1;
 	} else if (sec->kind == KMT_SEC_MISSING) {
 		fprintf(out, "\n%s: %s: ", sec->missing.view,

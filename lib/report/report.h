@@ -77,6 +77,13 @@ enum kmt_table_style {
 	 * column, {"key": [v0, v1, ...], ...}, ready to plot.
 	 */
 	KMT_TABLE_SERIES,
+	/*
+	 * Records among "key: value" lines: text draws each row as one
+	 * line, each of its text cells after its column's title and a
+	 * space, with nothing before the rows (no blank line, title,
+	 * heading or rule) and no "(none)"; JSON and CSV as PLAIN.
+	 */
+	KMT_TABLE_LINES,
 };
 
 /*
@@ -146,6 +153,20 @@ enum kmt_sum_kind {
 	KMT_SUM_PAGES,		/* "%-30s: %16 [ %16 KB ]": requests and bytes */
 	KMT_SUM_BLANK,		/* an empty line in text */
 	KMT_SUM_NOTE,		/* a text-only line */
+	KMT_SUM_BOOL,		/* "label yes|no" (v.u 0 or not): JSON
+				 * true|false, CSV 1|0 */
+	/*
+	 * The items up to the matching KMT_SUM_END are members of the JSON
+	 * object key (CSV: their columns named "key.<their key>"); text
+	 * draws no line for either.
+	 */
+	KMT_SUM_BEGIN,
+	KMT_SUM_END,
+};
+
+enum kmt_sum_flags {
+	KMT_SUM_NO_TEXT = 1 << 0, /* JSON, CSV and ndjson only: text has
+				   * the value in another form (a NOTE) */
 };
 
 struct kmt_sum_item {
@@ -157,10 +178,16 @@ struct kmt_sum_item {
 	const char *note;	/* text: appended in parentheses */
 	/* its events were not recorded: no value (text says so, JSON null) */
 	const struct kmt_missing *missing;
+	unsigned int flags;	/* enum kmt_sum_flags */
 };
 
 struct kmt_summary {
-	const char *title;	/* "SUMMARY (SLAB allocator)" */
+	/*
+	 * "SUMMARY (SLAB allocator)", underlined in text; NULL: text draws
+	 * the items' lines alone, without the blank line and heading before
+	 * them (a command's "key: value" lines)
+	 */
+	const char *title;
 	struct kmt_sum_item *items;
 	size_t nr;
 	size_t alloc;
@@ -181,7 +208,8 @@ struct kmt_section {
 	enum kmt_section_kind kind;
 	/*
 	 * JSON object the section lives in; "" for the document's top
-	 * level (a summary's items, a table's array, as members of it)
+	 * level (a summary's items, a table's array, as members of it),
+	 * where CSV's and ndjson's table names are the key alone
 	 */
 	const char *group;
 	const char *key;	/* JSON member name within the group */
