@@ -54,6 +54,7 @@
 #include "source/mapview.h"
 #include "source/perfdata.h"
 #include "source/source.h"
+#include "source/tracedat-format.h"
 #include "util/array.h"
 
 /* "PERFILE2" read as a native u64 on the machine that wrote it */
@@ -743,8 +744,8 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 	if (pd->have_tracing)
 		return 0;
 	pd->have_tracing = 1;
-	p = cur_take(&c, 10);
-	if (!p || memcmp(p, "\027\010\104tracing", 10))
+	p = cur_take(&c, KMT_TD_MAGIC_LEN);
+	if (!p || memcmp(p, KMT_TD_MAGIC, KMT_TD_MAGIC_LEN))
 		return kmt_session_error(s, EINVAL,
 			"'%s' is corrupt at byte %llu: its tracing data does not start with the tracing magic",
 			pd->name, (unsigned long long)base);
