@@ -37,6 +37,7 @@
 #include "event/session.h"
 #include "event/tpdecode.h"
 #include "source/bootinfo.h"
+#include "source/merge.h"
 #include "source/source.h"
 #include "source/tracedat-format.h"
 #include "util/array.h"
@@ -199,8 +200,7 @@ struct td {
 	size_t nr_bufs, alloc_bufs;
 	struct td_cursor *cur;
 	size_t nr_cur, alloc_cur;
-	size_t *heap;			/* cursor indexes, earliest first */
-	size_t nr_heap;
+	struct kmt_merge merge;		/* of the cursors, by time then index */
 	int stack_id;			/* ftrace:kernel_stack, -1 if absent */
 	int stack_size_off, stack_size_len;
 	int stack_caller_off, stack_elem;
@@ -2180,33 +2180,6 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 	free_rec(c, next);
 }
 
-static int cursor_before(const struct td *td, size_t a, size_t b)
-{
-	const struct tep_record *x = td->cur[a].rec, *y = td->cur[b].rec;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts;
-	return a < b;
-}
-
-static void heap_down(struct td *td, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i, t;
-
-		if (l < td->nr_heap && cursor_before(td, td->heap[l], td->heap[m]))
-			m = l;
-		if (r < td->nr_heap && cursor_before(td, td->heap[r], td->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = td->heap[i];
-		td->heap[i] = td->heap[m];
-		td->heap[m] = t;
-		i = m;
-	}
-}
-
 static int emit_record(struct td *td, struct td_cursor *c)
 {
 	struct kmt_session *s = td->s;
@@ -2265,24 +2238,24 @@ static int read_error(struct td *td)
 
 static int merge(struct td *td)
 {
+	const struct kmt_merge_head *top;
 	size_t i;
 	int ret;
 
-	td->heap = calloc(td->nr_cur ? td->nr_cur : 1, sizeof(*td->heap));
-	if (!td->heap)
+	if (kmt_merge_reserve(&td->merge, td->nr_cur))
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	for (i = 0; i < td->nr_cur; i++) {
 		cursor_next(td, &td->cur[i]);
 		if (td->cur[i].rec)
-			td->heap[td->nr_heap++] = i;
+			kmt_merge_add(&td->merge, i, td->cur[i].rec->ts, i);
 	}
 	if (td->err)
 		return read_error(td);
-	for (i = td->nr_heap; i-- > 0;)
-		heap_down(td, i);
-	while (td->nr_heap) {
-		struct td_cursor *c = &td->cur[td->heap[0]];
+	while ((top = kmt_merge_top(&td->merge))) {
+		struct td_cursor *c;
 
+		i = top->stream;
+		c = &td->cur[i];
 		ret = emit_record(td, c);
 		free_rec(c, c->rec);
 		c->rec = NULL;
@@ -2292,8 +2265,9 @@ static int merge(struct td *td)
 		if (td->err)
 			break;
 		if (!c->rec)
-			td->heap[0] = td->heap[--td->nr_heap];
-		heap_down(td, 0);
+			kmt_merge_pop(&td->merge);
+		else
+			kmt_merge_advance(&td->merge, c->rec->ts, i);
 	}
 	return td->err ? read_error(td) : 0;
 }
@@ -2617,7 +2591,7 @@ static void cleanup(struct td *td)
 		free(td->regions[i].chunks);
 	}
 	free(td->cur);
-	free(td->heap);
+	kmt_merge_free(&td->merge);
 	free(td->blanks);
 	/* instances before the handle whose tep they share */
 	for (i = td->nr_bufs; i-- > 0;) {
