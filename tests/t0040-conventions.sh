@@ -346,6 +346,12 @@ test_expect_success 'lib/: no include runs back up the data flow' '
 	test_cmp none back
 '
 
+test_expect_success 'no two test files share a number' '
+	(cd "$TOP/tests" && ls t[0-9]*.sh) | cut -c1-5 | sort | uniq -d >dups &&
+	: >none &&
+	test_cmp none dups
+'
+
 test_expect_success 'no command escapes the tables' '
 	for cmd in $("$KMEMTRACE" --list-cmds); do
 		rows "$COMMANDS" | grep -q "^$cmd " ||
