@@ -26,11 +26,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/profile.h"
 #include "analysis/views.h"
 #include "builtin.h"
 #include "options.h"
 #include "render/render.h"
+#include "report/profile.h"
 #include "report/report.h"
 #include "run/report.h"
 #include "util/arena.h"

@@ -23,6 +23,7 @@
 #include "source/pageowner.h"
 #include "source/source.h"
 #include "util/array.h"
+#include "util/handoff.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -126,56 +127,43 @@ static void add_group_text(const struct po_cmd *c, const struct kmt_po_group *g,
 struct block_writer {
 	FILE *out;
 	struct kmt_sb blocks[2];
-	int full[2];		/* handed over, not written yet */
-	int fill;		/* the block being built */
-	int done, threaded, oom;
+	struct kmt_handoff h;
+	int threaded, oom;
 	int err;		/* errno of the first write that failed */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	pthread_t thread;
 };
 
-static void *write_blocks(void *arg)
+static void write_block(struct block_writer *w, const struct kmt_sb *sb)
+{
+	if (sb->len && fwrite(sb->buf, 1, sb->len, w->out) != sb->len &&
+	    !w->err)
+		w->err = errno ? errno : EIO;
+}
+
+/*
+ * The writer's thread.  Every block is written whatever the writes
+ * before it did; the first error is said at the end, from w->err.
+ */
+static int write_slot(void *arg, size_t slot)
 {
 	struct block_writer *w = arg;
-	int i = 0;
 
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		/* blocks come in turn: when block i is not handed over, no
-		 * later one is */
-		while (!w->full[i] && !w->done)
-			pthread_cond_wait(&w->cond, &w->lock);
-		if (!w->full[i])
-			break;
-		pthread_mutex_unlock(&w->lock);
-		if (w->blocks[i].len &&
-		    fwrite(w->blocks[i].buf, 1, w->blocks[i].len, w->out) !=
-		    w->blocks[i].len && !w->err)
-			w->err = errno ? errno : EIO;
-		pthread_mutex_lock(&w->lock);
-		w->full[i] = 0;
-		pthread_cond_broadcast(&w->cond);
-		i ^= 1;
-	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
+	write_block(w, &w->blocks[slot]);
+	return 0;
 }
 
 static struct kmt_sb *writer_start(struct block_writer *w, FILE *out)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->cond, NULL);
-	w->threaded = !pthread_create(&w->thread, NULL, write_blocks, w);
+	w->threaded = !kmt_handoff_start(&w->h, 2, write_slot, w);
 	return &w->blocks[0];
 }
 
 /* hands the block built over and returns the next one to build */
 static struct kmt_sb *writer_next(struct block_writer *w)
 {
-	struct kmt_sb *sb = &w->blocks[w->fill];
+	size_t fill = w->threaded ? kmt_handoff_slot(&w->h) : 0;
+	struct kmt_sb *sb = &w->blocks[fill];
 
 	/* a block that could not grow is output lost: said at the end */
 	if (sb->oom) {
@@ -184,20 +172,12 @@ static struct kmt_sb *writer_next(struct block_writer *w)
 		return sb;
 	}
 	if (!w->threaded) {
-		if (sb->len && fwrite(sb->buf, 1, sb->len, w->out) != sb->len &&
-		    !w->err)
-			w->err = errno ? errno : EIO;
+		write_block(w, sb);
 		kmt_sb_reset(sb);
 		return sb;
 	}
-	pthread_mutex_lock(&w->lock);
-	w->full[w->fill] = 1;
-	pthread_cond_broadcast(&w->cond);
-	w->fill ^= 1;
-	while (w->full[w->fill])
-		pthread_cond_wait(&w->cond, &w->lock);
-	pthread_mutex_unlock(&w->lock);
-	sb = &w->blocks[w->fill];
+	kmt_handoff_put(&w->h);
+	sb = &w->blocks[kmt_handoff_slot(&w->h)];
 	kmt_sb_reset(sb);
 	return sb;
 }
@@ -209,15 +189,8 @@ static struct kmt_sb *writer_next(struct block_writer *w)
 static int writer_finish(struct block_writer *w)
 {
 	writer_next(w);
-	if (w->threaded) {
-		pthread_mutex_lock(&w->lock);
-		w->done = 1;
-		pthread_cond_broadcast(&w->cond);
-		pthread_mutex_unlock(&w->lock);
-		pthread_join(w->thread, NULL);
-	}
-	pthread_mutex_destroy(&w->lock);
-	pthread_cond_destroy(&w->cond);
+	if (w->threaded)
+		kmt_handoff_finish(&w->h);
 	kmt_sb_release(&w->blocks[0]);
 	kmt_sb_release(&w->blocks[1]);
 	return w->oom ? -ENOMEM : -w->err;

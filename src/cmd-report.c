@@ -17,7 +17,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/live.h"
-#include "analysis/profile.h"
 #include "builtin.h"
 #include "event/callsite.h"
 #include "event/pipeline.h"
@@ -25,6 +24,7 @@
 #include "options.h"
 #include "render/parallel.h"
 #include "render/render.h"
+#include "report/profile.h"
 #include "report/report.h"
 #include "report/sort.h"
 #include "run/report.h"

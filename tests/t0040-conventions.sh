@@ -302,6 +302,56 @@ else
 	test_skip 'record and stat write to -o FILE' 'needs root and tracefs'
 fi
 
+# folder of lib/   the folders its files may include: its own and those
+# upstream of it in the data flow (sources -> events -> analyses ->
+# report model -> renderers; record writes what source reads, and
+# source/tracedat-format.h is the format both share), and renderers
+# only the report model, which says what they draw
+LAYERS='
+util
+event       util
+source      util event
+record      util event source
+report      util event
+analysis    util event source report
+render      util report
+bpf         util event
+'
+
+# back_arrows: "lib/FILE includes HEADER" for each include of lib/ that
+# the table above does not allow
+back_arrows () {
+	rows "$LAYERS" >layers
+	(cd "$TOP/lib" && grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' */*.[ch]) >includes
+	awk '
+		FILENAME == "layers" { may[$1] = " " $0 " "; next }
+		{
+			file = $0; sub(/:.*/, "", file)
+			inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+			# the folder'\''s own headers, or generated (kmt.skel.h)
+			if (inc !~ /\//)
+				next
+			from = file; sub(/\/.*/, "", from)
+			to = inc; sub(/\/.*/, "", to)
+			if (!(from in may))
+				print "lib/" from ": a folder the table does not place"
+			else if (!index(may[from], " " to " "))
+				print "lib/" file " includes " inc
+		}' layers includes
+}
+
+test_expect_success 'lib/: no include runs back up the data flow' '
+	back_arrows >back &&
+	: >none &&
+	test_cmp none back
+'
+
+test_expect_success 'no two test files share a number' '
+	(cd "$TOP/tests" && ls t[0-9]*.sh) | cut -c1-5 | sort | uniq -d >dups &&
+	: >none &&
+	test_cmp none dups
+'
+
 test_expect_success 'no command escapes the tables' '
 	for cmd in $("$KMEMTRACE" --list-cmds); do
 		rows "$COMMANDS" | grep -q "^$cmd " ||

@@ -4,9 +4,9 @@
  * (its stack, or its callsite when the recording has no stacks), which
  * process made it and what it took (cache, kmalloc size, page order),
  * with what was still allocated at the end.  It is what profilers read:
- * the pprof and folded renderers draw it (render/pprof.c, folded.c), the
- * four values being pprof's alloc_objects, alloc_space, inuse_objects
- * and inuse_space.
+ * the pprof, folded and html renderers draw it, the four values being
+ * pprof's alloc_objects, alloc_space, inuse_objects and inuse_space
+ * (report/profile.h: its shape in the report model).
  *
  * One row per distinct origin, added to per allocation; the in-use
  * values come at the end from the live table (live.h), so nothing is kept
@@ -19,12 +19,12 @@
 
 #include "analysis/analysis.h"
 #include "analysis/live.h"
-#include "analysis/profile.h"
 #include "analysis/views.h"
 #include "event/event.h"
 #include "event/gfp.h"
 #include "event/session.h"
 #include "event/stacks.h"
+#include "report/profile.h"
 #include "report/report.h"
 #include "report/sort.h"
 #include "util/rows.h"
@@ -76,30 +76,12 @@ struct profile_ctx {
 	uint64_t total[KMT_PROFILE_NR_VALUES];
 };
 
-const char *const kmt_profile_values[KMT_PROFILE_NR_VALUES][2] = {
-	{ "alloc_objects", "count" },
-	{ "alloc_space", "bytes" },
-	{ "inuse_objects", "count" },
-	{ "inuse_space", "bytes" },
-};
-
 static const char *const value_labels[KMT_PROFILE_NR_VALUES] = {
 	"Allocations (alloc_objects):",
 	"Bytes allocated (alloc_space):",
 	"Live at the end (inuse_objects):",
 	"Bytes live at the end (inuse_space):",
 };
-
-int kmt_profile_value(const char *name)
-{
-	int i;
-
-	for (i = 0; i < KMT_PROFILE_NR_VALUES; i++) {
-		if (!strcmp(kmt_profile_values[i][0], name))
-			return i;
-	}
-	return -1;
-}
 
 #define CMP_VALUE(n, name)						\
 static int cmp_##name(const void *a, const void *b)			\

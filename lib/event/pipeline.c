@@ -5,22 +5,18 @@
 
 #include "event/pipeline.h"
 
-static struct kmt_event *slot(struct kmt_pipeline *p, size_t batch)
-{
-	return p->ring[batch % KMT_PIPE_SLOTS];
-}
-
 /*
- * Room for batch head, the next to fill (consumed, or never used): its
- * slot, grown to the batch's size.  0, or -ENOMEM.
+ * Room for the next batch to fill (consumed, or never used): its slot,
+ * grown to the batch's size.  0, or -ENOMEM.
  */
 static int make_room(struct kmt_pipeline *p)
 {
-	size_t i = p->head % KMT_PIPE_SLOTS, want = KMT_PIPE_BATCH;
+	size_t batch = p->h.head, i = batch % KMT_PIPE_SLOTS;
+	size_t want = KMT_PIPE_BATCH;
 	struct kmt_event *b;
 
-	if (p->head < 2)
-		want = (size_t)KMT_PIPE_FIRST << (2 * p->head);
+	if (batch < 2)
+		want = (size_t)KMT_PIPE_FIRST << (2 * batch);
 	if (p->cap[i] < want) {
 		b = malloc(want * sizeof(*b));
 		if (!b)
@@ -44,34 +40,14 @@ static void free_ring(struct kmt_pipeline *p)
 	}
 }
 
-static void *worker(void *arg)
+static int consume_batch(void *arg, size_t slot)
 {
 	struct kmt_pipeline *p = arg;
 
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		size_t batch, n;
-		int err;
-
-		while (p->tail == p->head && !p->closing)
-			pthread_cond_wait(&p->cond, &p->lock);
-		if (p->tail == p->head)
-			break;
-		batch = p->tail;
-		n = p->fill[batch % KMT_PIPE_SLOTS];
-		err = p->err;
-		pthread_mutex_unlock(&p->lock);
-		/* after an error, batches still queued are only drained */
-		if (!err)
-			err = p->consume(p->arg, slot(p, batch), n);
-		pthread_mutex_lock(&p->lock);
-		if (err && !p->err)
-			p->err = err;
-		p->tail++;
-		pthread_cond_broadcast(&p->cond);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
+	/* after an error, batches still queued are only drained */
+	if (!p->err)
+		p->err = p->consume(p->arg, p->ring[slot], p->fill[slot]);
+	return p->err;
 }
 
 int kmt_pipeline_start(struct kmt_pipeline *p, kmt_pipe_fn consume, void *arg)
@@ -83,14 +59,10 @@ int kmt_pipeline_start(struct kmt_pipeline *p, kmt_pipe_fn consume, void *arg)
 	p->arg = arg;
 	if (make_room(p))
 		return -ENOMEM;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->cond, NULL);
-	ret = pthread_create(&p->thread, NULL, worker, p);
+	ret = kmt_handoff_start(&p->h, KMT_PIPE_SLOTS, consume_batch, p);
 	if (ret) {
-		pthread_cond_destroy(&p->cond);
-		pthread_mutex_destroy(&p->lock);
 		free_ring(p);
-		return -ret;
+		return ret;
 	}
 	p->running = 1;
 	return 0;
@@ -99,19 +71,9 @@ int kmt_pipeline_start(struct kmt_pipeline *p, kmt_pipe_fn consume, void *arg)
 /* hands the batch being filled to the consumer; its error, or 0 */
 static int hand_over(struct kmt_pipeline *p)
 {
-	int err;
-
-	pthread_mutex_lock(&p->lock);
-	p->fill[p->head % KMT_PIPE_SLOTS] = p->nr;
-	p->head++;
-	pthread_cond_broadcast(&p->cond);
-	/* the next batch to fill must have been consumed */
-	while (p->head - p->tail == KMT_PIPE_SLOTS)
-		pthread_cond_wait(&p->cond, &p->lock);
-	err = p->err;
-	pthread_mutex_unlock(&p->lock);
+	p->fill[kmt_handoff_slot(&p->h)] = p->nr;
 	p->nr = 0;
-	return err;
+	return kmt_handoff_put(&p->h);
 }
 
 /* hands it over and makes room for the next */
@@ -147,15 +109,10 @@ int kmt_pipeline_finish(struct kmt_pipeline *p)
 		return 0;
 	if (p->nr && !p->failed)
 		hand_over(p);
-	pthread_mutex_lock(&p->lock);
-	p->closing = 1;
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	pthread_join(p->thread, NULL);
+	err = kmt_handoff_finish(&p->h);
 	/* the consumer's error, or the reader's events dropped */
-	err = p->err ? p->err : p->failed;
-	pthread_cond_destroy(&p->cond);
-	pthread_mutex_destroy(&p->lock);
+	if (!err)
+		err = p->failed;
 	free_ring(p);
 	p->running = 0;
 	return err;

@@ -2,10 +2,10 @@
 #ifndef KMT_EVENT_PIPELINE_H
 #define KMT_EVENT_PIPELINE_H
 
-#include <pthread.h>
 #include <stddef.h>
 
 #include "event/event.h"
+#include "util/handoff.h"
 
 /*
  * Events handed to a second thread in batches, in the order pushed: the
@@ -38,9 +38,7 @@ typedef int (*kmt_pipe_fn)(void *arg, const struct kmt_event *ev, size_t n);
 struct kmt_pipeline {
 	kmt_pipe_fn consume;
 	void *arg;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	struct kmt_handoff h;	/* the batches' hand-over, slot by slot */
 	struct kmt_event *ring[KMT_PIPE_SLOTS];	/* batches, or NULL */
 	size_t cap[KMT_PIPE_SLOTS];	/* events ring[i] holds */
 	size_t fill[KMT_PIPE_SLOTS];
@@ -52,11 +50,8 @@ struct kmt_pipeline {
 	 */
 	int failed;
 	struct kmt_event sink;
-	size_t head;		/* batches pushed (the reader fills head) */
-	size_t tail;		/* batches consumed */
 	size_t nr;		/* events in the batch being filled */
-	int closing;
-	int err;		/* the consumer's error, 0 */
+	int err;		/* the consumer's error, 0: its thread's own */
 	int running;
 };
 

@@ -349,7 +349,7 @@ static void read_nodes(struct kmt_sb *out)
 		bad = 1;
 	if (!bad)
 		qsort(ids, nr, sizeof(*ids), cmp_uint);
-	kmt_sb_adds(out, KMT_TDW_NODES_MAGIC);
+	kmt_sb_adds(out, KMT_TD_NODES_MAGIC);
 	for (i = 0; i < nr && !bad; i++) {
 		struct kmt_sb list = KMT_SB_INIT;
 		char path[sizeof(NODE_DIR) + 32];
@@ -1033,7 +1033,7 @@ static int collect_tasks(struct kmt_rec *r, const struct kmt_hash_set *seen,
 	size_t it = 0;
 	char *text;
 
-	kmt_sb_adds(tgids, KMT_TDW_TGIDS_MAGIC);
+	kmt_sb_adds(tgids, KMT_TD_TGIDS_MAGIC);
 
 	/*
 	 * The scan at the start names the tasks that ran then; the kernel's
@@ -1248,16 +1248,16 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 		goto out;
 	}
 	if (m->clock) {
-		opts[nopt].id = KMT_TDW_OPT_TRACECLOCK;
+		opts[nopt].id = KMT_TD_OPT_TRACECLOCK;
 		opts[nopt].val.data = m->clock;
 		opts[nopt++].val.len = m->clock_len;
 	}
 	if (m->uname[0]) {
-		opts[nopt].id = KMT_TDW_OPT_UNAME;
+		opts[nopt].id = KMT_TD_OPT_UNAME;
 		opts[nopt].val.data = m->uname;
 		opts[nopt++].val.len = strlen(m->uname) + 1;
 	}
-	opts[nopt].id = KMT_TDW_OPT_VERSION;
+	opts[nopt].id = KMT_TD_OPT_VERSION;
 	opts[nopt].val.data = r->version ? r->version : "kmemtrace";
 	opts[nopt].val.len = strlen(opts[nopt].val.data) + 1;
 	nopt++;
@@ -1266,7 +1266,7 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 
 		kmt_sb_addf(&cpustat[i], "CPU: %d\n%s", i,
 			    c->stats ? c->stats : "");
-		opts[nopt].id = KMT_TDW_OPT_CPUSTAT;
+		opts[nopt].id = KMT_TD_OPT_CPUSTAT;
 		opts[nopt].val.data = kmt_sb_str(&cpustat[i]);
 		opts[nopt++].val.len = cpustat[i].len + 1;
 		/*
@@ -1321,8 +1321,8 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	h.options = opts;
 	h.nr_options = nopt;
 	h.nr_cpus = r->nr_cpus;
-	if (tgids.len > strlen(KMT_TDW_TGIDS_MAGIC)) {
-		opts[nopt].id = KMT_TDW_OPT_TGIDS;
+	if (tgids.len > strlen(KMT_TD_TGIDS_MAGIC)) {
+		opts[nopt].id = KMT_TD_OPT_TGIDS;
 		opts[nopt].val.data = kmt_sb_str(&tgids);
 		opts[nopt++].val.len = tgids.len + 1;
 		h.nr_options = nopt;
@@ -1331,14 +1331,14 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 		size_t n = kmt_bootinfo_format(&m->boot, boot, sizeof(boot));
 
 		if (n) {
-			opts[nopt].id = KMT_TDW_OPT_BOOT;
+			opts[nopt].id = KMT_TD_OPT_BOOT;
 			opts[nopt].val.data = boot;
 			opts[nopt++].val.len = n + 1;
 			h.nr_options = nopt;
 		}
 	}
 	if (m->nodes.len) {
-		opts[nopt].id = KMT_TDW_OPT_NODES;
+		opts[nopt].id = KMT_TD_OPT_NODES;
 		opts[nopt].val.data = kmt_sb_str(&m->nodes);
 		opts[nopt++].val.len = m->nodes.len + 1;
 		h.nr_options = nopt;

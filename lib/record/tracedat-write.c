@@ -92,13 +92,11 @@ static int host_big_endian(void)
 static void put_header(struct sink *k, const struct kmt_tdw_header *h,
 		       const uint64_t *cpu_size, uint64_t data_off)
 {
-	static const unsigned char magic[] = { 0x17, 0x08, 0x44 };
 	unsigned char flags[2];
 	uint64_t off = data_off;
 	size_t i, j;
 
-	put(k, magic, sizeof(magic));
-	put(k, "tracing", 7);
+	put(k, KMT_TD_MAGIC, KMT_TD_MAGIC_LEN);
 	put_str(k, "6");
 	flags[0] = host_big_endian();
 	flags[1] = sizeof(long);
@@ -137,7 +135,7 @@ static void put_header(struct sink *k, const struct kmt_tdw_header *h,
 	put_blob(k, h->cmdlines);
 
 	put_u32(k, (uint32_t)h->nr_cpus);
-	put(k, "options  ", 10);
+	put(k, KMT_TD_TAG_OPTIONS, KMT_TD_TAG_LEN);
 	for (i = 0; i < h->nr_options; i++) {
 		put_u16(k, h->options[i].id);
 		put_u32(k, (uint32_t)h->options[i].val.len);
@@ -145,7 +143,7 @@ static void put_header(struct sink *k, const struct kmt_tdw_header *h,
 	}
 	put_u16(k, 0);
 
-	put(k, "flyrecord", 10);
+	put(k, KMT_TD_TAG_FLYRECORD, KMT_TD_TAG_LEN);
 	for (i = 0; i < (size_t)h->nr_cpus; i++) {
 		uint64_t size = cpu_size ? cpu_size[i] : 0;
 
@@ -363,7 +361,7 @@ static int skip_string(struct source *src)
 int kmt_tdw_read_options(int fd, kmt_tdw_option_fn fn, void *ctx)
 {
 	struct source src = { fd, 0, 0 };
-	unsigned char head[10 + 2 + 2 + 4];
+	unsigned char head[KMT_TD_MAGIC_LEN + 2 + 2 + 4];
 	char name[13];
 	uint32_t n, i, j, events;
 	off_t size = lseek(fd, 0, SEEK_END);
@@ -375,11 +373,11 @@ int kmt_tdw_read_options(int fd, kmt_tdw_option_fn fn, void *ctx)
 	ret = take(&src, head, sizeof(head));
 	if (ret)
 		return ret;
-	if (memcmp(head, "\x17\x08\x44tracing", 10))
+	if (memcmp(head, KMT_TD_MAGIC, KMT_TD_MAGIC_LEN))
 		return -EINVAL;
-	if (memcmp(head + 10, "6", 2))
+	if (memcmp(head + KMT_TD_MAGIC_LEN, "6", 2))
 		return -EPROTONOSUPPORT;
-	if (head[12] != host_big_endian())
+	if (head[KMT_TD_MAGIC_LEN + 2] != host_big_endian())
 		return -EPROTONOSUPPORT;	/* written elsewhere: not ours */
 	if ((ret = take(&src, name, 12)) || memcmp(name, "header_page", 12) ||
 	    (ret = skip_sized(&src, 8)) || (ret = take(&src, name, 13)) ||
@@ -403,9 +401,9 @@ int kmt_tdw_read_options(int fd, kmt_tdw_option_fn fn, void *ctx)
 	}
 	if ((ret = skip_sized(&src, 4)) || (ret = skip_sized(&src, 4)) ||
 	    (ret = skip_sized(&src, 8)) || (ret = take(&src, &n, 4)) ||
-	    (ret = take(&src, name, 10)))
+	    (ret = take(&src, name, KMT_TD_TAG_LEN)))
 		return ret;
-	if (memcmp(name, "options  ", 10))
+	if (memcmp(name, KMT_TD_TAG_OPTIONS, KMT_TD_TAG_LEN))
 		return 0;	/* "flyrecord" or "latency": no options */
 	for (;;) {
 		uint16_t id;

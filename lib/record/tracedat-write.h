@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "source/tracedat-format.h"
+
 /*
  * Writes trace.dat version 6 files, the format `trace-cmd report` and
  * libtracecmd read: the tracing metadata (ring-buffer headers, event
@@ -12,38 +14,8 @@
  * "flyrecord" section, each CPU's raw ring-buffer pages contiguous and
  * page aligned.  The writer takes bytes, not paths, so it can be tested
  * without tracefs; numbers are written in the host's byte order and the
- * file says which.
+ * file says which.  The option ids are source/tracedat-format.h's.
  */
-
-/* option ids trace-cmd 3.1 knows (trace-cmd.dat(5)) */
-enum kmt_tdw_option_id {
-	KMT_TDW_OPT_DATE	= 1,
-	KMT_TDW_OPT_CPUSTAT	= 2,	/* per-CPU ring-buffer stats text */
-	KMT_TDW_OPT_TRACECLOCK	= 4,	/* contents of trace_clock */
-	KMT_TDW_OPT_UNAME	= 5,	/* "sysname nodename release machine" */
-	KMT_TDW_OPT_VERSION	= 9,	/* the recorder's version */
-	/*
-	 * kmemtrace's own: the pid -> tgid map, text: the magic line, then
-	 * "pid tgid\n" lines, NUL-terminated.  trace-cmd skips ids it does
-	 * not know; this one is far above its own, which count up from 1.
-	 */
-	KMT_TDW_OPT_TGIDS	= 0x4b54,
-	/*
-	 * kmemtrace's own: the boot id and a wall-clock reading with the
-	 * trace clock's, text (source/bootinfo.h has its lines)
-	 */
-	KMT_TDW_OPT_BOOT	= 0x4b55,
-	/*
-	 * kmemtrace's own: the CPUs of each NUMA node, text: the magic
-	 * line, then "node cpulist\n" lines (sysfs's node<N>/cpulist,
-	 * "0-3,8"), NUL-terminated
-	 */
-	KMT_TDW_OPT_NODES	= 0x4b56,
-};
-
-#define KMT_TDW_TGIDS_MAGIC "kmemtrace tgids\n"
-#define KMT_TDW_NODES_MAGIC "kmemtrace nodes\n"
-
 
 struct kmt_blob {
 	const void *data;
@@ -57,7 +29,7 @@ struct kmt_tdw_system {
 };
 
 struct kmt_tdw_option {
-	uint16_t id;
+	uint16_t id;			/* enum kmt_td_option_id */
 	struct kmt_blob val;
 };
 

@@ -2,18 +2,18 @@
 /*
  * The folded stack format of flamegraph.pl, inferno and speedscope: one
  * line per stack, "frame;frame;...;frame weight", the outermost frame
- * first.  Each line is a row of the allocation profile (profile.c) under
- * a first frame that says which allocator it went to ("slab", "page"),
- * so one graph shows both apart; the weight is the value --weight chose,
- * so the lines add up to that value's total.  Rows of weight 0 are left
- * out, as the format has no use for them.
+ * first.  Each line is a row of the allocation profile
+ * (report/profile.h) under a first frame that says which allocator it
+ * went to ("slab", "page"), so one graph shows both apart; the weight is
+ * the value --weight chose, so the lines add up to that value's total.
+ * Rows of weight 0 are left out, as the format has no use for them.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "render/profile-cols.h"
 #include "render/render.h"
+#include "report/profile.h"
 
 int kmt_render_folded(const struct kmt_report *r, FILE *out)
 {

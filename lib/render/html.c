@@ -19,9 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/profile.h"
-#include "render/profile-cols.h"
 #include "render/render.h"
+#include "report/profile.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/json.h"

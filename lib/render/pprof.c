@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The allocation profile (analysis/profile.c) as a pprof profile: the
+ * The allocation profile (report/profile.h) as a pprof profile: the
  * gzipped protocol buffer that `go tool pprof`, speedscope, Perfetto,
  * Pyroscope and Parca read.  Written here, field by field, from the
  * message definitions of pprof's profile.proto (perftools.profiles); the
@@ -20,9 +20,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "analysis/profile.h"
-#include "render/profile-cols.h"
 #include "render/render.h"
+#include "report/profile.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"

@@ -7,7 +7,7 @@
 
 /*
  * Which boot a recording is of, and when it was made: what kmemtrace
- * record keeps in a trace.dat option of its own (KMT_TDW_OPT_BOOT, which
+ * record keeps in a trace.dat option of its own (KMT_TD_OPT_BOOT, which
  * trace-cmd skips), so that rows of many hosts say "which boot" and
  * "when".  The option is text, NUL-terminated:
  *

@@ -54,6 +54,7 @@
 #include "source/mapview.h"
 #include "source/perfdata.h"
 #include "source/source.h"
+#include "source/tracedat-format.h"
 #include "util/array.h"
 
 /* "PERFILE2" read as a native u64 on the machine that wrote it */
@@ -442,6 +443,7 @@ size_t kmt_perfdata_kernel_chain(const unsigned char *ips, uint64_t nr,
 void kmt_perfdata_queue_init(struct kmt_perfdata_queue *q)
 {
 	memset(q, 0, sizeof(*q));
+	kmt_merge_init(&q->merge);
 	q->slack = KMT_PERFDATA_SLACK_NS;
 	q->batch = KMT_PERFDATA_BATCH;
 }
@@ -455,7 +457,7 @@ void kmt_perfdata_queue_free(struct kmt_perfdata_queue *q)
 		free(q->streams[i].seq);
 	}
 	free(q->streams);
-	free(q->heap);
+	kmt_merge_free(&q->merge);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -467,7 +469,7 @@ struct kmt_event *kmt_perfdata_queue_slot(struct kmt_perfdata_queue *q,
 
 	if (idx >= q->nr_streams) {
 		if (KMT_ARRAY_GROW(q->streams, idx + 1, q->streams_alloc) ||
-		    KMT_ARRAY_GROW(q->heap, idx + 1, q->heap_alloc))
+		    kmt_merge_reserve(&q->merge, idx + 1))
 			return NULL;
 		memset(q->streams + q->nr_streams, 0,
 		       (idx + 1 - q->nr_streams) * sizeof(*q->streams));
@@ -512,37 +514,6 @@ void kmt_perfdata_queue_commit(struct kmt_perfdata_queue *q)
 		q->peak = q->nr;
 }
 
-/* the head of stream a goes before the head of stream b */
-static inline int head_before(const struct kmt_perfdata_queue *q,
-			      uint32_t a, uint32_t b)
-{
-	const struct kmt_perfdata_stream *x = &q->streams[a], *y = &q->streams[b];
-	uint64_t tx = x->ev[x->head].ts, ty = y->ev[y->head].ts;
-
-	return tx < ty || (tx == ty && x->seq[x->head] < y->seq[y->head]);
-}
-
-static void sift_down(struct kmt_perfdata_queue *q, size_t n, size_t i)
-{
-	uint32_t *h = q->heap;
-
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		uint32_t t;
-
-		if (l < n && head_before(q, h[l], h[m]))
-			m = l;
-		if (l + 1 < n && head_before(q, h[l + 1], h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
-
 /* passes on the head of st when it is within bound: 1 if it was */
 static inline int emit_head(struct kmt_perfdata_queue *q, struct kmt_session *s,
 			    struct kmt_perfdata_stream *st, uint64_t bound,
@@ -561,54 +532,32 @@ static inline int emit_head(struct kmt_perfdata_queue *q, struct kmt_session *s,
 	return 1;
 }
 
-/* the merge of exactly two streams: the heap's order without the heap */
-static void merge_two(struct kmt_perfdata_queue *q, struct kmt_session *s,
-		      uint64_t bound, int all, int *ret)
-{
-	struct kmt_perfdata_stream *a = &q->streams[q->heap[0]];
-	struct kmt_perfdata_stream *b = &q->streams[q->heap[1]];
-
-	while (!*ret && a->head < a->nr && b->head < b->nr) {
-		uint64_t ta = a->ev[a->head].ts, tb = b->ev[b->head].ts;
-		struct kmt_perfdata_stream *st = ta < tb ||
-			(ta == tb && a->seq[a->head] < b->seq[b->head]) ? a : b;
-
-		if (!emit_head(q, s, st, bound, all, ret))
-			return;
-	}
-	/* one ran out: the rest of the other */
-	if (a->head == a->nr)
-		a = b;
-	while (!*ret && a->head < a->nr && emit_head(q, s, a, bound, all, ret))
-		;
-}
-
 /* merges the streams up to bound (all of them when all is set) */
 static int queue_emit(struct kmt_perfdata_queue *q, struct kmt_session *s,
 		      uint64_t bound, int all)
 {
-	size_t i, n = 0;
+	const struct kmt_merge_head *top;
+	size_t i;
 	int ret = 0;
 
+	kmt_merge_clear(&q->merge);
 	for (i = 0; i < q->nr_streams; i++) {
-		if (q->streams[i].head < q->streams[i].nr)
-			q->heap[n++] = (uint32_t)i;
+		struct kmt_perfdata_stream *st = &q->streams[i];
+
+		if (st->head < st->nr)
+			kmt_merge_add(&q->merge, i, st->ev[st->head].ts,
+				      st->seq[st->head]);
 	}
-	for (i = n / 2; i-- > 0; )
-		sift_down(q, n, i);
-	/* the usual case of a two-CPU recording: no heap to keep */
-	if (n == 2) {
-		merge_two(q, s, bound, all, &ret);
-		n = 0;
-	}
-	while (n && !ret) {
-		struct kmt_perfdata_stream *st = &q->streams[q->heap[0]];
+	while (!ret && (top = kmt_merge_top(&q->merge))) {
+		struct kmt_perfdata_stream *st = &q->streams[top->stream];
 
 		if (!emit_head(q, s, st, bound, all, &ret))
 			break;
 		if (st->head == st->nr)
-			q->heap[0] = q->heap[--n];
-		sift_down(q, n, 0);
+			kmt_merge_pop(&q->merge);
+		else
+			kmt_merge_advance(&q->merge, st->ev[st->head].ts,
+					  st->seq[st->head]);
 	}
 	/* what stays moves to the front of its stream */
 	for (i = 0; i < q->nr_streams; i++) {
@@ -743,8 +692,8 @@ static int pd_tracing_data(struct pd *pd, unsigned char *data, size_t len,
 	if (pd->have_tracing)
 		return 0;
 	pd->have_tracing = 1;
-	p = cur_take(&c, 10);
-	if (!p || memcmp(p, "\027\010\104tracing", 10))
+	p = cur_take(&c, KMT_TD_MAGIC_LEN);
+	if (!p || memcmp(p, KMT_TD_MAGIC, KMT_TD_MAGIC_LEN))
 		return kmt_session_error(s, EINVAL,
 			"'%s' is corrupt at byte %llu: its tracing data does not start with the tracing magic",
 			pd->name, (unsigned long long)base);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "event/event.h"
+#include "source/merge.h"
 
 /*
  * The pure parts of the perf.data reader, exposed for the unit tests:
@@ -109,8 +110,8 @@ size_t kmt_perfdata_kernel_chain(const unsigned char *ips, uint64_t nr,
  *
  * Each CPU's events arrive in time order (but for those interrupted
  * ones, which are moved back into place), so the queue keeps one sorted
- * stream per CPU and merges the streams: no sorting.  Ties go in file
- * order.  Events without a CPU share one stream, kept sorted by
+ * stream per CPU and merges the streams (source/merge.h): no sorting.
+ * Ties go in file order.  Events without a CPU share one stream, kept sorted by
  * insertion.  A merge is done when at least batch events wait, never
  * beyond the bound, so batching changes nothing but the cost.
  */
@@ -127,8 +128,7 @@ struct kmt_perfdata_stream {
 struct kmt_perfdata_queue {
 	struct kmt_perfdata_stream *streams; /* [0]: no CPU, [c + 1]: CPU c */
 	size_t nr_streams, streams_alloc;
-	uint32_t *heap;			/* stream indices, for the merge */
-	size_t heap_alloc;
+	struct kmt_merge merge;		/* of the streams, by time then seq */
 	size_t slot_stream;		/* of the last kmt_perfdata_queue_slot */
 	size_t nr;			/* events queued */
 	uint64_t seq;

@@ -10,6 +10,7 @@
 #include "event/session.h"
 #include "source/pageowner.h"
 #include "source/source.h"
+#include "source/tracedat-format.h"
 
 /* binary formats first: their magic is exact; text is the catch-all */
 static const struct kmt_source_ops *const readers[] = {
@@ -46,7 +47,7 @@ void kmt_describe_head(const unsigned char *head, size_t len, char *buf,
 		{ "PK\x03\x04", 4, "a zip archive" },
 		{ "PERFFILE", 8, "a perf.data file of an unsupported version" },
 		{ "PERFILE2", 8, "a perf.data header" },
-		{ "\x17\x08\x44" "tracing", 10, "a trace.dat header" },
+		{ KMT_TD_MAGIC, KMT_TD_MAGIC_LEN, "a trace.dat header" },
 	};
 	size_t i, o = 0;
 

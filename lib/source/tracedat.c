@@ -36,9 +36,10 @@
 #include "event/fmtcheck.h"
 #include "event/session.h"
 #include "event/tpdecode.h"
-#include "record/tracedat-write.h"
 #include "source/bootinfo.h"
+#include "source/merge.h"
 #include "source/source.h"
+#include "source/tracedat-format.h"
 #include "util/array.h"
 
 /*
@@ -95,38 +96,15 @@ struct tracecmd_compression_proto {
 };
 int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
 
-#define TD_MAGIC	"\x17\x08\x44" "tracing"
-#define TD_MAGIC_LEN	10
-#define TD_OPT_BUFFER	3	/* option: offset and name of an instance */
-#define TD_OPT_CPUCOUNT	8
-#define TD_OPT_TRACECLOCK	4
-#define TD_OPT_UNAME		5
-#define TD_OPT_HOOK		6
-#define TD_OPT_VERSION		9
-#define TD_OPT_PROCMAPS		10
-#define TD_OPT_STRINGS		15
-/* where the metadata sections are (v7) */
-#define TD_OPT_HEADER_INFO	16
-#define TD_OPT_FTRACE_EVENTS	17
-#define TD_OPT_EVENT_FORMATS	18
-#define TD_OPT_KALLSYMS		19
-#define TD_OPT_PRINTK		20
-#define TD_OPT_CMDLINES		21
-#define TD_OPT_BUFFER_TEXT	22	/* a latency tracer's text */
 /*
- * kmemtrace record's own options, as its writer defines them
- * (record/tracedat-write.h): the pid -> tgid map, and the boot id and
- * clocks (source/bootinfo.h)
+ * The longest text options read: kmemtrace record's own (the pid -> tgid
+ * map, the boot id and clocks of source/bootinfo.h, the NUMA nodes) and
+ * the trace clock
  */
 #define TD_MAX_TGIDS		(64U << 20)	/* 4 M tasks and more */
 #define TD_MAX_BOOT		4096	/* far more than it writes */
 #define TD_MAX_NODES		(1U << 20)	/* 1024 nodes of 4096 CPUs */
 #define TD_MAX_CLOCK		4096	/* the kernel's trace_clock file: ~100 bytes */
-/* options that make libtracecmd shift or scale record times */
-#define TD_OPT_DATE		1
-#define TD_OPT_OFFSET		7
-#define TD_OPT_TIME_SHIFT	12
-#define TD_OPT_TSC2NSEC		14
 #define TD_MAX_STACK	512
 #define TD_MAX_CHUNK	(64U << 20)	/* trace-cmd writes a few pages */
 /* more metadata than a real file holds: a bigger block is damaged */
@@ -222,8 +200,7 @@ struct td {
 	size_t nr_bufs, alloc_bufs;
 	struct td_cursor *cur;
 	size_t nr_cur, alloc_cur;
-	size_t *heap;			/* cursor indexes, earliest first */
-	size_t nr_heap;
+	struct kmt_merge merge;		/* of the cursors, by time then index */
 	int stack_id;			/* ftrace:kernel_stack, -1 if absent */
 	int stack_size_off, stack_size_len;
 	int stack_caller_off, stack_elem;
@@ -253,7 +230,8 @@ struct td {
 
 static int probe(const unsigned char *head, size_t len)
 {
-	return len >= TD_MAGIC_LEN && !memcmp(head, TD_MAGIC, TD_MAGIC_LEN);
+	return len >= KMT_TD_MAGIC_LEN &&
+	       !memcmp(head, KMT_TD_MAGIC, KMT_TD_MAGIC_LEN);
 }
 
 static uint64_t rd_num(const struct td *td, const unsigned char *p, int size)
@@ -294,7 +272,7 @@ static int pread_all(int fd, void *buf, size_t len, uint64_t off)
 static int parse_init(struct td *td, uint64_t *options_at, uint64_t *init_end)
 {
 	const unsigned char *h = td->in->head;
-	size_t len = td->in->head_len, p = TD_MAGIC_LEN, v;
+	size_t len = td->in->head_len, p = KMT_TD_MAGIC_LEN, v;
 	char *end;
 
 	*options_at = 0;
@@ -559,22 +537,24 @@ static const struct {
 	unsigned char min;	/* bytes */
 	unsigned char string;
 } td_options[] = {
-	{ 1, 1, 1 },		/* DATE */
-	{ 2, 1, 0 },		/* CPUSTAT: it writes a newline at size - 1 */
-	{ 5, 1, 1 },		/* UNAME */
-	{ 6, 1, 1 },		/* HOOK */
-	{ 7, 1, 1 },		/* OFFSET */
-	{ 8, 4, 0 },		/* CPUCOUNT */
-	{ 9, 1, 1 },		/* VERSION */
-	{ 10, 1, 1 },		/* PROCMAPS */
-	{ 11, 8, 0 },		/* TRACEID */
-	{ 14, 16, 0 },		/* TSC2NSEC */
-	{ 16, 8, 0 },		/* v7: offsets of the sections */
-	{ 17, 8, 0 },
-	{ 18, 8, 0 },
-	{ 19, 8, 0 },
-	{ 20, 8, 0 },
-	{ 21, 8, 0 },
+	{ KMT_TD_OPT_DATE, 1, 1 },
+	/* CPUSTAT: libtracecmd writes a newline at size - 1 */
+	{ KMT_TD_OPT_CPUSTAT, 1, 0 },
+	{ KMT_TD_OPT_UNAME, 1, 1 },
+	{ KMT_TD_OPT_HOOK, 1, 1 },
+	{ KMT_TD_OPT_OFFSET, 1, 1 },
+	{ KMT_TD_OPT_CPUCOUNT, 4, 0 },
+	{ KMT_TD_OPT_VERSION, 1, 1 },
+	{ KMT_TD_OPT_PROCMAPS, 1, 1 },
+	{ KMT_TD_OPT_TRACEID, 8, 0 },
+	{ KMT_TD_OPT_TSC2NSEC, 16, 0 },
+	/* v7: offsets of the sections */
+	{ KMT_TD_OPT_HEADER_INFO, 8, 0 },
+	{ KMT_TD_OPT_FTRACE_EVENTS, 8, 0 },
+	{ KMT_TD_OPT_EVENT_FORMATS, 8, 0 },
+	{ KMT_TD_OPT_KALLSYMS, 8, 0 },
+	{ KMT_TD_OPT_PRINTK, 8, 0 },
+	{ KMT_TD_OPT_CMDLINES, 8, 0 },
 };
 
 /*
@@ -638,12 +618,12 @@ static int own_text(struct td_walk *w, uint64_t at, uint64_t len,
 static int walk_tgids(struct td_walk *w, uint64_t at, uint64_t len)
 {
 	char *buf, *p, *end;
-	int ret = own_text(w, at, len, KMT_TDW_TGIDS_MAGIC, TD_MAX_TGIDS,
+	int ret = own_text(w, at, len, KMT_TD_TGIDS_MAGIC, TD_MAX_TGIDS,
 			   &buf, &end);
 
 	if (ret || !buf)
 		return ret;
-	for (p = buf + strlen(KMT_TDW_TGIDS_MAGIC); p < end && !ret;) {
+	for (p = buf + strlen(KMT_TD_TGIDS_MAGIC); p < end && !ret;) {
 		char *q;
 		long pid = strtol(p, &q, 10), tgid;
 
@@ -676,11 +656,11 @@ static int walk_nodes(struct td_walk *w, uint64_t at, uint64_t len)
 	int ret;
 
 	kmt_session_drop_nodes(s);
-	ret = own_text(w, at, len, KMT_TDW_NODES_MAGIC, TD_MAX_NODES, &buf,
+	ret = own_text(w, at, len, KMT_TD_NODES_MAGIC, TD_MAX_NODES, &buf,
 		       &end);
 	if (ret || !buf)
 		return ret;
-	for (p = buf + strlen(KMT_TDW_NODES_MAGIC); p < end && !ret;) {
+	for (p = buf + strlen(KMT_TD_NODES_MAGIC); p < end && !ret;) {
 		char *q, *eol = memchr(p, '\n', (size_t)(end - p));
 		long node = strtol(p, &q, 10);
 
@@ -707,9 +687,9 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	 * libtracecmd 3.1 dereferences the NULL it gets for a HOOK it
 	 * cannot parse; no trace-cmd of this decade writes one
 	 */
-	if (id == TD_OPT_HOOK)
+	if (id == KMT_TD_OPT_HOOK)
 		return walk_damaged(w, at - 6, "an obsolete HOOK option");
-	if (id == TD_OPT_TRACECLOCK) {
+	if (id == KMT_TD_OPT_TRACECLOCK) {
 		int ret = walk_clock_text(w, at, len);
 
 		if (ret)
@@ -717,21 +697,23 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		w->td->has_clock = 1;
 	}
 	/* libtracecmd keeps the last of these and leaks the one before */
-	if (id == TD_OPT_UNAME || id == TD_OPT_VERSION || id == TD_OPT_PROCMAPS) {
+	if (id == KMT_TD_OPT_UNAME || id == KMT_TD_OPT_VERSION ||
+	    id == KMT_TD_OPT_PROCMAPS) {
 		if (w->td->seen_opts & (1U << id))
 			return walk_damaged(w, at - 6, "a second UNAME, VERSION or PROCMAPS option");
 		w->td->seen_opts |= 1U << id;
 	}
-	if (id == TD_OPT_DATE || id == TD_OPT_OFFSET ||
-	    id == TD_OPT_TIME_SHIFT || id == TD_OPT_TSC2NSEC) {
+	/* options that make libtracecmd shift or scale record times */
+	if (id == KMT_TD_OPT_DATE || id == KMT_TD_OPT_OFFSET ||
+	    id == KMT_TD_OPT_TIME_SHIFT || id == KMT_TD_OPT_TSC2NSEC) {
 		w->td->lib_times = 1;
 		w->td->s->has_wall = 0;
 	}
-	if (id == KMT_TDW_OPT_BOOT)
+	if (id == KMT_TD_OPT_BOOT)
 		walk_boot(w, at, len);
-	if (id == KMT_TDW_OPT_TGIDS && walk_tgids(w, at, len))
+	if (id == KMT_TD_OPT_TGIDS && walk_tgids(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
-	if (id == KMT_TDW_OPT_NODES && walk_nodes(w, at, len))
+	if (id == KMT_TD_OPT_NODES && walk_nodes(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)
@@ -749,19 +731,20 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 static int walk_cpu_table(struct td_walk *w, const char *buf)
 {
 	char what[320];
-	char tag[10];
+	char tag[KMT_TD_TAG_LEN];
 	int cpu, ret;
 
 	snprintf(what, sizeof(what), "the CPU table%s%s%s",
 		 *buf ? " of buffer '" : "", buf, *buf ? "'" : "");
-	if (w->pos + 10 > w->size || walk_read(w, tag, sizeof(tag), w->pos))
-		return walk_short(w, w->pos + 10, what);
-	w->pos += 10;
+	if (w->pos + sizeof(tag) > w->size ||
+	    walk_read(w, tag, sizeof(tag), w->pos))
+		return walk_short(w, w->pos + sizeof(tag), what);
+	w->pos += sizeof(tag);
 	/* latency text has no records; instances are always flyrecord */
-	if (!*buf && !memcmp(tag, "latency  ", 10))
+	if (!*buf && !memcmp(tag, KMT_TD_TAG_LATENCY, sizeof(tag)))
 		return 0;
-	if (memcmp(tag, "flyrecord", 10))
-		return walk_damaged(w, w->pos - 10, what);
+	if (memcmp(tag, KMT_TD_TAG_FLYRECORD, sizeof(tag)))
+		return walk_damaged(w, w->pos - sizeof(tag), what);
 	for (cpu = 0; cpu < w->cpus; cpu++) {
 		uint64_t off, size;
 
@@ -834,7 +817,7 @@ static int walk_v6_options(struct td_walk *w)
 		ret = walk_option(w, id, at, size);
 		if (ret)
 			break;
-		if (id == TD_OPT_CPUCOUNT && size >= 4) {
+		if (id == KMT_TD_OPT_CPUCOUNT && size >= 4) {
 			uint64_t v;
 
 			ret = walk_num(w, 4, &v, "the options");
@@ -844,7 +827,7 @@ static int walk_v6_options(struct td_walk *w)
 				break;
 			w->cpus = (int)v;
 		}
-		if (id == TD_OPT_BUFFER) {
+		if (id == KMT_TD_OPT_BUFFER) {
 			if (KMT_ARRAY_GROW(bufs, nr + 1, alloc) ||
 			    KMT_ARRAY_GROW(lens, nr + 1, alloc2)) {
 				ret = kmt_session_error(w->td->s, ENOMEM,
@@ -1204,7 +1187,7 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 	int ret = 0;
 
 	switch (id) {
-	case TD_OPT_HEADER_INFO:
+	case KMT_TD_OPT_HEADER_INFO:
 		/* "header_page\0" and "header_event\0", each with its blob */
 		ret = walk_string(w, NULL, 0, "the page header");
 		if (!ret)
@@ -1214,12 +1197,12 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 		if (!ret)
 			ret = walk_blob(w, 8, "the event header");
 		break;
-	case TD_OPT_FTRACE_EVENTS:
+	case KMT_TD_OPT_FTRACE_EVENTS:
 		ret = walk_num(w, 4, &n, "the ftrace formats");
 		for (i = 0; !ret && i < n; i++)
 			ret = walk_text(w, 8, "ftrace", "the ftrace formats");
 		break;
-	case TD_OPT_EVENT_FORMATS:
+	case KMT_TD_OPT_EVENT_FORMATS:
 		ret = walk_num(w, 4, &n, "the event formats");
 		for (i = 0; !ret && i < n; i++) {
 			char system[64];
@@ -1237,13 +1220,13 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 				ret = walk_text(w, 8, system, "the event formats");
 		}
 		break;
-	case TD_OPT_KALLSYMS:
+	case KMT_TD_OPT_KALLSYMS:
 		ret = walk_blob(w, 4, "the kallsyms");
 		break;
-	case TD_OPT_PRINTK:
+	case KMT_TD_OPT_PRINTK:
 		ret = walk_text(w, 4, NULL, "the printk formats");
 		break;
-	case TD_OPT_CMDLINES:
+	case KMT_TD_OPT_CMDLINES:
 		ret = walk_blob(w, 8, "the saved command lines");
 		break;
 	}
@@ -1260,7 +1243,8 @@ static int walk_v6(struct td *td, uint64_t start)
 	char tag[16];
 	int ret = 0;
 
-	for (id = TD_OPT_HEADER_INFO; !ret && id <= TD_OPT_CMDLINES; id++)
+	for (id = KMT_TD_OPT_HEADER_INFO; !ret && id <= KMT_TD_OPT_CMDLINES;
+	     id++)
 		ret = walk_meta(&w, id);
 	if (!ret)
 		ret = walk_num(&w, 4, &v, "the CPU count");
@@ -1271,11 +1255,12 @@ static int walk_v6(struct td *td, uint64_t start)
 		return kmt_session_error(td->s, EINVAL,
 			"'%s' is not a valid trace.dat: it claims %llu CPUs",
 			td->in->display, (unsigned long long)v);
-	if (w.pos + 10 > w.size || pread_all(td->in->fd, tag, 10, w.pos))
-		return walk_short(&w, w.pos + 10, "the CPU table");
-	if (memcmp(tag, "options  ", 10))
+	if (w.pos + KMT_TD_TAG_LEN > w.size ||
+	    pread_all(td->in->fd, tag, KMT_TD_TAG_LEN, w.pos))
+		return walk_short(&w, w.pos + KMT_TD_TAG_LEN, "the CPU table");
+	if (memcmp(tag, KMT_TD_TAG_OPTIONS, KMT_TD_TAG_LEN))
 		return walk_cpu_table(&w, "");
-	w.pos += 10;
+	w.pos += KMT_TD_TAG_LEN;
 	return walk_v6_options(&w);
 }
 
@@ -1482,7 +1467,7 @@ static int walk_v7_meta(struct td *td, unsigned int id, uint64_t at)
 		"the event formats section", "the kallsyms section",
 		"the printk formats section", "the command lines section",
 	};
-	const char *name = what[id - TD_OPT_HEADER_INFO];
+	const char *name = what[id - KMT_TD_OPT_HEADER_INFO];
 	struct td_walk f = {
 		.td = td, .pos = 0, .size = (uint64_t)td->in->size
 	};
@@ -1533,21 +1518,21 @@ static int walk_v7_options(struct td_walk *w, uint64_t *next, uint64_t *sec)
 						    "the end of an options section");
 			return walk_num(w, 8, next, "an options section");
 		}
-		if (id == TD_OPT_BUFFER_TEXT)
+		if (id == KMT_TD_OPT_BUFFER_TEXT)
 			return kmt_session_error(w->td->s, ENOTSUP,
 				"'%s' holds a latency tracer's text (option at byte %llu), not kmem events",
 				w->td->in->display,
 				(unsigned long long)(w->mem ? w->base : w->pos - 6));
 		ret = walk_option(w, id, w->pos, len);
-		if (!ret && id == TD_OPT_BUFFER)
+		if (!ret && id == KMT_TD_OPT_BUFFER)
 			ret = walk_v7_buffer(w, w->pos, len);
 		if (ret)
 			return ret;
-		if (id >= TD_OPT_HEADER_INFO && id <= TD_OPT_CMDLINES &&
+		if (id >= KMT_TD_OPT_HEADER_INFO && id <= KMT_TD_OPT_CMDLINES &&
 		    len >= 8) {
 			uint64_t at = w->pos;
 
-			ret = walk_num(w, 8, &sec[id - TD_OPT_HEADER_INFO],
+			ret = walk_num(w, 8, &sec[id - KMT_TD_OPT_HEADER_INFO],
 				       "an options section");
 			if (ret)
 				return ret;
@@ -1575,7 +1560,7 @@ static int walk_v7_strings(struct td *td, uint64_t at)
 	       !pread_all(td->in->fd, b, 16, at)) {
 		ssize = rd_num(td, b + 8, 8);
 		at += 16;
-		if (rd_num(td, b, 2) != TD_OPT_STRINGS) {
+		if (rd_num(td, b, 2) != KMT_TD_OPT_STRINGS) {
 			/*
 			 * libtracecmd seeks by the size as a signed number:
 			 * one past 2^63 sends it back, round and round
@@ -1612,7 +1597,7 @@ static int walk_v7(struct td *td, uint64_t first)
 	struct td_walk w = {
 		.td = td, .pos = first, .size = (uint64_t)td->in->size
 	};
-	uint64_t sec[TD_OPT_CMDLINES - TD_OPT_HEADER_INFO + 1] = { 0 };
+	uint64_t sec[KMT_TD_OPT_CMDLINES - KMT_TD_OPT_HEADER_INFO + 1] = { 0 };
 	uint64_t at = first, flags, size, len;
 	unsigned char *mem;
 	unsigned int i;
@@ -1649,7 +1634,7 @@ static int walk_v7(struct td *td, uint64_t first)
 	for (i = 0; i < sizeof(sec) / sizeof(sec[0]); i++) {
 		if (!sec[i])
 			continue;
-		ret = walk_v7_meta(td, TD_OPT_HEADER_INFO + i, sec[i]);
+		ret = walk_v7_meta(td, KMT_TD_OPT_HEADER_INFO + i, sec[i]);
 		if (ret)
 			return ret;
 	}
@@ -2195,33 +2180,6 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 	free_rec(c, next);
 }
 
-static int cursor_before(const struct td *td, size_t a, size_t b)
-{
-	const struct tep_record *x = td->cur[a].rec, *y = td->cur[b].rec;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts;
-	return a < b;
-}
-
-static void heap_down(struct td *td, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i, t;
-
-		if (l < td->nr_heap && cursor_before(td, td->heap[l], td->heap[m]))
-			m = l;
-		if (r < td->nr_heap && cursor_before(td, td->heap[r], td->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = td->heap[i];
-		td->heap[i] = td->heap[m];
-		td->heap[m] = t;
-		i = m;
-	}
-}
-
 static int emit_record(struct td *td, struct td_cursor *c)
 {
 	struct kmt_session *s = td->s;
@@ -2280,24 +2238,24 @@ static int read_error(struct td *td)
 
 static int merge(struct td *td)
 {
+	const struct kmt_merge_head *top;
 	size_t i;
 	int ret;
 
-	td->heap = calloc(td->nr_cur ? td->nr_cur : 1, sizeof(*td->heap));
-	if (!td->heap)
+	if (kmt_merge_reserve(&td->merge, td->nr_cur))
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	for (i = 0; i < td->nr_cur; i++) {
 		cursor_next(td, &td->cur[i]);
 		if (td->cur[i].rec)
-			td->heap[td->nr_heap++] = i;
+			kmt_merge_add(&td->merge, i, td->cur[i].rec->ts, i);
 	}
 	if (td->err)
 		return read_error(td);
-	for (i = td->nr_heap; i-- > 0;)
-		heap_down(td, i);
-	while (td->nr_heap) {
-		struct td_cursor *c = &td->cur[td->heap[0]];
+	while ((top = kmt_merge_top(&td->merge))) {
+		struct td_cursor *c;
 
+		i = top->stream;
+		c = &td->cur[i];
 		ret = emit_record(td, c);
 		free_rec(c, c->rec);
 		c->rec = NULL;
@@ -2307,8 +2265,9 @@ static int merge(struct td *td)
 		if (td->err)
 			break;
 		if (!c->rec)
-			td->heap[0] = td->heap[--td->nr_heap];
-		heap_down(td, 0);
+			kmt_merge_pop(&td->merge);
+		else
+			kmt_merge_advance(&td->merge, c->rec->ts, i);
 	}
 	return td->err ? read_error(td) : 0;
 }
@@ -2632,7 +2591,7 @@ static void cleanup(struct td *td)
 		free(td->regions[i].chunks);
 	}
 	free(td->cur);
-	free(td->heap);
+	kmt_merge_free(&td->merge);
 	free(td->blanks);
 	/* instances before the handle whose tep they share */
 	for (i = td->nr_bufs; i-- > 0;) {

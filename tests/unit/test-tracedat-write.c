@@ -66,7 +66,7 @@ static const char kallsyms[] =
 	"ffffffff81234600 T after_thing\n";
 
 static const char cmdlines[] = "42 tester\n43 other\n";
-static const char tgids[] = KMT_TDW_TGIDS_MAGIC "42 42\n43 42\n";
+static const char tgids[] = KMT_TD_TGIDS_MAGIC "42 42\n43 42\n";
 
 struct ev {
 	uint32_t delta;		/* ns after the previous event of the page */
@@ -143,13 +143,13 @@ static struct kmt_tdw_header make_header(struct kmt_tdw_option *opts,
 	h.kallsyms.len = strlen(kallsyms);
 	h.cmdlines.data = cmdlines;
 	h.cmdlines.len = strlen(cmdlines);
-	opts[0].id = KMT_TDW_OPT_CPUSTAT;
+	opts[0].id = KMT_TD_OPT_CPUSTAT;
 	opts[0].val.data = "CPU: 0\nentries: 0\noverrun: 0\n";
 	opts[0].val.len = strlen(opts[0].val.data) + 1;
-	opts[1].id = KMT_TDW_OPT_CPUSTAT;
+	opts[1].id = KMT_TD_OPT_CPUSTAT;
 	opts[1].val.data = "CPU: 1\nentries: 0\noverrun: 7\n";
 	opts[1].val.len = strlen(opts[1].val.data) + 1;
-	opts[2].id = KMT_TDW_OPT_TGIDS;
+	opts[2].id = KMT_TD_OPT_TGIDS;
 	opts[2].val.data = tgids;
 	opts[2].val.len = sizeof(tgids);
 	h.options = opts;
@@ -276,9 +276,9 @@ static int on_option(void *ctx, uint16_t id, const char *data, size_t len)
 {
 	struct seen *s = ctx;
 
-	if (id == KMT_TDW_OPT_CPUSTAT)
+	if (id == KMT_TD_OPT_CPUSTAT)
 		s->cpustats++;
-	if (id == KMT_TDW_OPT_TGIDS) {
+	if (id == KMT_TD_OPT_TGIDS) {
 		s->tgids++;
 		snprintf(s->tgid_text, sizeof(s->tgid_text), "%.*s", (int)len,
 			 data);
