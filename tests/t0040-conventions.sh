@@ -306,7 +306,8 @@ fi
 # upstream of it in the data flow (sources -> events -> analyses ->
 # report model -> renderers; record writes what source reads, and
 # source/tracedat-format.h is the format both share), and renderers
-# only the report model, which says what they draw
+# only the report model, which says what they draw; run, the engines,
+# composes them all and nothing includes it
 LAYERS='
 util
 event       util
@@ -316,6 +317,7 @@ report      util event
 analysis    util event source report
 render      util report
 bpf         util event
+run         util event source analysis report render
 '
 
 # back_arrows: "lib/FILE includes HEADER" for each include of lib/ that
