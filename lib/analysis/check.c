@@ -11,8 +11,8 @@
 #include "analysis/check.h"
 #include "event/event.h"
 #include "event/session.h"
-#include "render/render.h"
 #include "report/report.h"
+#include "util/duration.h"
 
 /* what the recording does not hold: text "not recorded", JSON null */
 static const struct kmt_missing not_recorded = { .known = 1 };
@@ -118,11 +118,11 @@ static int add_start(struct kmt_report *r, struct kmt_summary *sum,
 	err |= add_item(sum, KMT_SUM_NOTE,
 			none ? "start-time: not recorded" :
 			kmt_report_printf(r, "start-time: %s",
-					  kmt_render_utc(ns.u, 0, when,
+					  kmt_utc_text(ns.u, 0, when,
 							 sizeof(when))),
 			NULL, KMT_V_STR, ns, 0, NULL);
 	err |= add_str(sum, "start-time:", "start_time",
-		       none ? "" : kmt_report_strdup(r, kmt_render_utc(ns.u, 1,
+		       none ? "" : kmt_report_strdup(r, kmt_utc_text(ns.u, 1,
 						when, sizeof(when))),
 		       KMT_SUM_NO_TEXT, none);
 	err |= add_item(sum, KMT_SUM_VALUE, "start-unix-ns:", "start_unix_ns",

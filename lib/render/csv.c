@@ -26,6 +26,7 @@
 
 #include "render/render.h"
 #include "report/report.h"
+#include "util/duration.h"
 
 /* RFC 4180: quote fields holding a comma, quote or line break */
 static void csv_str(FILE *out, const char *s)
@@ -271,7 +272,7 @@ int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 		char when[64];
 
 		cell_str(out, "meta", NULL, "", 0, "start_time",
-			 kmt_render_utc(m->start_unix_ns, 1, when,
+			 kmt_utc_text(m->start_unix_ns, 1, when,
 					sizeof(when)));
 		cell_u64(out, "meta", NULL, "", 0, "start_unix_ns",
 			 m->start_unix_ns);

@@ -5,6 +5,7 @@
 
 #include "render/render.h"
 #include "report/report.h"
+#include "util/duration.h"
 #include "util/json.h"
 
 void kmt_render_json_val(struct kmt_json *j, const char *key,
@@ -246,7 +247,7 @@ void kmt_render_json_start(struct kmt_json *j,
 							       NULL);
 	if (m->has_start) {
 		kmt_json_str(j, "start_time",
-			     kmt_render_utc(m->start_unix_ns, 1, when,
+			     kmt_utc_text(m->start_unix_ns, 1, when,
 					    sizeof(when)));
 		kmt_json_u64(j, "start_unix_ns", m->start_unix_ns);
 	} else {

@@ -48,21 +48,6 @@ int kmt_render_pieces(const struct kmt_renderer *rd,
 	return ret;
 }
 
-const char *kmt_render_utc(uint64_t unix_ns, int iso, char *buf, size_t len)
-{
-	time_t sec = (time_t)(unix_ns / 1000000000u);
-	struct tm tm;
-
-	if (!gmtime_r(&sec, &tm)) {
-		snprintf(buf, len, "?");
-		return buf;
-	}
-	snprintf(buf, len, "%04d-%02d-%02d%c%02d:%02d:%02d.%06u%s",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, iso ? 'T' : ' ',
-		 tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (unsigned int)(unix_ns / 1000 % 1000000), iso ? "Z" : " UTC");
-	return buf;
-}
 
 const struct kmt_renderer *kmt_renderer_at(size_t i)
 {

@@ -123,13 +123,6 @@ void kmt_render_json_unrecorded(struct kmt_json *j,
 void kmt_render_json_start(struct kmt_json *j,
 			   const struct kmt_report_meta *m);
 
-/*
- * ns since the epoch as UTC to the microsecond: ISO 8601
- * ("2026-11-28T05:12:33.123456Z") with iso, else for people
- * ("2026-11-28 05:12:33.123456 UTC").  Returns buf ("?" when the time
- * cannot be shown).
- */
-const char *kmt_render_utc(uint64_t unix_ns, int iso, char *buf, size_t len);
 
 /* the renderer called name ("text", "json", "csv"), or NULL */
 const struct kmt_renderer *kmt_renderer_find(const char *name);

@@ -6,6 +6,7 @@
 
 #include "render/render.h"
 #include "report/report.h"
+#include "util/duration.h"
 #include "util/strbuf.h"
 
 #define RULE_WIDTH 105
@@ -891,7 +892,7 @@ static void render_meta(const struct kmt_report_meta *m, FILE *out)
 		char when[64];
 
 		fprintf(out, "# start:  %s",
-			kmt_render_utc(m->start_unix_ns, 0, when, sizeof(when)));
+			kmt_utc_text(m->start_unix_ns, 0, when, sizeof(when)));
 		if (m->boot_id && *m->boot_id)
 			fprintf(out, " (boot %s)", m->boot_id);
 		fputc('\n', out);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/duration.h"
 
@@ -61,4 +63,20 @@ int kmt_parse_duration(const char *arg, uint64_t *ns)
 		return 0;
 	}
 	return -1;
+}
+
+const char *kmt_utc_text(uint64_t unix_ns, int iso, char *buf, size_t len)
+{
+	time_t sec = (time_t)(unix_ns / 1000000000u);
+	struct tm tm;
+
+	if (!gmtime_r(&sec, &tm)) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	snprintf(buf, len, "%04d-%02d-%02d%c%02d:%02d:%02d.%06u%s",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, iso ? 'T' : ' ',
+		 tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned int)(unix_ns / 1000 % 1000000), iso ? "Z" : " UTC");
+	return buf;
 }

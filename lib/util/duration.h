@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 /*
+ * Times and durations as people give and read them.
+ *
  * The one grammar of durations every command takes: a number with a
  * unit, ns, us, ms, s, m or h ("500ms", "1.5s", "2m"); a bare number is
  * seconds.  To the nanosecond, without floating point, so "0.1" is
@@ -18,5 +20,13 @@ int kmt_parse_duration(const char *arg, uint64_t *ns);
  * point, to nanoseconds: what --time's sides are.  0, or -1.
  */
 int kmt_parse_seconds(const char *s, size_t len, uint64_t *ns);
+
+/*
+ * ns since the epoch as UTC to the microsecond: ISO 8601
+ * ("2026-11-28T05:12:33.123456Z") with iso, else for people
+ * ("2026-11-28 05:12:33.123456 UTC").  Returns buf ("?" when the time
+ * cannot be shown).
+ */
+const char *kmt_utc_text(uint64_t unix_ns, int iso, char *buf, size_t len);
 
 #endif
