@@ -60,22 +60,30 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
 		fprintf(out, "%.6f", v->d);
 		break;
 	case KMT_V_STR:
+	case KMT_V_LINES:
+	case KMT_V_STACK:
 		csv_str(out, v->str);
 		break;
 	case KMT_V_HEX:
 		fprintf(out, "%#" PRIx64, v->u);
 		break;
+	case KMT_V_BOOL:
+		fputc(v->u ? '1' : '0', out);
+		break;
 	}
 }
 
-/* "table,row,column," before a value; suffix is added to the table */
+/*
+ * "table,row,column," before a value; suffix is added to the table,
+ * group.key, or either alone where the other is "" (or key NULL)
+ */
 static void cell_head(FILE *out, const char *group, const char *key,
 		      const char *suffix, size_t row, const char *column)
 {
-	if (key)
-		fprintf(out, "%s.%s%s,%zu,", group, key, suffix, row);
-	else
-		fprintf(out, "%s%s,%zu,", group, suffix, row);
+	if (!key)
+		key = "";
+	fprintf(out, "%s%s%s%s,%zu,", group, *group && *key ? "." : "", key,
+		suffix, row);
 	csv_str(out, column);
 	fputc(',', out);
 }
@@ -199,6 +207,8 @@ int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
 	const struct kmt_section *sec = lay->r->sections[i];
 	union kmt_val *buf;
 
+	if (sec->flags & KMT_SEC_TEXT_ONLY)
+		return 0;
 	switch (sec->kind) {
 	case KMT_SEC_TABLE:
 		buf = calloc(sec->table.ncols ? sec->table.ncols : 1,

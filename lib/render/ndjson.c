@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "render/render.h"
 #include "report/report.h"
@@ -39,8 +40,40 @@ static void row_open(struct kmt_json *j, FILE *out,
 				   m->last_ts - m->first_ts : 0);
 	kmt_render_json_start(j, m);
 	snprintf(table, sizeof(table), "%s%s%s%s", sec->group,
-		 *sec->group ? "." : "", sec->key, suffix);
+		 *sec->group && *sec->key ? "." : "", sec->key, suffix);
 	kmt_json_str(j, "table", table);
+}
+
+/*
+ * A summary's items, but those named as the members every row begins
+ * with: a document that has always said its "input" says it once.
+ */
+static void summary_row(struct kmt_json *j, const struct kmt_summary *s)
+{
+	static const char *const own[] = {
+		"host", "kernel", "input", "first_ts_ns", "span_ns", "boot_id",
+		"start_time", "start_unix_ns", "table",
+	};
+	struct kmt_summary rest = *s;
+	size_t i, k;
+
+	rest.items = calloc(s->nr ? s->nr : 1, sizeof(*rest.items));
+	if (!rest.items) {
+		kmt_render_json_summary(j, s);
+		return;
+	}
+	rest.nr = 0;
+	for (i = 0; i < s->nr; i++) {
+		const char *key = s->items[i].key;
+
+		for (k = 0; key && k < sizeof(own) / sizeof(own[0]) &&
+			    strcmp(key, own[k]); k++)
+			;
+		if (!key || k == sizeof(own) / sizeof(own[0]))
+			rest.items[rest.nr++] = s->items[i];
+	}
+	kmt_render_json_summary(j, &rest);
+	free(rest.items);
 }
 
 static void row_close(struct kmt_json *j)
@@ -103,13 +136,15 @@ int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 	for (i = 0; i < r->nr; i++) {
 		const struct kmt_section *sec = r->sections[i];
 
+		if (sec->flags & KMT_SEC_TEXT_ONLY)
+			continue;
 		switch (sec->kind) {
 		case KMT_SEC_TABLE:
 			table_rows(&r->meta, sec, buf, out);
 			break;
 		case KMT_SEC_SUMMARY:
 			row_open(&j, out, &r->meta, sec, "");
-			kmt_render_json_summary(&j, &sec->summary);
+			summary_row(&j, &sec->summary);
 			row_close(&j);
 			break;
 		case KMT_SEC_MISSING:
