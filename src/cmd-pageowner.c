@@ -2,7 +2,8 @@
 /*
  * kmemtrace pageowner: page_owner_sort's job, streaming.  The options and
  * the text of page_owner_sort are kept so that its users' scripts go on
- * working; the summary and JSON are new.
+ * working; the summary and the other formats are new.  The analysis makes
+ * the report (lib/analysis/pageowner.c), a renderer draws it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +11,6 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +20,11 @@
 #include "analysis/pageowner.h"
 #include "builtin.h"
 #include "options.h"
+#include "render/render.h"
+#include "report/report.h"
 #include "source/pageowner.h"
 #include "source/source.h"
 #include "util/array.h"
-#include "util/handoff.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 
 #define PAGE_OWNER_PATH "/sys/kernel/debug/page_owner"
@@ -37,6 +37,11 @@ static const char *const pageowner_usage[] = {
 	NULL
 };
 
+/* the formats pageowner draws: the renderers of its sections */
+static const char *const po_formats[] = { "text", "json", "csv", "ndjson" };
+
+#define NR_PO_FORMATS (sizeof(po_formats) / sizeof(po_formats[0]))
+
 struct po_cmd {
 	const char *input, *display, *output;
 	int json, summary, debug, limit, threads;
@@ -45,7 +50,7 @@ struct po_cmd {
 	struct kmt_po_sortkey keys[KMT_PO_MAX_SORTKEYS];
 	int nr_keys;
 	struct kmt_po_analysis a;
-	FILE *out;
+	struct kmt_report r;	/* what is drawn of a */
 };
 
 static void on_malformed(void *ctx, uint64_t line, const char *why)
@@ -63,527 +68,6 @@ static int on_record(void *ctx, const struct kmt_po_record *r)
 	struct po_cmd *c = ctx;
 
 	return kmt_po_add(&c->a, r);
-}
-
-/* --- text --- */
-
-static void add_u64(struct kmt_sb *sb, uint64_t v)
-{
-	char buf[20];
-	size_t n = sizeof(buf);
-
-	do {
-		buf[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	kmt_sb_add(sb, buf + n, sizeof(buf) - n);
-}
-
-/* a table's string by id, written with its known length */
-static void put_str(FILE *out, const struct kmt_strtab *t, uint32_t id)
-{
-	if (id && id < t->nr)
-		fwrite(t->strs[id], 1, t->lens[id], out);
-}
-
-static void add_str(struct kmt_sb *sb, const struct kmt_strtab *t, uint32_t id)
-{
-	if (id && id < t->nr)
-		kmt_sb_add(sb, t->strs[id], t->lens[id]);
-}
-
-/*
- * Without --cull there is one block a record at worst, as much output as
- * input: built by hand, no printf, one copy into a buffer that is
- * written a megabyte at a time.
- */
-static void add_group_text(const struct po_cmd *c, const struct kmt_po_group *g,
-			   struct kmt_sb *sb)
-{
-	const struct kmt_po_analysis *a = &c->a;
-
-	add_u64(sb, g->times);
-	kmt_sb_add(sb, " times, ", 8);
-	add_u64(sb, g->pages);
-	kmt_sb_add(sb, " pages, allocated by ", 21);
-	kmt_sb_adds(sb, kmt_po_class_label(g->klass));
-	kmt_sb_add(sb, " :\n", 3);
-	if (g->header) {
-		kmt_po_group_header(a, g, sb);
-		kmt_sb_addc(sb, '\n');
-	}
-	add_str(sb, &a->stacks, g->stack);
-	add_str(sb, &a->strs, g->tail);
-	kmt_sb_addc(sb, '\n');
-}
-
-#define OUT_BLOCK (1 << 20)
-
-/*
- * Writing a block costs the kernel about what building it costs us: a
- * thread of its own writes the blocks while the next is built, two
- * blocks in turn.  Without the thread, blocks are written in place.
- */
-struct block_writer {
-	FILE *out;
-	struct kmt_sb blocks[2];
-	struct kmt_handoff h;
-	int threaded, oom;
-	int err;		/* errno of the first write that failed */
-};
-
-static void write_block(struct block_writer *w, const struct kmt_sb *sb)
-{
-	if (sb->len && fwrite(sb->buf, 1, sb->len, w->out) != sb->len &&
-	    !w->err)
-		w->err = errno ? errno : EIO;
-}
-
-/*
- * The writer's thread.  Every block is written whatever the writes
- * before it did; the first error is said at the end, from w->err.
- */
-static int write_slot(void *arg, size_t slot)
-{
-	struct block_writer *w = arg;
-
-	write_block(w, &w->blocks[slot]);
-	return 0;
-}
-
-static struct kmt_sb *writer_start(struct block_writer *w, FILE *out)
-{
-	memset(w, 0, sizeof(*w));
-	w->out = out;
-	w->threaded = !kmt_handoff_start(&w->h, 2, write_slot, w);
-	return &w->blocks[0];
-}
-
-/* hands the block built over and returns the next one to build */
-static struct kmt_sb *writer_next(struct block_writer *w)
-{
-	size_t fill = w->threaded ? kmt_handoff_slot(&w->h) : 0;
-	struct kmt_sb *sb = &w->blocks[fill];
-
-	/* a block that could not grow is output lost: said at the end */
-	if (sb->oom) {
-		w->oom = 1;
-		kmt_sb_reset(sb);
-		return sb;
-	}
-	if (!w->threaded) {
-		write_block(w, sb);
-		kmt_sb_reset(sb);
-		return sb;
-	}
-	kmt_handoff_put(&w->h);
-	sb = &w->blocks[kmt_handoff_slot(&w->h)];
-	kmt_sb_reset(sb);
-	return sb;
-}
-
-/*
- * Writes what is left; returns -ENOMEM when a block was lost, or -errno
- * when a write failed.
- */
-static int writer_finish(struct block_writer *w)
-{
-	writer_next(w);
-	if (w->threaded)
-		kmt_handoff_finish(&w->h);
-	kmt_sb_release(&w->blocks[0]);
-	kmt_sb_release(&w->blocks[1]);
-	return w->oom ? -ENOMEM : -w->err;
-}
-
-static int write_groups_text(const struct po_cmd *c, const uint32_t *order,
-			     size_t nr)
-{
-	struct block_writer w;
-	struct kmt_sb *sb = writer_start(&w, c->out);
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		add_group_text(c, &c->a.groups[order[i]], sb);
-		if (sb->len >= OUT_BLOCK)
-			sb = writer_next(&w);
-	}
-	return writer_finish(&w);
-}
-
-/* with --cull: few groups, page_owner_sort's fields */
-static void print_group_culled(const struct po_cmd *c,
-			       const struct kmt_po_group *g)
-{
-	const struct kmt_po_analysis *a = &c->a;
-	FILE *out = c->out;
-
-	fprintf(out, "%llu times, %llu pages", (unsigned long long)g->times,
-		(unsigned long long)g->pages);
-	if ((c->cull & KMT_PO_CULL_PID) || c->filter_pid)
-		fprintf(out, ", PID %d", kmt_po_group_pid(a, g));
-	if ((c->cull & KMT_PO_CULL_TGID) || c->filter_tgid)
-		fprintf(out, ", TGID %d", kmt_po_group_tgid(a, g));
-	if ((c->cull & KMT_PO_CULL_NAME) || c->filter_name)
-		fprintf(out, ", task_comm_name: %s",
-			kmt_po_text(&a->strs, kmt_po_group_comm(a, g)));
-	if (c->cull & KMT_PO_CULL_ALLOCATOR)
-		fprintf(out, ", allocated by %s ",
-			kmt_po_class_label(g->klass));
-	if (c->cull & KMT_PO_CULL_STACK) {
-		fputs(":\n", out);
-		put_str(out, &a->stacks, g->stack);
-		put_str(out, &a->strs, g->tail);
-	}
-	fputc('\n', out);
-}
-
-struct named_count {
-	const char *name;
-	int offline;
-	uint64_t records, pages, kmem_pages;
-};
-
-static int cmp_named(const void *p, const void *q)
-{
-	const struct named_count *x = p, *y = q;
-
-	if (x->pages != y->pages)
-		return x->pages > y->pages ? -1 : 1;
-	if (strcmp(x->name, y->name))
-		return strcmp(x->name, y->name);
-	return x->offline - y->offline;
-}
-
-/*
- * A table keyed by name id as an array sorted by pages, largest first;
- * NULL, *nr 0, when out of memory.
- */
-static struct named_count *named_counts(const struct kmt_po_analysis *a,
-					const struct kmt_po_counts *h,
-					size_t *nr)
-{
-	struct named_count *v = calloc(kmt_po_counts_count(h) + 1, sizeof(*v));
-	struct kmt_po_count *k;
-	size_t it = 0, n = 0;
-	uint64_t key;
-
-	*nr = 0;
-	if (!v)
-		return NULL;
-	while (kmt_po_counts_next(h, &it, &key, &k)) {
-		v[n].name = kmt_po_text(&a->strs, (uint32_t)key);
-		v[n].records = k->records;
-		v[n].pages = k->pages;
-		n++;
-	}
-	qsort(v, n, sizeof(*v), cmp_named);
-	*nr = n;
-	return v;
-}
-
-/* the memcgs the same way: their key is not their name id */
-static struct named_count *named_memcgs(const struct kmt_po_analysis *a,
-					size_t *nr)
-{
-	const struct kmt_po_memcgs *h = &a->by_memcg;
-	struct named_count *v = calloc(kmt_po_memcgs_count(h) + 1, sizeof(*v));
-	struct kmt_po_memcg *m;
-	size_t it = 0, n = 0;
-
-	*nr = 0;
-	if (!v)
-		return NULL;
-	while (kmt_po_memcgs_next(h, &it, NULL, &m)) {
-		v[n].name = kmt_po_text(&a->strs, m->name);
-		v[n].offline = m->offline;
-		v[n].records = m->records;
-		v[n].pages = m->pages;
-		v[n].kmem_pages = m->kmem_pages;
-		n++;
-	}
-	qsort(v, n, sizeof(*v), cmp_named);
-	*nr = n;
-	return v;
-}
-
-static void print_share(FILE *out, uint64_t part, uint64_t total)
-{
-	if (total)
-		fprintf(out, " %6.1f%%\n", 100.0 * (double)part / (double)total);
-	else
-		fprintf(out, " %7s\n", "-");
-}
-
-static void print_named(FILE *out, const struct kmt_po_analysis *a,
-			const struct kmt_po_counts *h, const char *title)
-{
-	struct named_count *v;
-	char n1[32], n2[32];
-	size_t i, n;
-
-	if (!kmt_po_counts_count(h))
-		return;
-	v = named_counts(a, h, &n);
-	if (!v)
-		return;
-	fprintf(out, "\n%-24s %14s %14s %7s\n", title, "records", "pages",
-		"share");
-	for (i = 0; i < n; i++) {
-		fprintf(out, "%-24s %14s %14s", v[i].name,
-			kmt_fmt_thousands(n1, sizeof(n1), v[i].records),
-			kmt_fmt_thousands(n2, sizeof(n2), v[i].pages));
-		print_share(out, v[i].pages, a->nr_pages);
-	}
-	free(v);
-}
-
-static void print_summary(struct po_cmd *c)
-{
-	const struct kmt_po_analysis *a = &c->a;
-	FILE *out = c->out;
-	char n1[32], n2[32], n3[32], n4[32];
-	struct named_count *v;
-	size_t i, n;
-
-	fprintf(out, "page_owner summary of '%s'\n", c->display);
-	fprintf(out, "records %s, pages %s, groups %s, distinct stacks %s\n",
-		kmt_fmt_thousands(n1, sizeof(n1), a->nr_records),
-		kmt_fmt_thousands(n2, sizeof(n2), a->nr_pages),
-		kmt_fmt_thousands(n3, sizeof(n3), a->nr_groups),
-		kmt_fmt_thousands(n4, sizeof(n4), a->stacks.nr - 1));
-	if (a->nr_filtered)
-		fprintf(out, "records not selected: %llu\n",
-			(unsigned long long)a->nr_filtered);
-	fprintf(out, "malformed records skipped: %llu\n",
-		(unsigned long long)a->nr_malformed);
-
-	fprintf(out, "\n%-24s %14s %14s %7s\n", "allocator class", "records",
-		"pages", "share");
-	for (i = 0; i < KMT_PO_CLASS_NR; i++) {
-		fprintf(out, "%-24s %14s %14s", kmt_po_class_name((unsigned)i),
-			kmt_fmt_thousands(n1, sizeof(n1), a->by_class[i].records),
-			kmt_fmt_thousands(n2, sizeof(n2), a->by_class[i].pages));
-		print_share(out, a->by_class[i].pages, a->nr_pages);
-	}
-	print_named(out, a, &a->by_mt, "migratetype");
-	print_named(out, a, &a->by_block_mt, "pageblock migratetype");
-
-	if (a->kind == KMT_PO_PAGE) {
-		fprintf(out, "\n%-24s %14s %14s %7s\n", "order", "records",
-			"pages", "share");
-		for (i = 0; i < KMT_PO_MAX_ORDER; i++) {
-			if (!a->by_order[i].records)
-				continue;
-			fprintf(out, "%-24zu %14s %14s", i,
-				kmt_fmt_thousands(n1, sizeof(n1),
-						  a->by_order[i].records),
-				kmt_fmt_thousands(n2, sizeof(n2),
-						  a->by_order[i].pages));
-			print_share(out, a->by_order[i].pages, a->nr_pages);
-		}
-	}
-	if (kmt_po_memcgs_count(&a->by_memcg)) {
-		v = named_memcgs(a, &n);
-		if (v) {
-			fprintf(out, "\n%-32s %14s %14s %14s\n", "memcg",
-				"records", "pages", "kmem pages");
-			for (i = 0; i < n; i++) {
-				char name[160];
-
-				snprintf(name, sizeof(name), "%s%s", v[i].name,
-					 v[i].offline ? " (offline)" : "");
-				fprintf(out, "%-32s %14s %14s %14s\n", name,
-					kmt_fmt_thousands(n1, sizeof(n1),
-							  v[i].records),
-					kmt_fmt_thousands(n2, sizeof(n2),
-							  v[i].pages),
-					kmt_fmt_thousands(n3, sizeof(n3),
-							  v[i].kmem_pages));
-			}
-			free(v);
-		}
-		fprintf(out, "charged pages %s, in slab cache pages %s\n",
-			kmt_fmt_thousands(n1, sizeof(n1), a->charged.pages),
-			kmt_fmt_thousands(n2, sizeof(n2), a->slab_cache.pages));
-	}
-	print_named(out, a, &a->by_reason, "last migrate reason");
-	fputc('\n', out);
-}
-
-/* --- JSON --- */
-
-static void json_lines(struct kmt_json *j, const char *key, const char *text,
-		       int trim)
-{
-	const char *p = text;
-
-	kmt_json_arr_open(j, key);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		const char *s = p;
-		size_t len = n;
-
-		while (trim && len && (*s == ' ' || *s == '\t')) {
-			s++;
-			len--;
-		}
-		kmt_json_strn(j, NULL, s, len);
-		p += n + (nl ? 1 : 0);
-	}
-	kmt_json_arr_close(j);
-}
-
-/* v: n rows from named_counts, or with memcg from named_memcgs; freed */
-static void json_named(struct kmt_json *j, const char *key, const char *field,
-		       struct named_count *v, size_t n, int memcg)
-{
-	size_t i;
-
-	kmt_json_arr_open(j, key);
-	for (i = 0; v && i < n; i++) {
-		kmt_json_obj_open(j, NULL);
-		kmt_json_str(j, field, v[i].name);
-		if (memcg)
-			kmt_json_bool(j, "offline", v[i].offline);
-		kmt_json_u64(j, "records", v[i].records);
-		kmt_json_u64(j, "pages", v[i].pages);
-		if (memcg)
-			kmt_json_u64(j, "kmem_pages", v[i].kmem_pages);
-		kmt_json_obj_close(j);
-	}
-	kmt_json_arr_close(j);
-	free(v);
-}
-
-static void json_counts(struct kmt_json *j, const struct kmt_po_analysis *a,
-			const struct kmt_po_counts *h, const char *key,
-			const char *field)
-{
-	struct named_count *v;
-	size_t n;
-
-	v = named_counts(a, h, &n);
-	json_named(j, key, field, v, n, 0);
-}
-
-static void json_memcgs(struct kmt_json *j, const struct kmt_po_analysis *a)
-{
-	struct named_count *v;
-	size_t n;
-
-	v = named_memcgs(a, &n);
-	json_named(j, "memcgs", "memcg", v, n, 1);
-}
-
-static void print_json(struct po_cmd *c, const uint32_t *order, size_t nr)
-{
-	const struct kmt_po_analysis *a = &c->a;
-	struct kmt_sb sb = KMT_SB_INIT;
-	struct kmt_json j;
-	size_t i;
-
-	kmt_json_init(&j, c->out, 1);
-	kmt_json_obj_open(&j, NULL);
-	kmt_json_str(&j, "input", c->display);
-	kmt_json_str(&j, "kind", a->kind == KMT_PO_STACKS ?
-		     "page_owner_stacks" : "page_owner");
-	kmt_json_u64(&j, "records", a->nr_records);
-	kmt_json_u64(&j, "pages", a->nr_pages);
-	kmt_json_u64(&j, "not_selected", a->nr_filtered);
-	kmt_json_u64(&j, "nr_groups", a->nr_groups);
-	kmt_json_u64(&j, "stacks", a->stacks.nr - 1);
-
-	kmt_json_obj_open(&j, "malformed");
-	kmt_json_u64(&j, "count", a->nr_malformed);
-	kmt_json_arr_open(&j, "first");
-	for (i = 0; i < a->nr_kept_malformed; i++) {
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_u64(&j, "line", a->malformed[i].line);
-		kmt_json_str(&j, "reason", a->malformed[i].why);
-		kmt_json_obj_close(&j);
-	}
-	kmt_json_arr_close(&j);
-	kmt_json_obj_close(&j);
-
-	kmt_json_obj_open(&j, "format");
-	kmt_json_bool(&j, "tgid", !!(a->formats & KMT_PO_FMT_TGID));
-	kmt_json_bool(&j, "task_name", !!(a->formats & KMT_PO_FMT_COMM));
-	kmt_json_bool(&j, "free_ts", !!(a->formats & KMT_PO_FMT_FREE_TS));
-	kmt_json_bool(&j, "pfn_hex", !!(a->formats & KMT_PO_FMT_PFN_HEX));
-	kmt_json_bool(&j, "memcg", !!(a->formats & KMT_PO_FMT_MEMCG));
-	kmt_json_bool(&j, "migrate_reason",
-		      !!(a->formats & KMT_PO_FMT_MIGRATE));
-	kmt_json_bool(&j, "migratetype_numbers",
-		      !!(a->formats & KMT_PO_FMT_MT_NUMBER));
-	kmt_json_obj_close(&j);
-
-	kmt_json_arr_open(&j, "classes");
-	for (i = 0; i < KMT_PO_CLASS_NR; i++) {
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_str(&j, "class", kmt_po_class_name((unsigned)i));
-		kmt_json_u64(&j, "records", a->by_class[i].records);
-		kmt_json_u64(&j, "pages", a->by_class[i].pages);
-		kmt_json_obj_close(&j);
-	}
-	kmt_json_arr_close(&j);
-
-	kmt_json_arr_open(&j, "orders");
-	for (i = 0; i < KMT_PO_MAX_ORDER; i++) {
-		if (!a->by_order[i].records)
-			continue;
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_u64(&j, "order", i);
-		kmt_json_u64(&j, "records", a->by_order[i].records);
-		kmt_json_u64(&j, "pages", a->by_order[i].pages);
-		kmt_json_obj_close(&j);
-	}
-	kmt_json_arr_close(&j);
-	json_counts(&j, a, &a->by_mt, "migratetypes", "migratetype");
-	json_counts(&j, a, &a->by_block_mt, "pageblock_migratetypes",
-		    "migratetype");
-	json_memcgs(&j, a);
-	json_counts(&j, a, &a->by_reason, "migrate_reasons", "reason");
-
-	kmt_json_arr_open(&j, "groups");
-	for (i = 0; i < nr; i++) {
-		const struct kmt_po_group *g = &a->groups[order[i]];
-		int whole = !c->cull;
-
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_u64(&j, "times", g->times);
-		kmt_json_u64(&j, "pages", g->pages);
-		kmt_json_str(&j, "allocator", kmt_po_class_name(g->klass));
-		if (whole && g->header) {
-			kmt_sb_reset(&sb);
-			kmt_po_group_header(a, g, &sb);
-			kmt_json_str(&j, "record", kmt_sb_str(&sb));
-		}
-		if ((whole && g->header) || (c->cull & KMT_PO_CULL_PID) ||
-		    c->filter_pid)
-			kmt_json_s64(&j, "pid", kmt_po_group_pid(a, g));
-		if ((whole && g->header) || (c->cull & KMT_PO_CULL_TGID) ||
-		    c->filter_tgid)
-			kmt_json_s64(&j, "tgid", kmt_po_group_tgid(a, g));
-		if ((whole && g->header) || (c->cull & KMT_PO_CULL_NAME) ||
-		    c->filter_name)
-			kmt_json_str(&j, "name", kmt_po_text(&a->strs,
-					kmt_po_group_comm(a, g)));
-		if (g->header)
-			kmt_json_u64(&j, "first_ts", g->ts);
-		if (whole || (c->cull & KMT_PO_CULL_STACK)) {
-			json_lines(&j, "stack",
-				   kmt_po_text(&a->stacks, g->stack), 1);
-			json_lines(&j, "extra", kmt_po_text(&a->strs, g->tail),
-				   0);
-		}
-		kmt_json_obj_close(&j);
-	}
-	kmt_json_arr_close(&j);
-	kmt_json_obj_close(&j);
-	kmt_json_finish(&j);
-	kmt_sb_release(&sb);
 }
 
 /* --- options --- */
@@ -927,18 +411,86 @@ static void list_cull_keys(FILE *out, int help)
 	list_keys(out, help, 1);
 }
 
+static void list_formats(FILE *out, int help)
+{
+	size_t i;
+
+	if (help)
+		fputs("\nformats (--format):", out);
+	for (i = 0; i < NR_PO_FORMATS; i++)
+		fprintf(out, help ? " %s" : "%s\n", po_formats[i]);
+	if (help)
+		fputc('\n', out);
+}
+
+/* the renderer of --format name in *rd: 0, or the usage error's status */
+static int find_format(const char *name, const struct kmt_renderer **rd)
+{
+	char list[64];
+	size_t i, o = 0;
+
+	for (i = 0; i < NR_PO_FORMATS; i++) {
+		*rd = kmt_renderer_find(po_formats[i]);
+		if (*rd && !strcmp(name, po_formats[i]))
+			return 0;
+	}
+	for (i = 0; i < NR_PO_FORMATS && o < sizeof(list); i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s",
+				      i ? ", " : "", po_formats[i]);
+	return kmt_usage_error("unknown format '%s': the formats are %s",
+			       name, list);
+}
+
+/* makes the report of c->a in c->r and draws it; the exit status */
+static int draw(struct po_cmd *c, const struct kmt_renderer *rd,
+		const char *host)
+{
+	struct kmt_po_report_opts o = {
+		.input = c->display, .keys = c->keys, .nr_keys = c->nr_keys,
+		.limit = (size_t)c->limit,
+		/* the formats for programs always hold the totals */
+		.totals = c->summary || strcmp(rd->name, "text"),
+		.pid = c->filter_pid, .tgid = c->filter_tgid,
+		.name = c->filter_name,
+	};
+	int err;
+	FILE *out;
+
+	/* the output is the sections alone, as page_owner_sort's */
+	c->r.meta.bare = 1;
+	if (kmt_po_report(&c->a, &c->r, &o))
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+	if (host)
+		c->r.meta.host = host;
+	out = kmt_open_output(c->output);
+	if (!out)
+		return kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s",
+				 c->output, strerror(errno));
+	/* page_owner_sort's output is as big as its input: write in big blocks */
+	setvbuf(out, NULL, _IOFBF, 1 << 20);
+	errno = 0;
+	err = rd->render(&c->r, out) ? (errno ? errno : EIO) : 0;
+	if (kmt_po_report_short(&c->a)) {
+		if (out != stdout)
+			fclose(out);
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory writing the groups");
+	}
+	return kmt_close_output(out, c->output, err);
+}
+
 int cmd_pageowner(int argc, char **argv)
 {
 	int sort_a = 0, sort_m = 0, sort_n = 0, sort_p = 0, sort_P = 0;
-	int sort_s = 0, sort_t = 0, stacks = 0, nr_flags, nargs, ret, werr = 0;
+	int sort_s = 0, sort_t = 0, stacks = 0, nr_flags, nargs, ret;
 	const char *pid_spec = NULL, *tgid_spec = NULL, *name_spec = NULL;
 	const char *cull_spec = NULL, *sort_spec = NULL, *input = NULL;
+	const char *format = NULL, *host = NULL;
+	const struct kmt_renderer *rd;
 	struct kmt_po_options opt;
 	struct po_cmd c;
 	int32_t *pids = NULL, *tgids = NULL;
 	char **names = NULL;
-	size_t nr_pids = 0, nr_tgids = 0, nr_names = 0, nr_print, i;
-	uint32_t *order = NULL;
+	size_t nr_pids = 0, nr_tgids = 0, nr_names = 0, i;
 	char err[512];
 	int diff = 0;
 	const struct kmt_option options[] = {
@@ -976,7 +528,13 @@ int cmd_pageowner(int argc, char **argv)
 		OPT_ALIAS("line", &c.limit),
 		OPT_BOOL(0, "summary", &c.summary,
 			 "totals by allocator class, migratetype, order and memcg first"),
-		OPT_BOOL(0, "json", &c.json, "write JSON"),
+		OPT_WORDS(0, "format", &format, "name", list_formats,
+			  "output format (listed below; default text; json, csv "
+			  "and ndjson hold the totals too)"),
+		OPT_BOOL(0, "json", &c.json, "write JSON (--format json)"),
+		OPT_STRING(0, "host", &host, "name",
+			   "ndjson: the host name every row carries (default: this "
+			   "machine's for a dump read from debugfs)"),
 		OPT_BOOL('d', NULL, &c.debug, "report every malformed record as it is read"),
 		OPT_INT(0, "threads", &c.threads, "n", 0, MAX_THREADS,
 			"threads to use: a regular file is read in n parts at once "
@@ -985,6 +543,7 @@ int cmd_pageowner(int argc, char **argv)
 	};
 
 	memset(&c, 0, sizeof(c));
+	kmt_report_init(&c.r);
 	/* --diff is a mode of its own, with its own options (cmd-diff.c) */
 	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--diff"))
@@ -1009,6 +568,13 @@ int cmd_pageowner(int argc, char **argv)
 				       c.output, argv[1]);
 	if (nargs == 2)
 		c.output = argv[1];
+	if (c.json && format)
+		return kmt_usage_error("--format and --json exclude each other");
+	ret = find_format(format ? format : c.json ? "json" : "text", &rd);
+	if (ret)
+		return ret;
+	if (!strcmp(rd->name, "json"))
+		kmt_errors_as_json(1);
 	ret = kmt_choose_input(input, nargs ? argv[0] : NULL,
 			       stacks ? SHOW_STACKS_PATH : PAGE_OWNER_PATH,
 			       "mount debugfs and boot with page_owner=on, or give -i FILE",
@@ -1079,6 +645,13 @@ int cmd_pageowner(int argc, char **argv)
 		goto out;
 	}
 
+	/*
+	 * A dump read from debugfs is of this machine, as it is now: the
+	 * ndjson rows say whose and when
+	 */
+	if (!strcmp(c.input, PAGE_OWNER_PATH) ||
+	    !strcmp(c.input, SHOW_STACKS_PATH))
+		kmt_report_meta_here(&c.r, c.display, "page_owner");
 	ret = read_input(&c);
 	if (ret)
 		goto out;
@@ -1095,46 +668,10 @@ int cmd_pageowner(int argc, char **argv)
 		goto out;
 	}
 
-	nr_print = c.a.nr_groups;
-	if (c.limit && (size_t)c.limit < nr_print)
-		nr_print = (size_t)c.limit;
-	if (nr_print) {
-		order = kmt_po_sort(&c.a, c.keys, c.nr_keys);
-		if (!order) {
-			ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
-			goto out;
-		}
-	}
+	ret = draw(&c, rd, host);
 
-	c.out = kmt_open_output(c.output);
-	if (!c.out) {
-		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s",
-				c.output, strerror(errno));
-		goto out;
-	}
-	/* page_owner_sort's output is as big as its input: write in big blocks */
-	setvbuf(c.out, NULL, _IOFBF, 1 << 20);
-	if (c.json) {
-		print_json(&c, order, nr_print);
-	} else {
-		if (c.summary)
-			print_summary(&c);
-		if (c.cull) {
-			for (i = 0; i < nr_print; i++)
-				print_group_culled(&c, &c.a.groups[order[i]]);
-		} else {
-			werr = write_groups_text(&c, order, nr_print);
-		}
-	}
-	if (werr == -ENOMEM) {
-		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory writing the groups");
-		if (c.out != stdout)
-			fclose(c.out);
-	} else {
-		ret = kmt_close_output(c.out, c.output, werr);
-	}
 out:
-	free(order);
+	kmt_report_free(&c.r);
 	kmt_po_analysis_free(&c.a);
 	free(pids);
 	free(tgids);

@@ -177,6 +177,118 @@ test_expect_success '--json carries the groups and every total' '
 	EOF
 '
 
+test_expect_success '--format json is --json, and agrees with the text' '
+	for opts in "" "--summary -l 3" "--cull=tgid,st -m" "-a" "--cull=ator"; do
+		"$KMEMTRACE" pageowner --json $opts "$PO/current.txt" >old.json &&
+		"$KMEMTRACE" pageowner --format json $opts "$PO/current.txt" >new.json &&
+		test_cmp old.json new.json || return 1
+	done &&
+	"$KMEMTRACE" pageowner --cull=pid,name "$PO/current.txt" >text &&
+	"$KMEMTRACE" pageowner --format=json --cull=pid,name "$PO/current.txt" >j.json &&
+	python3 - j.json text <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	rows = ["%d times, %d pages, PID %d, task_comm_name: %s" % (g["times"], g["pages"], g["pid"], g["name"]) for g in d["groups"]]
+	assert rows == open(sys.argv[2]).read().splitlines(), rows
+	EOF
+'
+
+test_expect_success '--format ndjson: a row per group and total, each saying where it comes from' '
+	"$KMEMTRACE" pageowner --summary -l 0 "$PO/current.txt" >text &&
+	"$KMEMTRACE" pageowner --format ndjson "$PO/current.txt" >rows.ndjson &&
+	"$KMEMTRACE" pageowner --format ndjson --host web3 --cull=pid,name "$PO/current.txt" >culled.ndjson &&
+	"$KMEMTRACE" pageowner --cull=pid,name "$PO/current.txt" >culled.text &&
+	"$KMEMTRACE" pageowner --format ndjson "$PO/malformed.txt" 2>/dev/null >bad.ndjson &&
+	python3 - <<-\EOF
+	import json, re
+	def load(path):
+	    rows = []
+	    for line in open(path):
+	        pairs = json.loads(line, object_pairs_hook=lambda p: p)
+	        keys = [k for k, v in pairs]
+	        assert len(keys) == len(set(keys)), keys
+	        rows.append(dict(pairs))
+	    return rows
+	rows = load("rows.ndjson")
+	for r in rows:
+	    for k in ("host", "kernel", "boot_id", "start_time", "start_unix_ns", "input", "table"):
+	        assert k in r, (k, r)
+	    assert r["host"] is None and r["kernel"] is None and r["boot_id"] is None and r["start_time"] is None, r
+	    assert r["input"].endswith("current.txt"), r
+	tables = [r["table"] for r in rows]
+	assert sorted(set(tables)) == sorted(["summary", "malformed", "format", "classes", "orders", "migratetypes",
+	    "pageblock_migratetypes", "memcgs", "migrate_reasons", "groups"]), set(tables)
+	by = lambda t: [r for r in rows if r["table"] == t]
+	s = by("summary")[0]
+	assert (s["kind"], s["records"], s["pages"], s["nr_groups"], s["stacks"]) == ("page_owner", 11, 20, 9, 8), s
+	assert by("malformed")[0]["count"] == 0 and by("format")[0]["pfn_hex"] is True
+	text = open("text").read()
+	# the totals of the text, table by table
+	for r in by("classes"):
+	    assert re.search(r"^%s +%d +%d +" % (r["class"], r["records"], r["pages"]), text, re.M), r
+	for r in by("memcgs"):
+	    name = r["memcg"] + (" (offline)" if r["offline"] else "")
+	    assert re.search(r"^%s +%d +%d +%d$" % (re.escape(name), r["records"], r["pages"], r["kmem_pages"]), text, re.M), r
+	assert [(r["order"], r["pages"]) for r in by("orders")] == [(0, 8), (2, 12)]
+	# the groups of the text, in its order, each with its record and stack
+	heads = re.findall(r"^(\d+) times, (\d+) pages, allocated by (\w+) :\n(.*)\n", text, re.M)
+	groups = by("groups")
+	assert len(groups) == len(heads) == 9
+	label = {"slab": "SLAB", "vmalloc": "VMALLOC", "pagecache": "PAGECACHE", "anon": "ANON", "cma": "CMA", "other": "OTHERS"}
+	for g, h in zip(groups, heads):
+	    assert (str(g["times"]), str(g["pages"]), label[g["allocator"]], g["record"]) == h, (g, h)
+	    block = " " + "\n ".join(g["stack"]) + "\n" + "".join(x + "\n" for x in g["extra"])
+	    assert (h[3] + "\n" + block) in text, g
+	culled = load("culled.ndjson")
+	assert all(r["host"] == "web3" for r in culled)
+	lines = ["%d times, %d pages, PID %d, task_comm_name: %s" % (g["times"], g["pages"], g["pid"], g["name"])
+	         for g in culled if g["table"] == "groups"]
+	assert lines == open("culled.text").read().splitlines(), lines
+	bad = load("bad.ndjson")
+	assert [r["line"] for r in bad if r["table"] == "malformed.first"] == [7, 10, 13, 18, 27]
+	assert [r["count"] for r in bad if r["table"] == "malformed"] == [5]
+	EOF
+'
+
+test_expect_success '--format csv: the long table of report, with the values of the text' '
+	"$KMEMTRACE" pageowner -l 2 "$PO/current.txt" >text &&
+	"$KMEMTRACE" pageowner --format csv -l 2 "$PO/current.txt" >out.csv &&
+	head -1 out.csv >head && echo "table,row,column,value" >expect && test_cmp expect head &&
+	python3 - <<-\EOF
+	import csv, re
+	rows = list(csv.reader(open("out.csv", newline="")))
+	assert rows[0] == ["table", "row", "column", "value"]
+	assert all(len(r) == 4 for r in rows), [r for r in rows if len(r) != 4]
+	v = {(t, int(n), c): x for t, n, c, x in rows[1:]}
+	assert v[("summary", 0, "records")] == "11" and v[("summary", 0, "nr_groups")] == "9"
+	assert v[("summary", 0, "input")].endswith("current.txt")
+	assert v[("format", 0, "tgid")] == "1" and v[("format", 0, "free_ts")] == "0"
+	assert v[("memcgs", 2, "memcg")] == "user@1000.service" and v[("memcgs", 2, "offline")] == "1"
+	assert v[("classes", 0, "class")] == "slab" and v[("classes", 0, "pages")] == "8"
+	assert v[("groups_rows", 0, "drawn")] == "2"
+	assert ("classes", 0, "share") not in v and ("groups", 0, "label") not in v
+	text = open("text").read()
+	for i in range(2):
+	    block = "%s times, %s pages, allocated by %s :\n%s\n%s%s\n" % (
+	        v[("groups", i, "times")], v[("groups", i, "pages")],
+	        v[("groups", i, "allocator")].upper().replace("OTHER", "OTHERS"),
+	        v[("groups", i, "record")], v[("groups", i, "stack")], v[("groups", i, "extra")])
+	    assert block in text, block
+	assert ("groups", 2, "times") not in v
+	EOF
+'
+
+test_expect_success '--format: one of text, json, csv and ndjson, and not with --json' '
+	test_usage_error "$KMEMTRACE" pageowner --format html "$PO/current.txt" &&
+	grep -q "unknown format .html.: the formats are text, json, csv, ndjson" err &&
+	test_usage_error "$KMEMTRACE" pageowner --format json --json "$PO/current.txt" &&
+	grep -q "exclude each other" err &&
+	"$KMEMTRACE" pageowner --format text "$PO/current.txt" >out &&
+	test_cmp "$PO/current.expect" out &&
+	test_must_fail "$KMEMTRACE" pageowner --format json nosuchfile >out 2>err &&
+	python3 -c "import json; d=json.load(open(\"out\")); assert \"cannot open\" in d[\"error\"]"
+'
+
 test_expect_success 'free_ts kernels (5.19-6.7): free_ts does not split groups' '
 	"$KMEMTRACE" pageowner "$PO/freets-6.1.txt" >f &&
 	grep times f >heads &&

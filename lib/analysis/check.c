@@ -217,7 +217,7 @@ int kmt_check_report(struct kmt_report *r, const struct kmt_session *s,
 						       v->cpus_seen);
 	err |= add_u64(sum, "cpus-with-events:", "cpus_with_events",
 		       v->cpus_seen);
-	err |= add_item(sum, KMT_SUM_BOOL, "stacks:", "stacks", KMT_V_U64,
+	err |= add_item(sum, KMT_SUM_VALUE, "stacks:", "stacks", KMT_V_BOOL,
 			stacks, 0, NULL);
 	err |= add_u64(sum, "first-ts:", "first_ts", s->first_ts);
 	err |= add_u64(sum, "last-ts:", "last_ts", s->last_ts);

@@ -7,11 +7,13 @@
  * its group; its text is never kept.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/pageowner.h"
+#include "report/report.h"
 #include "util/array.h"
 
 /* --- classes --- */
@@ -446,6 +448,7 @@ void kmt_po_analysis_free(struct kmt_po_analysis *a)
 	free(a->hinfo);
 	free(a->memo_stacks);
 	free(a->groups);
+	free(a->order);
 	kmt_hash_u32_free(&a->group_index);
 	kmt_po_counts_free(&a->by_mt);
 	kmt_po_counts_free(&a->by_block_mt);
@@ -1394,4 +1397,553 @@ void kmt_po_group_header(const struct kmt_po_analysis *a,
 		pos = hi->free_ts_off;
 	}
 	kmt_sb_add(out, h + pos, len - pos);
+}
+
+/* --- the report --- */
+
+/* what a group's row may hold, each a column when the options show it */
+enum po_field {
+	F_TIMES, F_PAGES, F_ALLOCATOR, F_LABEL, F_RECORD, F_PID, F_TGID,
+	F_NAME, F_FIRST_TS, F_STACK, F_EXTRA, F_END, F_NR
+};
+
+/* the groups' rows as a block table draws them: page_owner_sort's text */
+struct po_rows {
+	struct kmt_po_analysis *a;
+	int at[F_NR];		/* the column of each field, -1 where none */
+	struct kmt_col cols[F_NR];
+	size_t ncols;
+	/* the text after the last value, before the next one's */
+	const char *pending;
+};
+
+static int add_field(struct kmt_report *r, struct po_rows *p,
+		     enum po_field f, const char *key, const char *before,
+		     const char *after, enum kmt_val_type type,
+		     unsigned int flags)
+{
+	struct kmt_col *c = &p->cols[p->ncols];
+
+	c->key = key;
+	c->type = type;
+	c->flags = flags;
+	c->title = key;
+	if (!(flags & KMT_COL_NO_TEXT)) {
+		c->title = kmt_report_printf(r, "%s%s", p->pending, before);
+		p->pending = after;
+	}
+	p->at[f] = (int)p->ncols++;
+	return r->oom ? -ENOMEM : 0;
+}
+
+/*
+ * The columns of the groups: page_owner_sort's text between the values
+ * in the titles, and what --json has always held.  Without --cull a
+ * group is a record, its allocation line (page_owner records only) and
+ * stack; with --cull, the keys culled by.
+ */
+static int group_fields(struct kmt_report *r, struct po_rows *p,
+			const struct kmt_po_analysis *a,
+			const struct kmt_po_report_opts *o)
+{
+	unsigned int cull = a->opt.cull;
+	int page = a->kind == KMT_PO_PAGE, err = 0;
+	int pid = !cull ? page : (cull & KMT_PO_CULL_PID) || o->pid;
+	int tgid = !cull ? page : (cull & KMT_PO_CULL_TGID) || o->tgid;
+	int name = !cull ? page : (cull & KMT_PO_CULL_NAME) || o->name;
+	unsigned int task_text = cull ? 0 : KMT_COL_NO_TEXT;
+
+	p->pending = "";
+	err |= add_field(r, p, F_TIMES, "times", "", " times, ", KMT_V_U64, 0);
+	err |= add_field(r, p, F_PAGES, "pages", "", cull ? " pages" :
+			 " pages, allocated by ", KMT_V_U64, 0);
+	err |= add_field(r, p, F_ALLOCATOR, "allocator", "", "", KMT_V_STR,
+			 KMT_COL_NO_TEXT);
+	if (!cull)
+		err |= add_field(r, p, F_LABEL, "label", "", " :\n", KMT_V_STR,
+				 KMT_COL_TEXT_ONLY);
+	if (!cull && page)
+		err |= add_field(r, p, F_RECORD, "record", "", "\n", KMT_V_STR,
+				 0);
+	if (pid)
+		err |= add_field(r, p, F_PID, "pid", ", PID ", "", KMT_V_S64,
+				 task_text);
+	if (tgid)
+		err |= add_field(r, p, F_TGID, "tgid", ", TGID ", "", KMT_V_S64,
+				 task_text);
+	if (name)
+		err |= add_field(r, p, F_NAME, "name", ", task_comm_name: ", "",
+				 KMT_V_STR, task_text);
+	if (cull & KMT_PO_CULL_ALLOCATOR)
+		err |= add_field(r, p, F_LABEL, "label", ", allocated by ", " ",
+				 KMT_V_STR, KMT_COL_TEXT_ONLY);
+	if (page)
+		err |= add_field(r, p, F_FIRST_TS, "first_ts", "", "",
+				 KMT_V_U64, KMT_COL_NO_TEXT);
+	if (!cull || (cull & KMT_PO_CULL_STACK)) {
+		err |= add_field(r, p, F_STACK, "stack", cull ? ":\n" : "", "",
+				 KMT_V_STACK, 0);
+		err |= add_field(r, p, F_EXTRA, "extra", "", "", KMT_V_LINES, 0);
+	}
+	/* what follows the last value ("allocated by SLAB "), alone */
+	if (*p->pending)
+		err |= add_field(r, p, F_END, "end", "", "", KMT_V_STR,
+				 KMT_COL_TEXT_ONLY);
+	return err ? -ENOMEM : 0;
+}
+
+static void group_row(void *ctx, size_t i, union kmt_val *v)
+{
+	const struct po_rows *p = ctx;
+	struct kmt_po_analysis *a = p->a;
+	const struct kmt_po_group *g = &a->groups[a->order[i]];
+
+	v[p->at[F_TIMES]].u = g->times;
+	v[p->at[F_PAGES]].u = g->pages;
+	v[p->at[F_ALLOCATOR]].str = kmt_po_class_name(g->klass);
+	if (p->at[F_LABEL] >= 0)
+		v[p->at[F_LABEL]].str = kmt_po_class_label(g->klass);
+	if (p->at[F_RECORD] >= 0 && !a->opt.ts_in_key) {
+		v[p->at[F_RECORD]].str = kmt_po_text(&a->headers, g->header);
+	} else if (p->at[F_RECORD] >= 0) {
+		/* the timestamps put back: one row at a time, one thread */
+		kmt_sb_reset(&a->scratch);
+		kmt_po_group_header(a, g, &a->scratch);
+		v[p->at[F_RECORD]].str = a->scratch.oom ? "" :
+					 kmt_sb_str(&a->scratch);
+	}
+	if (p->at[F_PID] >= 0)
+		v[p->at[F_PID]].s = kmt_po_group_pid(a, g);
+	if (p->at[F_TGID] >= 0)
+		v[p->at[F_TGID]].s = kmt_po_group_tgid(a, g);
+	if (p->at[F_NAME] >= 0)
+		v[p->at[F_NAME]].str = kmt_po_text(&a->strs,
+						   kmt_po_group_comm(a, g));
+	if (p->at[F_FIRST_TS] >= 0)
+		v[p->at[F_FIRST_TS]].u = g->ts;
+	if (p->at[F_STACK] >= 0) {
+		v[p->at[F_STACK]].str = kmt_po_text(&a->stacks, g->stack);
+		v[p->at[F_EXTRA]].str = kmt_po_text(&a->strs, g->tail);
+	}
+	if (p->at[F_END] >= 0)
+		v[p->at[F_END]].str = "";
+}
+
+static int add_groups(struct kmt_po_analysis *a, struct kmt_report *r,
+		      const struct kmt_po_report_opts *o)
+{
+	struct po_rows *p = kmt_arena_zalloc(&r->arena, sizeof(*p));
+	struct kmt_table *t;
+	size_t i, n = a->nr_groups;
+
+	if (!p)
+		return -ENOMEM;
+	p->a = a;
+	for (i = 0; i < F_NR; i++)
+		p->at[i] = -1;
+	if (group_fields(r, p, a, o))
+		return -ENOMEM;
+	free(a->order);
+	a->order = NULL;
+	if (o->limit && o->limit < n)
+		n = o->limit;
+	if (n) {
+		a->order = kmt_po_sort(a, o->keys, o->nr_keys);
+		if (!a->order)
+			return -ENOMEM;
+	}
+	t = kmt_report_add_table(r, "", "groups", NULL, p->cols, p->ncols,
+				 KMT_TABLE_BLOCK);
+	if (!t)
+		return -ENOMEM;
+	/* the groups -l leaves out are in nr_groups, as they always were */
+	kmt_table_set_row_fn(t, n, n, group_row, p);
+	return 0;
+}
+
+/* a total by name: a migratetype, a migrate reason, a memcg */
+struct named_count {
+	const char *name;
+	int offline;
+	uint64_t records, pages, kmem_pages;
+};
+
+static int cmp_named(const void *p, const void *q)
+{
+	const struct named_count *x = p, *y = q;
+
+	if (x->pages != y->pages)
+		return x->pages > y->pages ? -1 : 1;
+	if (strcmp(x->name, y->name))
+		return strcmp(x->name, y->name);
+	return x->offline - y->offline;
+}
+
+/*
+ * A table keyed by name id (h), or the memcgs (h NULL), as an array
+ * sorted by pages, largest first; NULL when out of memory.
+ */
+static struct named_count *named_counts(const struct kmt_po_analysis *a,
+					const struct kmt_po_counts *h,
+					size_t *nr)
+{
+	size_t it = 0, n = 0, all = h ? kmt_po_counts_count(h) :
+				      kmt_po_memcgs_count(&a->by_memcg);
+	struct named_count *v = calloc(all + 1, sizeof(*v));
+	struct kmt_po_count *k;
+	struct kmt_po_memcg *m;
+	uint64_t key;
+
+	*nr = 0;
+	if (!v)
+		return NULL;
+	while (h && kmt_po_counts_next(h, &it, &key, &k)) {
+		v[n].name = kmt_po_text(&a->strs, (uint32_t)key);
+		v[n].records = k->records;
+		v[n].pages = k->pages;
+		n++;
+	}
+	while (!h && kmt_po_memcgs_next(&a->by_memcg, &it, NULL, &m)) {
+		v[n].name = kmt_po_text(&a->strs, m->name);
+		v[n].offline = m->offline;
+		v[n].records = m->records;
+		v[n].pages = m->pages;
+		v[n].kmem_pages = m->kmem_pages;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), cmp_named);
+	*nr = n;
+	return v;
+}
+
+/* the totals' tables: name, records, pages and their share of all pages */
+static const unsigned int count_widths[] = { 24, 14, 14, 7 };
+
+#define COUNT_COLS(key, title)						\
+	{ key, title, KMT_V_STR, KMT_COL_LEFT },			\
+	{ "records", "records", KMT_V_U64, KMT_COL_GROUPED },		\
+	{ "pages", "pages", KMT_V_U64, KMT_COL_GROUPED },		\
+	{ "share", "share", KMT_V_PCT, KMT_COL_TENTHS | KMT_COL_TEXT_ONLY }
+
+static const struct kmt_col class_cols[] = {
+	COUNT_COLS("class", "allocator class"),
+};
+static const struct kmt_col mt_cols[] = {
+	COUNT_COLS("migratetype", "migratetype"),
+};
+static const struct kmt_col block_mt_cols[] = {
+	COUNT_COLS("migratetype", "pageblock migratetype"),
+};
+static const struct kmt_col reason_cols[] = {
+	COUNT_COLS("reason", "last migrate reason"),
+};
+static const struct kmt_col order_cols[] = {
+	{ "order", "order", KMT_V_U64, KMT_COL_LEFT },
+	{ "records", "records", KMT_V_U64, KMT_COL_GROUPED },
+	{ "pages", "pages", KMT_V_U64, KMT_COL_GROUPED },
+	{ "share", "share", KMT_V_PCT, KMT_COL_TENTHS | KMT_COL_TEXT_ONLY },
+};
+static const unsigned int memcg_widths[] = { 32, 0, 0, 14, 14, 14 };
+static const struct kmt_col memcg_cols[] = {
+	{ "label", "memcg", KMT_V_STR, KMT_COL_LEFT | KMT_COL_TEXT_ONLY },
+	{ "memcg", "memcg", KMT_V_STR, KMT_COL_NO_TEXT },
+	{ "offline", "offline", KMT_V_BOOL, KMT_COL_NO_TEXT },
+	{ "records", "records", KMT_V_U64, KMT_COL_GROUPED },
+	{ "pages", "pages", KMT_V_U64, KMT_COL_GROUPED },
+	{ "kmem_pages", "kmem pages", KMT_V_U64, KMT_COL_GROUPED },
+};
+
+#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+static struct kmt_table *count_table(struct kmt_report *r, const char *key,
+				     const struct kmt_col *cols,
+				     unsigned int flags)
+{
+	struct kmt_table *t = kmt_report_add_table(r, "", key, NULL, cols, 4,
+						   KMT_TABLE_FIXED);
+
+	if (!t)
+		return NULL;
+	t->widths = count_widths;
+	kmt_report_last(r)->flags = flags;
+	return t;
+}
+
+/* a row of a count table; share: NaN for a share of no pages */
+static int count_row(struct kmt_table *t, union kmt_val name,
+		     uint64_t records, uint64_t pages, uint64_t all)
+{
+	union kmt_val *v = kmt_table_add_row(t);
+
+	if (!v)
+		return -ENOMEM;
+	v[0] = name;
+	v[1].u = records;
+	v[2].u = pages;
+	v[3].d = all ? 100.0 * (double)pages / (double)all : NAN;
+	return 0;
+}
+
+static int add_named(struct kmt_report *r, const struct kmt_po_analysis *a,
+		     const struct kmt_po_counts *h, const char *key,
+		     const struct kmt_col *cols)
+{
+	struct kmt_table *t = count_table(r, key, cols, 0);
+	struct named_count *v;
+	size_t i, n;
+	int err = 0;
+
+	v = t ? named_counts(a, h, &n) : NULL;
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++)
+		err = count_row(t, (union kmt_val){ .str = v[i].name },
+				v[i].records, v[i].pages, a->nr_pages);
+	free(v);
+	return err;
+}
+
+/* by order: where --json has them, and again where the text does */
+static int add_orders(struct kmt_report *r, const struct kmt_po_analysis *a,
+		      unsigned int flags)
+{
+	struct kmt_table *t = count_table(r, "orders", order_cols, flags);
+	size_t i;
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < KMT_PO_MAX_ORDER; i++) {
+		if (a->by_order[i].records &&
+		    count_row(t, (union kmt_val){ .u = i },
+			      a->by_order[i].records, a->by_order[i].pages,
+			      a->nr_pages))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_memcgs(struct kmt_report *r, const struct kmt_po_analysis *a)
+{
+	struct kmt_table *t = kmt_report_add_table(r, "", "memcgs", NULL,
+						   memcg_cols,
+						   NCOLS(memcg_cols),
+						   KMT_TABLE_FIXED);
+	char n1[32], n2[32], label[160];
+	const char **legend;
+	struct named_count *v;
+	size_t i, n;
+
+	v = t ? named_counts(a, NULL, &n) : NULL;
+	if (!v)
+		return -ENOMEM;
+	t->widths = memcg_widths;
+	for (i = 0; i < n; i++) {
+		union kmt_val *row = kmt_table_add_row(t);
+
+		if (!row) {
+			free(v);
+			return -ENOMEM;
+		}
+		/* the text has always cut a name at 159 bytes */
+		snprintf(label, sizeof(label), "%s%s", v[i].name,
+			 v[i].offline ? " (offline)" : "");
+		row[0].str = kmt_report_strdup(r, label);
+		row[1].str = v[i].name;
+		row[2].u = (uint64_t)v[i].offline;
+		row[3].u = v[i].records;
+		row[4].u = v[i].pages;
+		row[5].u = v[i].kmem_pages;
+	}
+	free(v);
+	legend = kmt_arena_zalloc(&r->arena, sizeof(*legend));
+	if (!legend)
+		return -ENOMEM;
+	legend[0] = kmt_report_printf(r, "charged pages %s, in slab cache pages %s",
+				      kmt_fmt_thousands(n1, sizeof(n1), a->charged.pages),
+				      kmt_fmt_thousands(n2, sizeof(n2),
+							a->slab_cache.pages));
+	t->legend = legend;
+	t->nr_legend = 1;
+	return r->oom ? -ENOMEM : 0;
+}
+
+/* a text-only line of the summary, made in sb */
+static int add_note(struct kmt_report *r, struct kmt_summary *s,
+		    struct kmt_sb *sb)
+{
+	struct kmt_sum_item it = { .kind = KMT_SUM_NOTE };
+
+	if (sb->oom)
+		return -ENOMEM;
+	it.label = kmt_report_strdup(r, kmt_sb_str(sb));
+	kmt_sb_reset(sb);
+	return kmt_summary_add(s, &it) || r->oom ? -ENOMEM : 0;
+}
+
+/* the head of the text's summary, and its figures for the other formats */
+static int add_head(struct kmt_report *r, const struct kmt_po_analysis *a,
+		    const char *input)
+{
+	char n1[32], n2[32], n3[32], n4[32];
+	struct kmt_sb sb = KMT_SB_INIT;
+	struct kmt_summary *s;
+	int err = 0;
+
+	s = kmt_report_add_summary(r, "", "summary", NULL);
+	if (!s)
+		return -ENOMEM;
+	kmt_report_last(r)->flags = KMT_SEC_TEXT_ONLY;
+	kmt_sb_addf(&sb, "page_owner summary of '%s'", input);
+	err |= add_note(r, s, &sb);
+	kmt_sb_addf(&sb, "records %s, pages %s, groups %s, distinct stacks %s",
+		    kmt_fmt_thousands(n1, sizeof(n1), a->nr_records),
+		    kmt_fmt_thousands(n2, sizeof(n2), a->nr_pages),
+		    kmt_fmt_thousands(n3, sizeof(n3), a->nr_groups),
+		    kmt_fmt_thousands(n4, sizeof(n4), a->stacks.nr - 1));
+	err |= add_note(r, s, &sb);
+	if (a->nr_filtered) {
+		kmt_sb_addf(&sb, "records not selected: %llu",
+			    (unsigned long long)a->nr_filtered);
+		err |= add_note(r, s, &sb);
+	}
+	kmt_sb_addf(&sb, "malformed records skipped: %llu",
+		    (unsigned long long)a->nr_malformed);
+	err |= add_note(r, s, &sb);
+	kmt_sb_release(&sb);
+	if (err)
+		return -ENOMEM;
+
+	s = kmt_report_add_summary(r, "", "summary", NULL);
+	if (!s)
+		return -ENOMEM;
+	kmt_report_last(r)->flags = KMT_SEC_NO_TEXT;
+	{
+		struct kmt_sum_item it[] = {
+			{ .kind = KMT_SUM_VALUE, .label = "input", .key = "input",
+			  .type = KMT_V_STR, .v.str = r->meta.input },
+			{ .kind = KMT_SUM_VALUE, .label = "kind", .key = "kind",
+			  .type = KMT_V_STR, .v.str = r->meta.format },
+		};
+
+		err |= kmt_summary_add(s, &it[0]) || kmt_summary_add(s, &it[1]);
+	}
+	err |= kmt_summary_u64(s, "records", "records", a->nr_records);
+	err |= kmt_summary_u64(s, "pages", "pages", a->nr_pages);
+	err |= kmt_summary_u64(s, "not selected", "not_selected",
+			       a->nr_filtered);
+	err |= kmt_summary_u64(s, "groups", "nr_groups", a->nr_groups);
+	err |= kmt_summary_u64(s, "distinct stacks", "stacks",
+			       a->stacks.nr - 1);
+	return err ? -ENOMEM : 0;
+}
+
+static const struct kmt_col malformed_cols[] = {
+	{ "line", "line", KMT_V_U64, 0 },
+	{ "reason", "reason", KMT_V_STR, KMT_COL_LEFT },
+};
+
+/* the malformed records and the format variants: for programs */
+static int add_input_facts(struct kmt_report *r,
+			   const struct kmt_po_analysis *a)
+{
+	static const struct {
+		const char *key;
+		unsigned int bit;
+	} formats[] = {
+		{ "tgid", KMT_PO_FMT_TGID },
+		{ "task_name", KMT_PO_FMT_COMM },
+		{ "free_ts", KMT_PO_FMT_FREE_TS },
+		{ "pfn_hex", KMT_PO_FMT_PFN_HEX },
+		{ "memcg", KMT_PO_FMT_MEMCG },
+		{ "migrate_reason", KMT_PO_FMT_MIGRATE },
+		{ "migratetype_numbers", KMT_PO_FMT_MT_NUMBER },
+	};
+	struct kmt_summary *s;
+	struct kmt_table *t;
+	size_t i;
+	int err = 0;
+
+	s = kmt_report_add_summary(r, "malformed", "", NULL);
+	if (!s || kmt_summary_u64(s, "malformed records", "count",
+				  a->nr_malformed))
+		return -ENOMEM;
+	kmt_report_last(r)->flags = KMT_SEC_NO_TEXT;
+	t = kmt_report_add_table(r, "malformed", "first", NULL,
+				 malformed_cols, NCOLS(malformed_cols),
+				 KMT_TABLE_PLAIN);
+	if (!t)
+		return -ENOMEM;
+	kmt_report_last(r)->flags = KMT_SEC_NO_TEXT;
+	for (i = 0; i < a->nr_kept_malformed; i++) {
+		union kmt_val *v = kmt_table_add_row(t);
+
+		if (!v)
+			return -ENOMEM;
+		v[0].u = a->malformed[i].line;
+		v[1].str = a->malformed[i].why;
+	}
+
+	s = kmt_report_add_summary(r, "format", "", NULL);
+	if (!s)
+		return -ENOMEM;
+	kmt_report_last(r)->flags = KMT_SEC_NO_TEXT;
+	for (i = 0; i < NCOLS(formats); i++) {
+		struct kmt_sum_item it = {
+			.kind = KMT_SUM_VALUE, .label = formats[i].key,
+			.key = formats[i].key, .type = KMT_V_BOOL,
+			.v.u = !!(a->formats & formats[i].bit),
+		};
+
+		err |= kmt_summary_add(s, &it);
+	}
+	return err ? -ENOMEM : 0;
+}
+
+static int add_totals(struct kmt_report *r, const struct kmt_po_analysis *a,
+		      const struct kmt_po_report_opts *o)
+{
+	struct kmt_summary *s;
+	struct kmt_table *t;
+	size_t i;
+
+	if (add_head(r, a, o->input) || add_input_facts(r, a))
+		return -ENOMEM;
+	t = count_table(r, "classes", class_cols, 0);
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < KMT_PO_CLASS_NR; i++) {
+		if (count_row(t, (union kmt_val){
+				      .str = kmt_po_class_name((unsigned)i) },
+			      a->by_class[i].records, a->by_class[i].pages,
+			      a->nr_pages))
+			return -ENOMEM;
+	}
+	/* --json has always had the orders here, the text further down */
+	if (add_orders(r, a, KMT_SEC_NO_TEXT) ||
+	    add_named(r, a, &a->by_mt, "migratetypes", mt_cols) ||
+	    add_named(r, a, &a->by_block_mt, "pageblock_migratetypes",
+		      block_mt_cols) ||
+	    add_orders(r, a, KMT_SEC_TEXT_ONLY) || add_memcgs(r, a) ||
+	    add_named(r, a, &a->by_reason, "migrate_reasons", reason_cols))
+		return -ENOMEM;
+	/* a blank line between the totals and the groups */
+	s = kmt_report_add_summary(r, "", "end", NULL);
+	if (!s || kmt_summary_blank(s))
+		return -ENOMEM;
+	kmt_report_last(r)->flags = KMT_SEC_TEXT_ONLY;
+	return 0;
+}
+
+int kmt_po_report(struct kmt_po_analysis *a, struct kmt_report *r,
+		  const struct kmt_po_report_opts *o)
+{
+	r->meta.input = kmt_report_strdup(r, o->input);
+	r->meta.format = a->kind == KMT_PO_STACKS ? "page_owner_stacks" :
+						    "page_owner";
+	r->meta.snapshot = 1;
+	if (o->totals && add_totals(r, a, o))
+		return -ENOMEM;
+	if (add_groups(a, r, o) || r->oom)
+		return -ENOMEM;
+	return 0;
 }

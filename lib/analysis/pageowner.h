@@ -10,6 +10,8 @@
 #include "util/strbuf.h"
 #include "util/strtab.h"
 
+struct kmt_report;
+
 /*
  * page_owner analysis: records are grouped as they stream in, so memory
  * grows with the distinct stacks and groups, never with the records.
@@ -201,6 +203,9 @@ struct kmt_po_analysis {
 	uint64_t nr_malformed;
 	struct kmt_po_malformed malformed[KMT_PO_KEEP_MALFORMED];
 	size_t nr_kept_malformed;
+
+	/* the groups in the order a report draws them (kmt_po_report) */
+	uint32_t *order;
 };
 
 /* the variants of the dump seen, for the report */
@@ -276,6 +281,41 @@ uint32_t *kmt_po_sort(const struct kmt_po_analysis *a,
  */
 void kmt_po_group_header(const struct kmt_po_analysis *a,
 			 const struct kmt_po_group *g, struct kmt_sb *out);
+
+/* what the report of an analysis holds, as the command's options ask */
+struct kmt_po_report_opts {
+	const char *input;	/* the dump, as messages name it */
+	const struct kmt_po_sortkey *keys;
+	int nr_keys;
+	size_t limit;		/* the groups drawn; 0: all */
+	/*
+	 * The totals too: the records, pages and groups, by allocator
+	 * class, migratetype, order, memcg and migrate reason; the format
+	 * variants and the malformed records (text: --summary)
+	 */
+	int totals;
+	/* culled groups show their pid, tgid or name: selected by them */
+	int pid, tgid, name;
+};
+
+/*
+ * The report of a finished analysis, into r (as page_owner_sort prints
+ * it, and the totals): the groups sorted by keys, each a row of a block
+ * table, the totals in tables and summaries, and r's meta (input,
+ * format).  The groups' rows are made as they are drawn, from a, which
+ * must outlive the drawing, done by one thread.  0 or -ENOMEM.
+ */
+int kmt_po_report(struct kmt_po_analysis *a, struct kmt_report *r,
+		  const struct kmt_po_report_opts *o);
+
+/*
+ * A group's record could not be made as the report was drawn (out of
+ * memory): the output is short of it
+ */
+static inline int kmt_po_report_short(const struct kmt_po_analysis *a)
+{
+	return a->scratch.oom;
+}
 
 static inline const char *kmt_po_text(const struct kmt_strtab *t, uint32_t id)
 {

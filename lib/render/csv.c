@@ -62,24 +62,31 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
 		fprintf(out, "%.6f", v->d);
 		break;
 	case KMT_V_STR:
+	case KMT_V_LINES:
+	case KMT_V_STACK:
 		csv_str(out, v->str);
 		break;
 	case KMT_V_HEX:
 		fprintf(out, "%#" PRIx64, v->u);
 		break;
+	case KMT_V_BOOL:
+		fputc(v->u ? '1' : '0', out);
+		break;
 	}
 }
 
-/* "table,row,column," before a value; suffix is added to the table */
+/*
+ * "table,row,column," before a value; suffix is added to the table,
+ * group.key, or either alone where the other is "" (or key NULL)
+ */
 static void cell_head(FILE *out, const char *group, const char *key,
 		      const char *suffix, size_t row, const char *column)
 {
 	/* a section at the document's top level (group "") is its key */
-	if (key)
-		fprintf(out, "%s%s%s%s,%zu,", group, *group ? "." : "", key,
-			suffix, row);
-	else
-		fprintf(out, "%s%s,%zu,", group, suffix, row);
+	if (!key)
+		key = "";
+	fprintf(out, "%s%s%s%s,%zu,", group, *group && *key ? "." : "", key,
+		suffix, row);
 	csv_str(out, column);
 	fputc(',', out);
 }
@@ -191,12 +198,10 @@ static void csv_summary(FILE *out, const struct kmt_section *sec)
 			in[n] = '\0';
 			continue;
 		}
-		if (it->kind == KMT_SUM_VALUE || it->kind == KMT_SUM_BOOL) {
+		if (it->kind == KMT_SUM_VALUE) {
 			snprintf(col, sizeof(col), "%s%s", in, it->key);
 			cell_head(out, sec->group, sec->key, "", 0, col);
-			if (!it->missing && it->kind == KMT_SUM_BOOL)
-				fputc(it->v.u ? '1' : '0', out);
-			else if (!it->missing)
+			if (!it->missing)
 				csv_val(out, it->type, &it->v);
 			fputc('\n', out);
 			continue;
@@ -222,6 +227,8 @@ int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
 	const struct kmt_section *sec = lay->r->sections[i];
 	union kmt_val *buf;
 
+	if (sec->flags & KMT_SEC_TEXT_ONLY)
+		return 0;
 	switch (sec->kind) {
 	case KMT_SEC_TABLE:
 		buf = calloc(sec->table.ncols ? sec->table.ncols : 1,

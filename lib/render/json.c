@@ -8,6 +8,28 @@
 #include "util/duration.h"
 #include "util/json.h"
 
+/* text of lines as an array of them; a stack's without their indentation */
+static void json_lines(struct kmt_json *j, const char *key, const char *text,
+		       int unindent)
+{
+	const char *p = text ? text : "";
+
+	kmt_json_arr_open(j, key);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p), len = n;
+		const char *s = p;
+
+		while (unindent && len && (*s == ' ' || *s == '\t')) {
+			s++;
+			len--;
+		}
+		kmt_json_strn(j, NULL, s, len);
+		p += n + (nl ? 1 : 0);
+	}
+	kmt_json_arr_close(j);
+}
+
 void kmt_render_json_val(struct kmt_json *j, const char *key,
 			 enum kmt_val_type type, const union kmt_val *v)
 {
@@ -32,6 +54,13 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 	case KMT_V_HEX:
 		snprintf(buf, sizeof(buf), "%#" PRIx64, v->u);
 		kmt_json_str(j, key, buf);
+		break;
+	case KMT_V_BOOL:
+		kmt_json_bool(j, key, !!v->u);
+		break;
+	case KMT_V_LINES:
+	case KMT_V_STACK:
+		json_lines(j, key, v->str, type == KMT_V_STACK);
 		break;
 	}
 }
@@ -193,9 +222,6 @@ void kmt_render_json_summary_except(struct kmt_json *j,
 		case KMT_SUM_VALUE:
 			kmt_render_json_val(j, it->key, it->type, &it->v);
 			break;
-		case KMT_SUM_BOOL:
-			kmt_json_bool(j, it->key, it->v.u != 0);
-			break;
 		case KMT_SUM_BEGIN:
 			kmt_json_obj_open(j, it->key);
 			break;
@@ -314,6 +340,25 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 	}
 }
 
+/* a section as a member of its group's object (or of the document) */
+static void json_section(struct kmt_json *j, const struct kmt_section *sec)
+{
+	if (sec->kind == KMT_SEC_TABLE) {
+		json_table(j, sec->key, &sec->table);
+	} else if (sec->kind == KMT_SEC_MISSING) {
+		kmt_json_obj_open(j, sec->key);
+		kmt_json_str(j, "view", sec->missing.view);
+		kmt_render_json_missing(j, &sec->missing.why);
+		kmt_json_obj_close(j);
+	} else if (!*sec->group || !*sec->key) {
+		kmt_render_json_summary(j, &sec->summary);
+	} else {
+		kmt_json_obj_open(j, sec->key);
+		kmt_render_json_summary(j, &sec->summary);
+		kmt_json_obj_close(j);
+	}
+}
+
 int kmt_render_json(const struct kmt_report *r, FILE *out)
 {
 	return kmt_render_json_except(r, out, NULL, 1);
@@ -329,39 +374,35 @@ int kmt_render_json_except(const struct kmt_report *r, FILE *out,
 	kmt_json_obj_open(&j, NULL);
 	if (!r->meta.bare)
 		json_meta(&j, &r->meta);
-	/* one object per group, in the order groups first appear */
+	/*
+	 * One object per group, in the order groups first appear; the
+	 * sections of the top level (group "") where they are
+	 */
 	for (i = 0; i < r->nr; i++) {
-		const char *group = r->sections[i]->group;
+		const struct kmt_section *sec = r->sections[i];
+		const char *group = sec->group;
 		int seen = 0;
 
+		if (sec->flags & KMT_SEC_TEXT_ONLY)
+			continue;
+		if (!*group) {
+			if (sec != skip)
+				json_section(&j, sec);
+			continue;
+		}
 		for (k = 0; k < i && !seen; k++)
-			seen = !strcmp(r->sections[k]->group, group);
+			seen = !strcmp(r->sections[k]->group, group) &&
+			       !(r->sections[k]->flags & KMT_SEC_TEXT_ONLY);
 		if (seen)
 			continue;
-		if (*group)
-			kmt_json_obj_open(&j, group);
+		kmt_json_obj_open(&j, group);
 		for (k = i; k < r->nr; k++) {
-			const struct kmt_section *sec = r->sections[k];
-
-			if (strcmp(sec->group, group) || sec == skip)
-				continue;
-			if (sec->kind == KMT_SEC_TABLE) {
-				json_table(&j, sec->key, &sec->table);
-			} else if (sec->kind == KMT_SEC_MISSING) {
-				kmt_json_obj_open(&j, sec->key);
-				kmt_json_str(&j, "view", sec->missing.view);
-				kmt_render_json_missing(&j, &sec->missing.why);
-				kmt_json_obj_close(&j);
-			} else if (!*group) {
-				kmt_render_json_summary(&j, &sec->summary);
-			} else {
-				kmt_json_obj_open(&j, sec->key);
-				kmt_render_json_summary(&j, &sec->summary);
-				kmt_json_obj_close(&j);
-			}
+			sec = r->sections[k];
+			if (!strcmp(sec->group, group) && sec != skip &&
+			    !(sec->flags & KMT_SEC_TEXT_ONLY))
+				json_section(&j, sec);
 		}
-		if (*group)
-			kmt_json_obj_close(&j);
+		kmt_json_obj_close(&j);
 	}
 	kmt_json_obj_close(&j);
 	kmt_json_finish(&j);

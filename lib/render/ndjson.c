@@ -20,6 +20,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "render/render.h"
 #include "report/report.h"
@@ -48,7 +49,7 @@ static void row_open(struct kmt_json *j, FILE *out,
 				   m->last_ts - m->first_ts : 0);
 	kmt_render_json_start(j, m);
 	snprintf(table, sizeof(table), "%s%s%s%s", sec->group,
-		 *sec->group ? "." : "", sec->key, suffix);
+		 *sec->group && *sec->key ? "." : "", sec->key, suffix);
 	kmt_json_str(j, "table", table);
 }
 
@@ -112,6 +113,8 @@ int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 	for (i = 0; i < r->nr; i++) {
 		const struct kmt_section *sec = r->sections[i];
 
+		if (sec->flags & KMT_SEC_TEXT_ONLY)
+			continue;
 		switch (sec->kind) {
 		case KMT_SEC_TABLE:
 			table_rows(&r->meta, sec, buf, out);

@@ -12,6 +12,8 @@ struct kmt_json;
 /*
  * Renderers draw a whole report model to a stream.  Each output format is
  * one file and one row of the table below; all take the same model.
+ * Text leaves out the sections flagged KMT_SEC_NO_TEXT, every other
+ * format those flagged KMT_SEC_TEXT_ONLY (report.h).
  *
  * A format whose sections follow one another with nothing around them
  * can also draw a report in parts: render_more draws the sections of a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,14 +222,27 @@ static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
 		snprintf(buf, size, "%.3f", v->d);
 		break;
 	case KMT_V_PCT:
+		if (flags & KMT_COL_TENTHS) {
+			if (isnan(v->d)) {
+				*len = 1;
+				return "-";
+			}
+			snprintf(buf, size, "%.1f%%", v->d);
+			break;
+		}
 		*len = fmt_pct(buf, size, v->d);
 		return buf;
 	case KMT_V_STR:
+	case KMT_V_LINES:
+	case KMT_V_STACK:
 		*len = v->str ? strlen(v->str) : 0;
 		return v->str ? v->str : "";
 	case KMT_V_HEX:
 		*len = fmt_hex(buf, v->u);
 		return buf;
+	case KMT_V_BOOL:
+		*len = v->u ? 3 : 2;
+		return v->u ? "yes" : "no";
 	}
 	*len = strlen(buf);
 	return buf;
@@ -261,12 +275,17 @@ static size_t cell_width(enum kmt_val_type type, const union kmt_val *v,
 			n += (n - 1) / 3;
 		return n + (v->s < 0);
 	case KMT_V_PCT:
+		if (flags & KMT_COL_TENTHS)
+			break;
 		return pct_width(v->d);
 	case KMT_V_STR:
+	case KMT_V_LINES:
+	case KMT_V_STACK:
 		return v->str ? strlen(v->str) : 0;
 	case KMT_V_HEX:
 		return hex_width(v->u);
 	case KMT_V_DOUBLE:
+	case KMT_V_BOOL:
 		break;
 	}
 	cell_text(buf, sizeof(buf), type, v, flags, &n);
@@ -512,7 +531,7 @@ field_val(struct line *l, const struct kmt_col *col, const union kmt_val *v,
 		put_hex(p, v->u);
 		return;
 	case KMT_V_PCT:
-		if (pct_milli(v->d, &x))
+		if ((col->flags & KMT_COL_TENTHS) || pct_milli(v->d, &x))
 			break;
 		p = field_room(l, kmt_dec_width(x / 1000) + 5, w, left);
 		if (!p)
@@ -675,14 +694,15 @@ static void missing_why(const struct kmt_missing *m, FILE *f)
 
 /*
  * under a table: its columns or rows not recorded, the legend of its
- * cells
+ * cells; each line after margin, the table's own
  */
-static void table_notes(const struct kmt_table *t, FILE *f)
+static void table_notes(const struct kmt_table *t, const char *margin,
+			FILE *f)
 {
 	size_t c, k = 0;
 
 	if (t->unrecorded && t->missing) {
-		fprintf(f, " %s:", kmt_missing_word(t->missing));
+		fprintf(f, "%s%s:", margin, kmt_missing_word(t->missing));
 		for (c = 0; c < t->ncols; c++) {
 			if (!(t->unrecorded >> c & 1) ||
 			    (t->cols[c].flags & KMT_COL_NO_TEXT))
@@ -692,12 +712,12 @@ static void table_notes(const struct kmt_table *t, FILE *f)
 		fputs(": ", f);
 		missing_why(t->missing, f);
 	} else if (t->unrecorded_kind && t->missing) {
-		fprintf(f, " %s: %s rows: ", kmt_missing_word(t->missing),
-			t->unrecorded_kind);
+		fprintf(f, "%s%s: %s rows: ", margin,
+			kmt_missing_word(t->missing), t->unrecorded_kind);
 		missing_why(t->missing, f);
 	}
 	for (k = 0; k < t->nr_legend; k++)
-		fprintf(f, " %s\n", t->legend[k]);
+		fprintf(f, "%s%s\n", margin, t->legend[k]);
 }
 
 /*
@@ -743,7 +763,7 @@ static int lines_piece(const struct kmt_table *t, size_t r0, size_t r1,
 	if (t->total_rows > t->nrows)
 		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
 			t->total_rows - t->nrows == 1 ? "" : "s");
-	table_notes(t, f);
+	table_notes(t, " ", f);
 	return 0;
 }
 
@@ -796,7 +816,153 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
-	table_notes(t, f);
+	table_notes(t, " ", f);
+	return 0;
+}
+
+/* the text after the rows of a table without a margin (FIXED, BLOCK) */
+static void table_end_bare(const struct kmt_table *t, FILE *f)
+{
+	if (t->total_rows > t->nrows)
+		fprintf(f, "... %zu more row%s\n", t->total_rows - t->nrows,
+			t->total_rows - t->nrows == 1 ? "" : "s");
+	table_notes(t, "", f);
+}
+
+/* n blanks */
+static void put_blanks(FILE *f, size_t n)
+{
+	while (n >= PAD_SLACK) {
+		fwrite(blanks, 1, PAD_SLACK, f);
+		n -= PAD_SLACK;
+	}
+	fwrite(blanks, 1, n, f);
+}
+
+/* a line of a fixed table: its heading (row NULL) or a row, as printf */
+static void fixed_line(const struct kmt_table *t, const union kmt_val *row,
+		       FILE *f)
+{
+	char buf[CELL_BUF];
+	int first = 1;
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct kmt_col *col = &t->cols[c];
+		size_t w = t->widths ? t->widths[c] : 0, n;
+		const char *s;
+
+		if (col->flags & KMT_COL_NO_TEXT)
+			continue;
+		if (!first)
+			fputc(' ', f);
+		first = 0;
+		if (!row || ((t->unrecorded >> c & 1) && t->missing)) {
+			s = row ? kmt_missing_word(t->missing) :
+			    col->title ? col->title : "";
+			n = strlen(s);
+		} else {
+			s = cell_text(buf, sizeof(buf), col->type, &row[c],
+				      col->flags, &n);
+		}
+		if (!(col->flags & KMT_COL_LEFT) && n < w)
+			put_blanks(f, w - n);
+		fwrite(s, 1, n, f);
+		if ((col->flags & KMT_COL_LEFT) && n < w)
+			put_blanks(f, w - n);
+	}
+	fputc('\n', f);
+}
+
+static int fixed_piece(const struct kmt_table *t, size_t r0, size_t r1,
+		       FILE *f)
+{
+	union kmt_val *rowbuf;
+	size_t r;
+
+	if (!t->nrows)
+		return 0;
+	rowbuf = calloc(t->ncols ? t->ncols : 1, sizeof(*rowbuf));
+	if (!rowbuf)
+		return -ENOMEM;
+	if (!r0) {
+		fputc('\n', f);
+		if (t->title)
+			fprintf(f, "%s\n", t->title);
+		fixed_line(t, NULL, f);
+	}
+	for (r = r0; r < r1; r++)
+		fixed_line(t, kmt_table_row(t, r, rowbuf), f);
+	free(rowbuf);
+	if (r1 == t->nrows)
+		table_end_bare(t, f);
+	return 0;
+}
+
+/* s, n bytes, into o; what does not fit in its buffer is written as it is */
+static void out_put(struct out *o, const char *s, size_t n)
+{
+	if (n > OUT_BUF - o->len)
+		out_flush(o);
+	if (n >= OUT_BUF) {
+		fwrite(s, 1, n, o->f);
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+/*
+ * Rows [r0, r1) of a block table.  A dump's groups are as big as the
+ * dump: gathered in a buffer, as the other tables' lines, and never cut.
+ */
+static int block_piece(const struct kmt_table *t, size_t r0, size_t r1,
+		       FILE *f)
+{
+	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
+				       sizeof(*rowbuf));
+	struct out o = { .f = f, .buf = malloc(OUT_BUF) };
+	size_t *title_len = calloc(t->ncols ? t->ncols : 1,
+				   sizeof(*title_len));
+	char buf[CELL_BUF];
+	size_t r, c, n;
+
+	if (!rowbuf || !o.buf || !title_len) {
+		free(rowbuf);
+		free(o.buf);
+		free(title_len);
+		return -ENOMEM;
+	}
+	for (c = 0; c < t->ncols; c++)
+		title_len[c] = t->cols[c].title ? strlen(t->cols[c].title) : 0;
+	for (r = r0; r < r1; r++) {
+		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
+
+		for (c = 0; c < t->ncols; c++) {
+			const struct kmt_col *col = &t->cols[c];
+			const char *s;
+
+			if (col->flags & KMT_COL_NO_TEXT)
+				continue;
+			if (title_len[c])
+				out_put(&o, col->title, title_len[c]);
+			if ((t->unrecorded >> c & 1) && t->missing) {
+				s = kmt_missing_word(t->missing);
+				n = strlen(s);
+			} else {
+				s = cell_text(buf, sizeof(buf), col->type,
+					      &row[c], col->flags, &n);
+			}
+			out_put(&o, s, n);
+		}
+		out_put(&o, "\n", 1);
+	}
+	out_flush(&o);
+	free(o.buf);
+	free(rowbuf);
+	free(title_len);
+	if (r1 == t->nrows)
+		table_end_bare(t, f);
 	return 0;
 }
 
@@ -840,9 +1006,6 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 			else
 				format_val(buf, sizeof(buf), it->type, &it->v, 0);
 			fprintf(out, "%s %s", it->label, buf);
-			break;
-		case KMT_SUM_BOOL:
-			fprintf(out, "%s %s", it->label, it->v.u ? "yes" : "no");
 			break;
 		case KMT_SUM_RATIO:
 			fprintf(out, "%s %" PRIu64 "/%" PRIu64, it->label,
@@ -992,9 +1155,14 @@ struct kmt_layout *kmt_render_text_layout(const struct kmt_report *r,
 	if (!lay->sec)
 		goto oom;
 	for (i = 0; i < r->nr; i++) {
+		const struct kmt_section *sec = r->sections[i];
 		struct text_layout *tl;
 
-		if (r->sections[i]->kind != KMT_SEC_TABLE)
+		/* fixed tables have their widths, blocks none */
+		if (sec->kind != KMT_SEC_TABLE ||
+		    (sec->flags & KMT_SEC_NO_TEXT) ||
+		    sec->table.style == KMT_TABLE_FIXED ||
+		    sec->table.style == KMT_TABLE_BLOCK)
 			continue;
 		tl = calloc(1, sizeof(*tl));
 		lay->sec[i] = tl;
@@ -1012,11 +1180,21 @@ int kmt_render_text_piece(const struct kmt_layout *lay, size_t i,
 			   size_t r0, size_t r1, FILE *out)
 {
 	const struct kmt_section *sec = lay->r->sections[i];
+	int ret;
 
+	if (sec->flags & KMT_SEC_NO_TEXT)
+		return 0;
 	if (sec->kind == KMT_SEC_TABLE) {
-		if (sec->table.style == KMT_TABLE_LINES ?
-		    lines_piece(&sec->table, r0, r1, out) :
-		    table_piece(&sec->table, lay->sec[i], r0, r1, out))
+		if (sec->table.style == KMT_TABLE_LINES)
+			ret = lines_piece(&sec->table, r0, r1, out);
+		else if (sec->table.style == KMT_TABLE_FIXED)
+			ret = fixed_piece(&sec->table, r0, r1, out);
+		else if (sec->table.style == KMT_TABLE_BLOCK)
+			ret = block_piece(&sec->table, r0, r1, out);
+		else
+			ret = table_piece(&sec->table, lay->sec[i], r0, r1,
+					  out);
+		if (ret)
 			return -1;
 	} else if (sec->kind == KMT_SEC_MISSING) {
 		fprintf(out, "\n%s: %s: ", sec->missing.view,

@@ -23,6 +23,17 @@ enum kmt_val_type {
 	KMT_V_DURATION,	/* nanoseconds: text "1.25ms", JSON and CSV the number */
 	KMT_V_TIME,	/* a timestamp in ns: text "5678.123456" as traces print
 			 * it, JSON and CSV the number */
+	KMT_V_BOOL,	/* u: text "yes" or "no", JSON true or false, CSV 1 or 0 */
+	/*
+	 * Lines of text, each ending in a newline (str): text and CSV the
+	 * text as it is, JSON an array of the lines
+	 */
+	KMT_V_LINES,
+	/*
+	 * A stack as a kernel prints it, a frame a line, each line indented
+	 * (str): as KMT_V_LINES, but JSON's frames without the indentation
+	 */
+	KMT_V_STACK,
 };
 
 enum kmt_col_flags {
@@ -33,6 +44,9 @@ enum kmt_col_flags {
 	KMT_COL_GROUPED   = 1 << 4, /* text: thousands separators */
 	KMT_COL_TEXT_ONLY = 1 << 5, /* text only: JSON and CSV have the
 				     * full form in another column */
+	KMT_COL_TENTHS	  = 1 << 6, /* text: a KMT_V_PCT to one decimal,
+				     * "40.0%", and "-" for NaN (a share
+				     * of nothing) */
 };
 
 struct kmt_col {
@@ -84,6 +98,21 @@ enum kmt_table_style {
 	 * heading or rule) and no "(none)"; JSON and CSV as PLAIN.
 	 */
 	KMT_TABLE_LINES,
+	/*
+	 * Columns of fixed widths (the table's widths), as printf's "%-*s"
+	 * and "%*s" draw them: a wider cell pushes the rest of its line
+	 * only.  Text: a blank line, the title if any, a heading of the
+	 * titles, the rows, a space between columns and no rule; a table
+	 * without rows draws nothing.
+	 */
+	KMT_TABLE_FIXED,
+	/*
+	 * Records of many lines, as page_owner_sort prints its groups.
+	 * Text: no heading, no blank line before; a row is the title and
+	 * value of each column in turn with nothing between them (a title
+	 * is what goes before its value: ", PID "), then a newline.
+	 */
+	KMT_TABLE_BLOCK,
 };
 
 /*
@@ -131,6 +160,8 @@ struct kmt_table {
 	 */
 	const char *const *legend;
 	size_t nr_legend;
+	/* KMT_TABLE_FIXED: the width of each column's cells in text */
+	const unsigned int *widths;
 };
 
 /* the values of row i: in vals, or made into buf (ncols values) */
@@ -153,8 +184,6 @@ enum kmt_sum_kind {
 	KMT_SUM_PAGES,		/* "%-30s: %16 [ %16 KB ]": requests and bytes */
 	KMT_SUM_BLANK,		/* an empty line in text */
 	KMT_SUM_NOTE,		/* a text-only line */
-	KMT_SUM_BOOL,		/* "label yes|no" (v.u 0 or not): JSON
-				 * true|false, CSV 1|0 */
 	/*
 	 * The items up to the matching KMT_SUM_END are members of the JSON
 	 * object key (CSV: their columns named "key.<their key>"); text
@@ -204,15 +233,35 @@ struct kmt_missing_view {
 	struct kmt_missing why;
 };
 
+/* the formats that draw a section: by default every one */
+enum kmt_section_flags {
+	/*
+	 * Not text: figures the text says in other words, or does not
+	 * show (what JSON, CSV and ndjson hold for programs)
+	 */
+	KMT_SEC_NO_TEXT	  = 1 << 0,
+	/*
+	 * Text only: figures the other formats hold in another section
+	 * (text shows them in another order or shape)
+	 */
+	KMT_SEC_TEXT_ONLY = 1 << 1,
+};
+
 struct kmt_section {
 	enum kmt_section_kind kind;
 	/*
 	 * JSON object the section lives in; "" for the document's top
-	 * level (a summary's items, a table's array, as members of it),
+	 * level (a summary's items, a table's array, as members of it,
+	 * where the section was added among the groups),
 	 * where CSV's and ndjson's table names are the key alone
 	 */
 	const char *group;
-	const char *key;	/* JSON member name within the group */
+	/*
+	 * JSON member name within the group; a summary of key "" has its
+	 * items as members of the group's object itself
+	 */
+	const char *key;
+	unsigned int flags;	/* enum kmt_section_flags */
 	union {
 		struct kmt_table table;
 		struct kmt_summary summary;
@@ -334,6 +383,11 @@ void kmt_report_free(struct kmt_report *r);
 int kmt_table_col(const struct kmt_table *t, const char *key);
 struct kmt_section *kmt_report_section(const struct kmt_report *r,
 				       const char *group, const char *key);
+/* the section added last (to set its flags), or NULL */
+static inline struct kmt_section *kmt_report_last(const struct kmt_report *r)
+{
+	return r->nr ? r->sections[r->nr - 1] : NULL;
+}
 
 /* NULL when out of memory; the table is drawn where it was added */
 struct kmt_table *kmt_report_add_table(struct kmt_report *r, const char *group,

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* page_owner: the record parser, the stream splitter, classes, grouping */
+/*
+ * page_owner: the record parser, the stream splitter, classes, grouping,
+ * the report
+ */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "analysis/pageowner.h"
 #include "check.h"
+#include "render/render.h"
+#include "report/report.h"
 #include "source/pageowner.h"
 
 static int streq(struct kmt_po_str s, const char *lit)
@@ -494,6 +500,96 @@ static void test_grouping(void)
 	kmt_sb_release(&sb);
 }
 
+/* the text or JSON of a report; free() it */
+static char *drawn(const struct kmt_report *r,
+		   int (*fn)(const struct kmt_report *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	CHECK(fn(r, f) == 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The report: page_owner_sort's text through the text renderer, the
+ * totals first when asked, a group's fields as its culls show them.
+ */
+static void test_report(void)
+{
+	struct kmt_po_sortkey times = { KMT_PO_KEY_TIMES, 1 };
+	struct kmt_po_report_opts ro = {
+		.input = "d.txt", .keys = &times, .nr_keys = 1, .limit = 2,
+		.totals = 1,
+	};
+	static const char head[] =
+		"page_owner summary of 'd.txt'\n"
+		"records 6, pages 10, groups 5, distinct stacks 2\n"
+		"malformed records skipped: 0\n"
+		"\n"
+		"allocator class                 records          pages   share\n"
+		"slab                                  1              4   40.0%\n"
+		"vmalloc                               0              0    0.0%\n";
+	const struct kmt_section *sec;
+	struct kmt_po_analysis a;
+	struct kmt_po_options o;
+	struct kmt_report r;
+	char *text, *json;
+
+	memset(&o, 0, sizeof(o));
+	analyse(&a, &o, dump);
+	kmt_report_init(&r);
+	r.meta.bare = 1;
+	CHECK(!kmt_po_report(&a, &r, &ro));
+	sec = kmt_report_section(&r, "", "groups");
+	CHECK(sec && sec->kind == KMT_SEC_TABLE &&
+	      sec->table.style == KMT_TABLE_BLOCK);
+	CHECK(sec && sec->table.nrows == 2 && sec->table.total_rows == 2);
+	text = drawn(&r, kmt_render_text);
+	json = drawn(&r, kmt_render_json);
+	CHECK(text && json);
+	if (text && json) {
+		CHECK(!strncmp(text, head, sizeof(head) - 1));
+		CHECK(strstr(text, "\norder                           records          pages   share\n"
+			     "0                                     4              4   40.0%\n") != NULL);
+		CHECK(strstr(text, "\nm1                                            1              1              0\n"
+			     "charged pages 1, in slab cache pages 0\n") != NULL);
+		/* the totals, a blank line, then the groups */
+		CHECK(strstr(text, "\n\n2 times, 2 pages, allocated by OTHERS :\n"
+			     "Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 10, tgid 10 (a b), ts  ns\n"
+			     " s1+0x1/0x2\n\n1 times, 4 pages, allocated by SLAB :\n") != NULL);
+		CHECK(strstr(json, "\n  \"input\": \"d.txt\",\n  \"kind\": \"page_owner\",\n") != NULL);
+		CHECK(strstr(json, "\"stack\": [\n        \"s1+0x1/0x2\"\n      ],\n"
+			     "      \"extra\": []\n") != NULL);
+		CHECK(!strstr(json, "share") && !strstr(json, "label"));
+	}
+	free(text);
+	free(json);
+	kmt_report_free(&r);
+	kmt_po_analysis_free(&a);
+
+	/* culled by allocator: its label and the blank after it close a line */
+	o.cull = KMT_PO_CULL_ALLOCATOR;
+	analyse(&a, &o, dump);
+	kmt_report_init(&r);
+	r.meta.bare = 1;
+	ro.totals = 0;
+	ro.limit = 0;
+	CHECK(!kmt_po_report(&a, &r, &ro));
+	text = drawn(&r, kmt_render_text);
+	CHECK(text != NULL);
+	if (text)
+		CHECK_STR(text, "5 times, 6 pages, allocated by OTHERS \n"
+				"1 times, 4 pages, allocated by SLAB \n");
+	free(text);
+	kmt_report_free(&r);
+	kmt_po_analysis_free(&a);
+}
+
 static void test_selection(void)
 {
 	struct kmt_po_analysis a;
@@ -720,6 +816,7 @@ KMT_TESTS(
 	KMT_TEST(test_classes),
 	KMT_TEST(test_option_parsing),
 	KMT_TEST(test_grouping),
+	KMT_TEST(test_report),
 	KMT_TEST(test_selection),
 	KMT_TEST(test_sort_by_time),
 	KMT_TEST(test_parts_merge),

@@ -257,10 +257,15 @@ static size_t ref_text(char *buf, size_t size, const struct width_case *c,
 		snprintf(buf, size, "%.3f%%", v->d);
 		break;
 	case KMT_V_STR:
+	case KMT_V_LINES:
+	case KMT_V_STACK:
 		snprintf(buf, size, "%s", v->str ? v->str : "");
 		break;
 	case KMT_V_HEX:
 		snprintf(buf, size, "%#" PRIx64, v->u);
+		break;
+	case KMT_V_BOOL:
+		snprintf(buf, size, "%s", v->u ? "yes" : "no");
 		break;
 	case KMT_V_DURATION:
 		for (k = 0; k < 3; k++) {
@@ -1102,8 +1107,153 @@ static void test_pprof_sides_apart(void)
 	kmt_report_free(&r);
 }
 
+/*
+ * A bare report of the shapes a command that is its sections alone
+ * draws: fixed widths as printf's, records of many lines, sections for
+ * text only or for all but text, top-level sections where they were
+ * added, a group's own summary (key ""), yes/no and lines of text.
+ */
+static void test_fixed_and_blocks(void)
+{
+	static const unsigned int widths[] = { 6, 5, 6 };
+	static const struct kmt_col fixed_cols[] = {
+		{ "name", "name", KMT_V_STR, KMT_COL_LEFT },
+		{ "n", "n", KMT_V_U64, KMT_COL_GROUPED },
+		{ "share", "share", KMT_V_PCT, KMT_COL_TENTHS | KMT_COL_TEXT_ONLY },
+	};
+	static const struct kmt_col block_cols[] = {
+		{ "times", "", KMT_V_U64, 0 },
+		{ "ok", "ok", KMT_V_BOOL, KMT_COL_NO_TEXT },
+		{ "stack", " times:\n", KMT_V_STACK, 0 },
+		{ "extra", "", KMT_V_LINES, 0 },
+		{ "end", "<end", KMT_V_STR, KMT_COL_TEXT_ONLY },
+	};
+	struct kmt_sum_item flag = {
+		.kind = KMT_SUM_VALUE, .label = "flag", .key = "flag",
+		.type = KMT_V_BOOL, .v.u = 1,
+	};
+	struct kmt_report r;
+	struct kmt_summary *s;
+	struct kmt_table *t;
+	union kmt_val *v;
+	char *text, *json, *csv, *nd;
+
+	kmt_report_init(&r);
+	r.meta.input = "in.txt";
+	r.meta.format = "page_owner";
+	r.meta.bare = 1;
+	s = kmt_report_add_summary(&r, "", "head", NULL);
+	CHECK(s && !kmt_summary_u64(s, "count:", "count", 7));
+	kmt_report_last(&r)->flags = KMT_SEC_TEXT_ONLY;
+	s = kmt_report_add_summary(&r, "", "summary", NULL);
+	CHECK(s && !kmt_summary_u64(s, "input", "input", 1) &&
+	      !kmt_summary_u64(s, "total", "total", 3));
+	kmt_report_last(&r)->flags = KMT_SEC_NO_TEXT;
+	s = kmt_report_add_summary(&r, "flags", "", NULL);
+	CHECK(s && !kmt_summary_add(s, &flag));
+	t = kmt_report_add_table(&r, "", "fixed", NULL, fixed_cols, 3,
+				 KMT_TABLE_FIXED);
+	CHECK(t != NULL);
+	if (!s || !t)
+		goto out;
+	t->widths = widths;
+	v = kmt_table_add_row(t);
+	v[0].str = "a";
+	v[1].u = 1234;
+	v[2].d = 40.0;
+	v = kmt_table_add_row(t);
+	v[0].str = "longer name";
+	v[1].u = 5;
+	v[2].d = NAN;
+	t = kmt_report_add_table(&r, "", "empty", "Empty", fixed_cols, 3,
+				 KMT_TABLE_FIXED);
+	CHECK(t != NULL);
+	if (!t)
+		goto out;
+	t->widths = widths;
+	t = kmt_report_add_table(&r, "", "blocks", NULL, block_cols, 5,
+				 KMT_TABLE_BLOCK);
+	CHECK(t != NULL);
+	if (!t)
+		goto out;
+	v = kmt_table_add_row(t);
+	v[0].u = 3;
+	v[1].u = 0;
+	v[2].str = " f+0x1/0x2\n\tg+0x3/0x4\n";
+	v[3].str = "after\n  kept\n";
+	v[4].str = "";
+
+	text = render(&r, kmt_render_text);
+	json = render(&r, kmt_render_json);
+	csv = render(&r, kmt_render_csv);
+	nd = render(&r, kmt_render_ndjson);
+	CHECK(text && json && csv && nd);
+	if (text && json && csv && nd) {
+		CHECK_STR(text, "count: 7\n"
+				"flag yes\n"
+				"\n"
+				"name       n  share\n"
+				"a      1,234  40.0%\n"
+				"longer name     5      -\n"
+				"3 times:\n f+0x1/0x2\n\tg+0x3/0x4\n"
+				"after\n  kept\n<end\n");
+		CHECK_STR(json, "{\n"
+				"  \"input\": 1,\n"
+				"  \"total\": 3,\n"
+				"  \"flags\": {\n"
+				"    \"flag\": true\n"
+				"  },\n"
+				"  \"fixed\": [\n"
+				"    {\n"
+				"      \"name\": \"a\",\n"
+				"      \"n\": 1234\n"
+				"    },\n"
+				"    {\n"
+				"      \"name\": \"longer name\",\n"
+				"      \"n\": 5\n"
+				"    }\n"
+				"  ],\n"
+				"  \"empty\": [],\n"
+				"  \"blocks\": [\n"
+				"    {\n"
+				"      \"times\": 3,\n"
+				"      \"ok\": false,\n"
+				"      \"stack\": [\n"
+				"        \"f+0x1/0x2\",\n"
+				"        \"g+0x3/0x4\"\n"
+				"      ],\n"
+				"      \"extra\": [\n"
+				"        \"after\",\n"
+				"        \"  kept\"\n"
+				"      ]\n"
+				"    }\n"
+				"  ]\n"
+				"}\n");
+		CHECK(!strncmp(csv, "table,row,column,value\nsummary,0,input,1\n"
+				    "summary,0,total,3\nflags,0,flag,1\n"
+				    "fixed,0,name,a\n", 87));
+		CHECK(strstr(csv, "\nblocks,0,ok,0\n") != NULL);
+		CHECK(strstr(csv, "\nblocks,0,stack,\" f+0x1/0x2\n\tg+0x3/0x4\n\"\n") != NULL);
+		CHECK(!strstr(csv, "head") && !strstr(csv, "share") &&
+		      !strstr(csv, "end"));
+		/* the row's own input, not the summary's */
+		CHECK(strstr(nd, "\"table\":\"summary\",\"total\":3}\n") != NULL);
+		CHECK(strstr(nd, "\"table\":\"flags\",\"flag\":true}\n") != NULL);
+		CHECK(strstr(nd, "\"stack\":[\"f+0x1/0x2\",\"g+0x3/0x4\"],"
+				 "\"extra\":[\"after\",\"  kept\"]}\n") != NULL);
+		CHECK(!strstr(nd, "head"));
+	}
+	free(text);
+	free(json);
+	free(csv);
+	free(nd);
+out:
+	kmt_report_free(&r);
+}
+
 KMT_TESTS(KMT_TEST(test_pprof_sides_apart),
 	  KMT_TEST(test_grouped_and_missing), KMT_TEST(test_kind_missing),
 	  KMT_TEST(test_strdup_out_of_memory), KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
 	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
-	  KMT_TEST(test_parts), KMT_TEST(test_pieces))
+	  KMT_TEST(test_parts), KMT_TEST(test_pieces),
+	  KMT_TEST(test_fixed_and_blocks))
