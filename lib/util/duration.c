@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/duration.h"
@@ -61,4 +63,24 @@ int kmt_parse_duration(const char *arg, uint64_t *ns)
 		return 0;
 	}
 	return -1;
+}
+
+const char *kmt_duration_text(uint64_t ns, char *buf, size_t size)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {
+		{ "h", 3600000000000ULL }, { "m", 60000000000ULL },
+		{ "s", 1000000000ULL }, { "ms", 1000000ULL }, { "us", 1000ULL },
+		{ "ns", 1ULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1; i++) {
+		if (ns && ns % units[i].ns == 0)
+			break;
+	}
+	snprintf(buf, size, "%" PRIu64 "%s", ns / units[i].ns, units[i].unit);
+	return buf;
 }
