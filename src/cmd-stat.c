@@ -5,19 +5,16 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "builtin.h"
 #include "options.h"
 #include "record/counter.h"
 #include "record/recorder.h"
-#include "record/workload.h"
-#include "util/array.h"
+#include "target.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -26,24 +23,9 @@ static const char *const stat_usage[] = {
 	NULL
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void on_child(int sig)
-{
-	(void)sig;
-}
-
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return target_now() / 1e9;
 }
 
 struct stat_out {
@@ -112,12 +94,13 @@ static void print_counts(const struct stat_out *o, const uint64_t *v,
 
 int cmd_stat(int argc, char **argv)
 {
-	const char *pid_list = NULL, *duration_arg = NULL, *output = NULL;
-	int all = 0, json = 0, interval_ms = 0;
+	const char *output = NULL;
+	int json = 0, interval_ms = 0;
+	struct target t = { .flags = TARGET_THREADS };
 	const struct kmt_option options[] = {
-		OPT_BOOL('a', "all-cpus", &all, "count on every CPU (the default without a command)"),
-		OPT_LIST('p', "pid", &pid_list, "pid,...", "count these processes (and their threads)"),
-		OPT_STRING(0, "duration", &duration_arg, "seconds", "stop after this many seconds"),
+		OPT_BOOL('a', "all-cpus", &t.all, "count on every CPU (the default without a command)"),
+		OPT_LIST('p', "pid", &t.pid_list, "pid,...", "count these processes (and their threads)"),
+		TARGET_OPT_DURATION(&t),
 		OPT_INT('I', "interval", &interval_ms, "ms", 10, INT_MAX,
 			"print the counts of every interval"),
 		OPT_BOOL(0, "json", &json, "JSON output (one object per interval with -I)"),
@@ -125,32 +108,19 @@ int cmd_stat(int argc, char **argv)
 			   "write the counts to <file> ('-': stdout; default: stderr, as perf stat)"),
 		OPT_END()
 	};
-	struct kmt_workload wl = KMT_WORKLOAD_INIT;
 	struct kmt_counters counters;
 	struct stat_out out;
 	enum kmt_counter_target target;
 	uint64_t *cur = NULL, *prev = NULL, *delta = NULL;
-	pid_t *tasks = NULL;
-	size_t nr_tasks = 0, alloc_tasks = 0;
-	double duration = 0, start, last, next_tick;
+	double start, last, next_tick;
 	struct kmt_sb what = KMT_SB_INIT;
-	struct sigaction sa;
-	int nargs, ret, code = 0, have_cmd, e;
+	int nargs, ret, code = 0, e;
 
 	nargs = kmt_parse_options(argc, argv, options, stat_usage,
 				  KMT_PARSE_STOP_AT_NON_OPTION);
-	have_cmd = nargs > 0;
-	argv[nargs] = NULL;
-	if (duration_arg) {
-		char *end;
-
-		duration = strtod(duration_arg, &end);
-		if (*end || end == duration_arg || !(duration > 0))
-			return kmt_usage_error("option '--duration' needs a number of seconds above 0, not '%s'",
-					       duration_arg);
-	}
-	if (pid_list && (all || have_cmd))
-		return kmt_usage_error("-p goes with neither -a nor a command");
+	code = target_check(&t, nargs, argv);
+	if (code)
+		return code;
 
 	{
 		char err[512];
@@ -169,69 +139,30 @@ int cmd_stat(int argc, char **argv)
 			kmt_close_output(out.out, output, 0);
 		return KMT_EXIT_RUNTIME;
 	}
-	if (pid_list) {
-		const char *p = pid_list;
-
+	code = target_pids(&t);
+	if (code)
+		goto out;
+	if (t.pid_list) {
 		target = KMT_COUNT_TASKS;
-		while (*p) {
-			char *end;
-			long pid = strtol(p, &end, 10);
-
-			if (end == p || pid <= 0 || pid > INT_MAX ||
-			    (*end && *end != ',')) {
-				code = kmt_usage_error("option '-p' needs a list of pids, not '%s'",
-						       pid_list);
-				goto out;
-			}
-			ret = kmt_workload_add_threads(&tasks, &nr_tasks, &alloc_tasks, pid);
-			if (ret) {
-				code = ret == -ENOMEM ?
-				       kmt_error(KMT_EXIT_RUNTIME, "out of memory") :
-				       kmt_error(KMT_EXIT_INPUT, "no process %ld: %s",
-						 pid, strerror(-ret));
-				goto out;
-			}
-			p = *end ? end + 1 : end;
-		}
-		kmt_sb_addf(&what, "process %s", pid_list);
-	} else if (have_cmd && !all) {
+		kmt_sb_addf(&what, "process %s", t.pid_list);
+	} else if (t.have_cmd && !t.all) {
 		target = KMT_COUNT_EXEC;
-		kmt_sb_adds(&what, argv[0]);
+		kmt_sb_adds(&what, t.argv[0]);
 		for (e = 1; e < nargs; e++)
-			kmt_sb_addf(&what, " %s", argv[e]);
+			kmt_sb_addf(&what, " %s", t.argv[e]);
 	} else {
 		target = KMT_COUNT_SYSTEM;
 		kmt_sb_adds(&what, "system wide");
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-
-	if (have_cmd) {
-		ret = kmt_workload_prepare(&wl, argv, 0);
-		if (ret) {
-			code = kmt_error(KMT_EXIT_RUNTIME, "cannot start '%s': %s",
-					 argv[0], strerror(-ret));
-			goto out;
-		}
-		if (target == KMT_COUNT_EXEC) {
-			tasks = malloc(sizeof(*tasks));
-			if (!tasks) {
-				code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
-				goto out;
-			}
-			tasks[0] = wl.pid;
-			nr_tasks = 1;
-		}
-	}
-	ret = kmt_counters_open(&counters, target, tasks, nr_tasks);
+	target_signals();
+	code = target_prepare(&t, 0);
+	if (code)
+		goto out;
+	if (target == KMT_COUNT_EXEC)
+		ret = kmt_counters_open(&counters, target, &t.wl.pid, 1);
+	else
+		ret = kmt_counters_open(&counters, target, t.pids, t.nr_pids);
 	if (ret) {
 		code = kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		goto out;
@@ -243,15 +174,10 @@ int cmd_stat(int argc, char **argv)
 		code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
-	start = last = now();
-	if (have_cmd) {
-		ret = kmt_workload_start(&wl);
-		if (ret) {
-			code = kmt_error(KMT_EXIT_RUNTIME, "cannot run '%s': %s",
-					 argv[0], strerror(-ret));
-			goto out;
-		}
-	}
+	code = target_start(&t);
+	if (code)
+		goto out;
+	start = last = t.start / 1e9;
 
 	out.c = &counters;
 	out.json = json;
@@ -267,23 +193,11 @@ int cmd_stat(int argc, char **argv)
 		fprintf(out.out, "#%14s %18s      %s\n", "time", "counts",
 			"event");
 	next_tick = start + interval_ms / 1e3;
-	while (!stop_signal) {
+	while (!target_done(&t)) {
 		struct timespec tick = { 0, 20 * 1000 * 1000 };
-		double t = now();
+		double now_s = now();
 
-		if (have_cmd && kmt_workload_poll(&wl))
-			break;
-		if (duration && t - start >= duration)
-			break;
-		if (target == KMT_COUNT_TASKS) {
-			size_t i, alive = 0;
-
-			for (i = 0; i < nr_tasks; i++)
-				alive += kill(tasks[i], 0) == 0 || errno != ESRCH;
-			if (!alive)
-				break;
-		}
-		if (interval_ms && t >= next_tick) {
+		if (interval_ms && now_s >= next_tick) {
 			if (kmt_counters_read(&counters, cur)) {
 				code = kmt_error(KMT_EXIT_RUNTIME, "%s",
 						 counters.errmsg);
@@ -291,12 +205,12 @@ int cmd_stat(int argc, char **argv)
 			}
 			for (e = 0; e < counters.nr_events; e++)
 				delta[e] = cur[e] - prev[e];
-			print_counts(&out, delta, t - last, t - start);
+			print_counts(&out, delta, now_s - last, now_s - start);
 			memcpy(prev, cur, sizeof(*cur) * counters.nr_events);
-			last = t;
+			last = now_s;
 			next_tick += interval_ms / 1e3;
-			if (next_tick < t)
-				next_tick = t + interval_ms / 1e3;
+			if (next_tick < now_s)
+				next_tick = now_s + interval_ms / 1e3;
 			continue;
 		}
 		nanosleep(&tick, NULL);
@@ -306,12 +220,12 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	if (interval_ms) {
-		double t = now();
+		double now_s = now();
 
 		for (e = 0; e < counters.nr_events; e++)
 			delta[e] = cur[e] - prev[e];
-		if (t - last > 1e-3)
-			print_counts(&out, delta, t - last, t - start);
+		if (now_s - last > 1e-3)
+			print_counts(&out, delta, now_s - last, now_s - start);
 	} else {
 		double secs = now() - start;
 
@@ -323,20 +237,15 @@ int cmd_stat(int argc, char **argv)
 			fprintf(out.out, "\n%18.9f seconds time elapsed\n\n",
 				secs);
 	}
-	if (have_cmd) {
-		if (stop_signal && !kmt_workload_poll(&wl))
-			kill(wl.pid, stop_signal);
-		kmt_workload_wait(&wl);
-		code = kmt_workload_exit_code(&wl);
-	}
+	code = target_finish(&t, 0);
 out:
 	if (output && kmt_close_output(out.out, output, 0) && !code)
 		code = KMT_EXIT_RUNTIME;
-	if (code && have_cmd)
-		kmt_workload_abort(&wl);
+	if (code)
+		target_abort(&t);
 	kmt_counters_free(&counters);
 	kmt_sb_release(&what);
-	free(tasks);
+	target_free(&t);
 	free(cur);
 	free(prev);
 	free(delta);

@@ -55,6 +55,12 @@ test_expect_success 'stat -- false returns 1' '
 	test $rc = 1
 '
 
+test_expect_success 'the exit status of the command is passed on' '
+	{ "$KMEMTRACE" stat -o out -- sh -c "exit 3"; rc=$?; } &&
+	test $rc = 3 &&
+	grep "^ Kmem event counts for '\''sh -c exit 3'\'':" out
+'
+
 test_expect_success 'a command that cannot start: 2 and one line' '
 	{ "$KMEMTRACE" stat -- /nonexistent/cmd 2>err; rc=$?; } &&
 	test $rc = 2 &&
@@ -89,6 +95,48 @@ test_expect_success '-p counts a running process' '
 	kill $loop; wait $loop;
 	test $rc = 0 &&
 	test "$(count kmem_cache_alloc out)" -gt 0
+'
+
+test_expect_success '--duration takes the grammar of durations: 1500ms' '
+	start=$(date +%s%N) &&
+	"$KMEMTRACE" stat -a --duration 1500ms -o out &&
+	took=$(( ($(date +%s%N) - start) / 1000000 )) &&
+	echo "took $took ms" &&
+	test $took -ge 1500 && test $took -lt 10000 &&
+	secs=$(sed -nE "s/^ +([0-9.]+) seconds time elapsed/\1/p" out) &&
+	python3 -c "import sys; assert 1.5 <= float(sys.argv[1]) < 10" "$secs"
+'
+
+# a command started in the background of a script ignores SIGINT (the
+# shell's doing, and its children inherit it): SIGTERM for the command
+test_expect_success 'SIGTERM stops it cleanly: the counts, and the command ended with 128 + 15' '
+	sh -c "echo \$\$ >stat.pid; exec \"\$@\"" sh "$KMEMTRACE" stat -o term.out -- sleep 30 &
+	pid=$! &&
+	sleep 1 &&
+	kill -TERM "$(cat stat.pid)" &&
+	{ wait $pid; rc=$?; } &&
+	test $rc = 143 &&
+	test -n "$(count kmem_cache_alloc term.out)" &&
+	grep -E "^ +[0-9.]+ seconds time elapsed" term.out
+'
+
+test_expect_success 'SIGINT stops -a cleanly: the counts, exit 0' '
+	sh -c "echo \$\$ >stat.pid; exec \"\$@\"" sh "$KMEMTRACE" stat -a -o int-a.out &
+	pid=$! &&
+	sleep 1 &&
+	kill -INT "$(cat stat.pid)" &&
+	{ wait $pid; rc=$?; } &&
+	test $rc = 0 &&
+	test "$(count kmem_cache_alloc int-a.out)" -gt 0
+'
+
+test_expect_success '-p of a process that is gone: exit 1, one line' '
+	dead=$(sh -c "echo \$\$") &&
+	! kill -0 $dead 2>/dev/null &&
+	{ "$KMEMTRACE" stat -p $dead -o dead.out 2>err; rc=$?; } &&
+	test $rc = 1 &&
+	grep "^kmemtrace stat: error: no process $dead: " err &&
+	test $(wc -l <err) = 1
 '
 
 test_expect_success 'nothing is written to disk' '
