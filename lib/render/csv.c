@@ -10,7 +10,8 @@
  * so that every CSV reader loads a report in one call, however many
  * tables of whatever columns it holds (pandas.read_csv, Python's csv
  * module, sqlite's .import), and one table is a filter and a pivot
- * away.  table is the JSON path of the table (group.key), row its row
+ * away.  table is the JSON path of the table (group.key; the key alone
+ * at the document's top level, group ""), row its row
  * from 0, column the JSON member; <path>_rows says how many rows were
  * drawn and how many there were before -l.  A value whose events were not
  * recorded is empty, and the table <path>_not_recorded says which and
@@ -73,7 +74,8 @@ static void cell_head(FILE *out, const char *group, const char *key,
 		      const char *suffix, size_t row, const char *column)
 {
 	if (key)
-		fprintf(out, "%s.%s%s,%zu,", group, key, suffix, row);
+		fprintf(out, "%s%s%s%s,%zu,", group, *group ? "." : "", key,
+			suffix, row);
 	else
 		fprintf(out, "%s%s,%zu,", group, suffix, row);
 	csv_str(out, column);
@@ -169,7 +171,8 @@ static void csv_summary(FILE *out, const struct kmt_section *sec)
 		const char *a = it->kind == KMT_SUM_PAGES ? "requests" : "count";
 		const char *b = it->kind == KMT_SUM_PAGES ? "bytes" : "of";
 
-		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
+		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE ||
+		    it->kind == KMT_SUM_NOTE_VALUE)
 			continue;
 		if (it->kind == KMT_SUM_VALUE) {
 			cell_head(out, sec->group, sec->key, "", 0, it->key);

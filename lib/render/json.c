@@ -160,7 +160,7 @@ void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s)
 		const struct kmt_sum_item *it = &s->items[i];
 
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
-		    it->kind != KMT_SUM_NOTE) {
+		    it->kind != KMT_SUM_NOTE && it->kind != KMT_SUM_NOTE_VALUE) {
 			kmt_json_null(j, it->key);
 			continue;
 		}
@@ -182,6 +182,7 @@ void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s)
 			break;
 		case KMT_SUM_BLANK:
 		case KMT_SUM_NOTE:
+		case KMT_SUM_NOTE_VALUE:
 			break;
 		}
 	}

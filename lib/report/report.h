@@ -33,6 +33,14 @@ enum kmt_col_flags {
 	KMT_COL_GROUPED   = 1 << 4, /* text: thousands separators */
 	KMT_COL_TEXT_ONLY = 1 << 5, /* text only: JSON and CSV have the
 				     * full form in another column */
+	/*
+	 * The text of a KMT_V_DOUBLE, in a column or a summary item:
+	 * KMT_COL_RATE, a count a second as perf stat writes it, "%8.3f"
+	 * then " M/sec", " K/sec" or " /sec"; KMT_COL_NS, seconds to the
+	 * nanosecond, "%.9f".  JSON and CSV have the number.
+	 */
+	KMT_COL_RATE	  = 1 << 6,
+	KMT_COL_NS	  = 1 << 7,
 };
 
 struct kmt_col {
@@ -77,6 +85,26 @@ enum kmt_table_style {
 	 * column, {"key": [v0, v1, ...], ...}, ready to plot.
 	 */
 	KMT_TABLE_SERIES,
+	/*
+	 * Text: the rows alone, in the columns' col_text, with no title,
+	 * heading, rule, blank line or "(none)" around them: lines that
+	 * continue a summary's (a tool's own layout, perf stat's).
+	 */
+	KMT_TABLE_BARE,
+};
+
+/*
+ * How text lays out a column, where the style's way is not wanted:
+ * sep goes before the cell in place of the style's separator (before
+ * the first column, in place of its leading blank); NULL: the style's.
+ * width, when not 0, is the least width of each cell, cell by cell as
+ * printf's "%18s": a wider cell is drawn whole and pushes the rest of
+ * its line, the others stay put.  0: the column's widest cell (or
+ * heading).
+ */
+struct kmt_col_text {
+	const char *sep;
+	unsigned int width;
 };
 
 /*
@@ -124,6 +152,8 @@ struct kmt_table {
 	 */
 	const char *const *legend;
 	size_t nr_legend;
+	/* text: one per column (ncols), or NULL: the style's layout */
+	const struct kmt_col_text *col_text;
 };
 
 /* the values of row i: in vals, or made into buf (ncols values) */
@@ -146,6 +176,12 @@ enum kmt_sum_kind {
 	KMT_SUM_PAGES,		/* "%-30s: %16 [ %16 KB ]": requests and bytes */
 	KMT_SUM_BLANK,		/* an empty line in text */
 	KMT_SUM_NOTE,		/* a text-only line */
+	/*
+	 * A text-only line of a value: the value right-aligned in width,
+	 * then the label ("       1.220965111 seconds time elapsed");
+	 * JSON and CSV have the value in another item.
+	 */
+	KMT_SUM_NOTE_VALUE,
 };
 
 struct kmt_sum_item {
@@ -157,10 +193,21 @@ struct kmt_sum_item {
 	const char *note;	/* text: appended in parentheses */
 	/* its events were not recorded: no value (text says so, JSON null) */
 	const struct kmt_missing *missing;
+	/*
+	 * enum kmt_col_flags of the value: KMT_COL_NO_TEXT (JSON and CSV
+	 * only), and the text forms KMT_COL_RATE and KMT_COL_NS
+	 */
+	unsigned int flags;
+	unsigned int width;	/* KMT_SUM_NOTE_VALUE: of the value */
 };
 
 struct kmt_summary {
-	const char *title;	/* "SUMMARY (SLAB allocator)" */
+	/*
+	 * "SUMMARY (SLAB allocator)", underlined in text; NULL: text draws
+	 * the items alone.  A summary whose items are all text-only
+	 * (blank lines, notes) is no ndjson row.
+	 */
+	const char *title;
 	struct kmt_sum_item *items;
 	size_t nr;
 	size_t alloc;
