@@ -16,6 +16,14 @@ test_expect_success 'a bad interval is refused' '
 	test $(wc -l <err) = 1
 '
 
+test_expect_success 'formats: --format and --json exclude each other, an unknown one lists them' '
+	"$KMEMTRACE" stat --json --format csv -- true 2>err; test $? = 129 &&
+	grep "^kmemtrace stat: error: --format and --json exclude each other" err &&
+	"$KMEMTRACE" stat --format html -- true 2>err; test $? = 129 &&
+	grep "^kmemtrace stat: error: unknown format .html.: the formats are text, json, csv, ndjson" err &&
+	test $(wc -l <err) = 1
+'
+
 if ! have_root_tracefs; then
 	test_skip 'stat' 'needs root and tracefs'
 	test_done
@@ -78,6 +86,75 @@ assert ev[\"kmem:kmem_cache_alloc\"][\"count\"] >= 50, ev
 assert ev[\"kmem:kmem_cache_alloc\"][\"rate\"] > 0
 assert j[\"seconds\"] > 0
 "
+'
+
+test_expect_success '--format json is --json' '
+	"$KMEMTRACE" stat --format json -o fj.json -- sh -c "$FORKS" &&
+	python3 -c "
+import json
+lines = open(\"fj.json\").read().splitlines()
+assert len(lines) == 1
+j = json.loads(lines[0])
+assert list(j) == [\"target\", \"seconds\", \"events\"], list(j)
+assert list(j[\"events\"][0]) == [\"event\", \"count\", \"rate\"]
+"
+'
+
+# every row says where it comes from, as report's rows do
+test_expect_success '--format ndjson: the counts, each row with its host, kernel, boot and start' '
+	date +%s%N >before &&
+	"$KMEMTRACE" stat --format ndjson -o rows -- sh -c "$FORKS" &&
+	date +%s%N >after &&
+	"$KMEMTRACE" stat --format ndjson --host elsewhere -o host.rows -- true &&
+	"$KMEMTRACE" stat -a -I 100 --duration 0.35 --format ndjson -o irows &&
+	python3 - rows host.rows irows before after <<-\EOF
+	import datetime, json, os, sys
+	rows = [json.loads(l) for l in open(sys.argv[1])]
+	lo, hi = (int(open(f).read()) for f in sys.argv[4:6])
+	boot = open("/proc/sys/kernel/random/boot_id").read().strip()
+	u = os.uname()
+	epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+	for r in rows:
+	    assert r["host"] == u.nodename and r["kernel"] == u.release, r
+	    assert r["boot_id"] == boot, r
+	    assert lo <= r["start_unix_ns"] <= hi, (lo, r["start_unix_ns"], hi)
+	    t = datetime.datetime.strptime(r["start_time"], "%Y-%m-%dT%H:%M:%S.%fZ")
+	    t = t.replace(tzinfo=datetime.timezone.utc) - epoch
+	    assert t // datetime.timedelta(microseconds=1) == r["start_unix_ns"] // 1000, r
+	summary = [r for r in rows if r["table"] == "summary"]
+	events = {r["event"]: r for r in rows if r["table"] == "events"}
+	assert len(summary) == 1 and summary[0]["target"].startswith("sh -c "), summary
+	assert summary[0]["seconds"] > 0
+	assert len(events) + 1 == len(rows), [r["table"] for r in rows]
+	assert events["kmem:kmem_cache_alloc"]["count"] >= 50, events
+	assert all(r["span_ns"] > 0 for r in rows)
+	assert all(r["host"] == "elsewhere" for r in map(json.loads, open(sys.argv[2])))
+	# by interval: a summary row each, with its time, the rows of one
+	# interval share its span
+	rows = [json.loads(l) for l in open(sys.argv[3])]
+	times = [r["time"] for r in rows if r["table"] == "summary"]
+	assert 3 <= len(times) <= 5 and times == sorted(times), times
+	starts = sorted({r["first_ts_ns"] for r in rows})
+	assert len(starts) == len(times), (starts, times)
+	EOF
+'
+
+test_expect_success '--format csv: one row a value, the counts as --json names them' '
+	"$KMEMTRACE" stat --format csv -o out.csv -- sh -c "$FORKS" &&
+	python3 - out.csv <<-\EOF
+	import csv, sys
+	rows = list(csv.reader(open(sys.argv[1])))
+	assert rows[0] == ["table", "row", "column", "value"], rows[0]
+	cells = {(t, int(r), c): v for t, r, c, v in rows[1:]}
+	assert cells[("summary", 0, "target")].startswith("sh -c ")
+	assert float(cells[("summary", 0, "seconds")]) > 0
+	n = int(cells[("events_rows", 0, "drawn")])
+	names = {cells[("events", i, "event")]: i for i in range(n)}
+	i = names["kmem:kmem_cache_alloc"]
+	assert int(cells[("events", i, "count")]) >= 50
+	assert float(cells[("events", i, "rate")]) > 0
+	assert {t for t, r, c in cells} == {"summary", "events", "events_rows"}, cells
+	EOF
 '
 
 test_expect_success '-a -I 100 prints every interval' '
