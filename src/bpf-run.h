@@ -2,36 +2,23 @@
 #ifndef KMT_SRC_BPF_RUN_H
 #define KMT_SRC_BPF_RUN_H
 
-#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "bpf/loader.h"
-#include "record/workload.h"
+#include "target.h"
 
 /*
- * What top and watch share: what to trace (-a, -p, --comm, --follow,
- * `-- CMD`, --duration, as record has them), loading the BPF programs
- * with the one-line reason when they cannot be, and when to stop.
+ * What top and watch share beyond the target (target.h: -a, -p,
+ * --follow, `-- CMD`, --duration, as record has them): --comm, the BPF
+ * programs' filters, loading them with the one-line reason when they
+ * cannot be, and following the processes once attached.
  */
 struct bpf_run {
 	const char *name;		/* "top", "watch": for messages */
-	const char *pid_list;
+	struct target t;
 	const char *comm;
-	const char *duration_arg;
-	int all, follow;
-	/* after bpf_run_check */
-	double duration;
-	char **argv;			/* the command, NULL-terminated */
-	int have_cmd;
-	pid_t *main_pids;		/* -p */
-	size_t nr_main;
-	struct kmt_workload wl;
-	double start;
-	int started;
 };
-
-extern volatile sig_atomic_t bpf_run_stop;
 
 /* validates the options; 0, or the exit code (129) after a message */
 int bpf_run_check(struct bpf_run *r, int nargs, char **argv);
@@ -44,16 +31,11 @@ int bpf_run_prepare(struct bpf_run *r, struct kmt_bpf_config *cfg);
 int bpf_run_open(struct kmt_bpf *b, const struct kmt_bpf_config *cfg);
 /* attaches, follows the processes, lets the command go; 0 or exit code */
 int bpf_run_start(struct bpf_run *r, struct kmt_bpf *b);
-/* 1 when it is time to stop: signal, duration, command or pids gone */
-int bpf_run_done(struct bpf_run *r);
-double bpf_run_now(void);
 /* "the command" or "system wide" or "process 12,13" */
 const char *bpf_run_target(const struct bpf_run *r, char *buf, size_t size);
 /* ends the command if asked to stop, waits; code: the command's status */
 int bpf_run_finish(struct bpf_run *r, int code);
 void bpf_run_free(struct bpf_run *r);
-/* "500ms", "5s", "2m", "1h" or bare seconds; 0, or -1 */
-int bpf_run_duration(const char *arg, double *secs);
 /* "1.2 MiB" style, into buf */
 const char *bpf_run_size(char *buf, size_t size, double bytes);
 

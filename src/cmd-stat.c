@@ -2,23 +2,22 @@
 /*
  * kmemtrace stat: how many of each kmem event, and how fast, like
  * `perf stat -e 'kmem:*'`.  Counting only: exact, and nothing on disk.
+ * The counts are a report (kmt_counters_report) drawn by lib/render.
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "builtin.h"
 #include "options.h"
 #include "record/counter.h"
 #include "record/recorder.h"
-#include "record/workload.h"
-#include "util/array.h"
-#include "util/json.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "target.h"
 #include "util/strbuf.h"
 
 static const char *const stat_usage[] = {
@@ -26,131 +25,114 @@ static const char *const stat_usage[] = {
 	NULL
 };
 
-static volatile sig_atomic_t stop_signal;
+/* the formats stat draws: each report's sections stand alone or follow */
+static const char *const formats[] = { "text", "json", "csv", "ndjson" };
 
-static void on_signal(int sig)
+#define NR_FORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static void list_formats(FILE *out, int help)
 {
-	stop_signal = sig;
-}
+	size_t i;
 
-static void on_child(int sig)
-{
-	(void)sig;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	if (help)
+		fputs("\nformats (--format):", out);
+	for (i = 0; i < NR_FORMATS; i++)
+		fprintf(out, help ? " %s" : "%s\n", formats[i]);
+	if (help)
+		fputc('\n', out);
 }
 
 struct stat_out {
 	const struct kmt_counters *c;
-	FILE *out;
+	const struct kmt_renderer *rd;
 	int json;
-	int width;		/* of the event name column */
-	const char *target;
+	FILE *out;
+	/* this machine and the run's start, what every ndjson row says */
+	struct kmt_report base;
+	size_t drawn;		/* reports drawn: the next continues them */
 };
 
-/* "617.283 K/sec", as perf stat writes rates */
-static void fmt_rate(char *buf, size_t size, double rate)
+/*
+ * One report, of the counts k (NULL: the heading of the intervals) over
+ * [from, to] ns: the first drawn whole, the next ones continuing it
+ * where the format can (text, CSV: one heading), else each whole (JSON
+ * compact, an object a line, and ndjson).  0 or -ENOMEM.
+ */
+static int draw(struct stat_out *o, const struct kmt_counts *k,
+		uint64_t from, uint64_t to)
 {
-	if (rate >= 1e6)
-		snprintf(buf, size, "%8.3f M/sec", rate / 1e6);
-	else if (rate >= 1e3)
-		snprintf(buf, size, "%8.3f K/sec", rate / 1e3);
-	else
-		snprintf(buf, size, "%8.3f /sec", rate);
-}
+	struct kmt_report r;
+	int ret;
 
-static void print_counts(const struct stat_out *o, const uint64_t *v,
-			 double secs, double at)
-{
-	const struct kmt_counters *c = o->c;
-	char num[32], rate[32], name[80];
-	int e;
-
-	if (o->json) {
-		struct kmt_json j;
-
-		kmt_json_init(&j, o->out, 0);
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_str(&j, "target", o->target);
-		if (at >= 0)
-			kmt_json_double(&j, "time", at);
-		kmt_json_double(&j, "seconds", secs);
-		kmt_json_arr_open(&j, "events");
-		for (e = 0; e < c->nr_events; e++) {
-			snprintf(name, sizeof(name), "kmem:%s", c->names[e]);
-			kmt_json_obj_open(&j, NULL);
-			kmt_json_str(&j, "event", name);
-			kmt_json_u64(&j, "count", v[e]);
-			kmt_json_double(&j, "rate", secs > 0 ? v[e] / secs : 0);
-			kmt_json_obj_close(&j);
-		}
-		kmt_json_arr_close(&j);
-		kmt_json_obj_close(&j);
-		kmt_json_finish(&j);
-		fflush(o->out);
-		return;
-	}
-	for (e = 0; e < c->nr_events; e++) {
-		snprintf(name, sizeof(name), "kmem:%s", c->names[e]);
-		kmt_fmt_thousands(num, sizeof(num), v[e]);
-		fmt_rate(rate, sizeof(rate), secs > 0 ? v[e] / secs : 0);
-		if (at >= 0)
-			fprintf(o->out, "%15.9f %18s      %-*s #  %s\n", at, num,
-				o->width, name, rate);
+	kmt_report_init(&r);
+	r.meta = o->base.meta;
+	r.meta.first_ts = from;
+	r.meta.last_ts = to;
+	ret = k ? kmt_counters_report(&r, o->c, k) :
+		  kmt_counters_report_heading(&r);
+	if (!ret) {
+		if (o->json)
+			kmt_render_json_except(&r, o->out, NULL, 0);
+		else if (o->drawn && o->rd->render_more)
+			o->rd->render_more(&r, o->out);
 		else
-			fprintf(o->out, "%18s      %-*s #  %s\n", num, o->width,
-				name, rate);
+			o->rd->render(&r, o->out);
+		o->drawn++;
+		fflush(o->out);
 	}
-	fflush(o->out);
+	kmt_report_free(&r);
+	return ret;
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	const char *pid_list = NULL, *duration_arg = NULL, *output = NULL;
-	int all = 0, json = 0, interval_ms = 0;
+	const char *output = NULL, *format = NULL, *host = NULL;
+	int json = 0, interval_ms = 0;
+	struct target t = { .flags = TARGET_THREADS };
 	const struct kmt_option options[] = {
-		OPT_BOOL('a', "all-cpus", &all, "count on every CPU (the default without a command)"),
-		OPT_LIST('p', "pid", &pid_list, "pid,...", "count these processes (and their threads)"),
-		OPT_STRING(0, "duration", &duration_arg, "seconds", "stop after this many seconds"),
+		OPT_BOOL('a', "all-cpus", &t.all, "count on every CPU (the default without a command)"),
+		OPT_LIST('p', "pid", &t.pid_list, "pid,...", "count these processes (and their threads)"),
+		TARGET_OPT_DURATION(&t),
 		OPT_INT('I', "interval", &interval_ms, "ms", 10, INT_MAX,
 			"print the counts of every interval"),
-		OPT_BOOL(0, "json", &json, "JSON output (one object per interval with -I)"),
+		OPT_WORDS(0, "format", &format, "name", list_formats,
+			  "output format (listed below; default text)"),
+		OPT_BOOL(0, "json", &json, "JSON output, one object per interval with -I (--format json)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the counts to <file> ('-': stdout; default: stderr, as perf stat)"),
+		OPT_STRING(0, "host", &host, "name",
+			   "ndjson: the host name every row carries (default: this machine's)"),
 		OPT_END()
 	};
-	struct kmt_workload wl = KMT_WORKLOAD_INIT;
 	struct kmt_counters counters;
-	struct stat_out out;
+	struct stat_out out = { .c = &counters };
 	enum kmt_counter_target target;
 	uint64_t *cur = NULL, *prev = NULL, *delta = NULL;
-	pid_t *tasks = NULL;
-	size_t nr_tasks = 0, alloc_tasks = 0;
-	double duration = 0, start, last, next_tick;
+	uint64_t last, tick_ns, next_tick;
 	struct kmt_sb what = KMT_SB_INIT;
-	struct sigaction sa;
-	int nargs, ret, code = 0, have_cmd, e;
+	struct kmt_counts k = { .at = -1 };
+	int nargs, ret, code = 0, e;
+	size_t i;
 
 	nargs = kmt_parse_options(argc, argv, options, stat_usage,
 				  KMT_PARSE_STOP_AT_NON_OPTION);
-	have_cmd = nargs > 0;
-	argv[nargs] = NULL;
-	if (duration_arg) {
-		char *end;
-
-		duration = strtod(duration_arg, &end);
-		if (*end || end == duration_arg || !(duration > 0))
-			return kmt_usage_error("option '--duration' needs a number of seconds above 0, not '%s'",
-					       duration_arg);
-	}
-	if (pid_list && (all || have_cmd))
-		return kmt_usage_error("-p goes with neither -a nor a command");
+	code = target_check(&t, nargs, argv);
+	if (code)
+		return code;
+	if (json && format)
+		return kmt_usage_error("--format and --json exclude each other");
+	if (!format)
+		format = json ? "json" : "text";
+	for (i = 0; i < NR_FORMATS && strcmp(format, formats[i]); i++)
+		;
+	if (i == NR_FORMATS)
+		return kmt_usage_error("unknown format '%s': the formats are text, json, csv, ndjson",
+				       format);
+	out.rd = kmt_renderer_find(format);
+	out.json = !strcmp(format, "json");
+	if (out.json)
+		kmt_errors_as_json(1);
+	tick_ns = (uint64_t)interval_ms * 1000000;
 
 	{
 		char err[512];
@@ -162,76 +144,39 @@ int cmd_stat(int argc, char **argv)
 	if (!out.out)
 		return kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s",
 				 output, strerror(errno));
+	kmt_report_init(&out.base);
 	ret = kmt_counters_init(&counters);
 	if (ret) {
 		kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		if (output)
 			kmt_close_output(out.out, output, 0);
+		kmt_report_free(&out.base);
 		return KMT_EXIT_RUNTIME;
 	}
-	if (pid_list) {
-		const char *p = pid_list;
-
+	code = target_pids(&t);
+	if (code)
+		goto out;
+	if (t.pid_list) {
 		target = KMT_COUNT_TASKS;
-		while (*p) {
-			char *end;
-			long pid = strtol(p, &end, 10);
-
-			if (end == p || pid <= 0 || pid > INT_MAX ||
-			    (*end && *end != ',')) {
-				code = kmt_usage_error("option '-p' needs a list of pids, not '%s'",
-						       pid_list);
-				goto out;
-			}
-			ret = kmt_workload_add_threads(&tasks, &nr_tasks, &alloc_tasks, pid);
-			if (ret) {
-				code = ret == -ENOMEM ?
-				       kmt_error(KMT_EXIT_RUNTIME, "out of memory") :
-				       kmt_error(KMT_EXIT_INPUT, "no process %ld: %s",
-						 pid, strerror(-ret));
-				goto out;
-			}
-			p = *end ? end + 1 : end;
-		}
-		kmt_sb_addf(&what, "process %s", pid_list);
-	} else if (have_cmd && !all) {
+		kmt_sb_addf(&what, "process %s", t.pid_list);
+	} else if (t.have_cmd && !t.all) {
 		target = KMT_COUNT_EXEC;
-		kmt_sb_adds(&what, argv[0]);
+		kmt_sb_adds(&what, t.argv[0]);
 		for (e = 1; e < nargs; e++)
-			kmt_sb_addf(&what, " %s", argv[e]);
+			kmt_sb_addf(&what, " %s", t.argv[e]);
 	} else {
 		target = KMT_COUNT_SYSTEM;
 		kmt_sb_adds(&what, "system wide");
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-
-	if (have_cmd) {
-		ret = kmt_workload_prepare(&wl, argv, 0);
-		if (ret) {
-			code = kmt_error(KMT_EXIT_RUNTIME, "cannot start '%s': %s",
-					 argv[0], strerror(-ret));
-			goto out;
-		}
-		if (target == KMT_COUNT_EXEC) {
-			tasks = malloc(sizeof(*tasks));
-			if (!tasks) {
-				code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
-				goto out;
-			}
-			tasks[0] = wl.pid;
-			nr_tasks = 1;
-		}
-	}
-	ret = kmt_counters_open(&counters, target, tasks, nr_tasks);
+	target_signals();
+	code = target_prepare(&t, 0);
+	if (code)
+		goto out;
+	if (target == KMT_COUNT_EXEC)
+		ret = kmt_counters_open(&counters, target, &t.wl.pid, 1);
+	else
+		ret = kmt_counters_open(&counters, target, t.pids, t.nr_pids);
 	if (ret) {
 		code = kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		goto out;
@@ -243,47 +188,32 @@ int cmd_stat(int argc, char **argv)
 		code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
-	start = last = now();
-	if (have_cmd) {
-		ret = kmt_workload_start(&wl);
-		if (ret) {
-			code = kmt_error(KMT_EXIT_RUNTIME, "cannot run '%s': %s",
-					 argv[0], strerror(-ret));
-			goto out;
-		}
+	code = target_start(&t);
+	if (code)
+		goto out;
+	kmt_report_meta_here(&out.base, "live", "counters");
+	out.base.meta.bare = 1;
+	if (host)
+		out.base.meta.host = host;
+	if (out.base.oom) {
+		code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		goto out;
 	}
+	k.target = kmt_sb_str(&what);
 
-	out.c = &counters;
-	out.json = json;
-	out.target = kmt_sb_str(&what);
-	out.width = 0;
-	for (e = 0; e < counters.nr_events; e++) {
-		int w = (int)strlen(counters.names[e]) + 5;
-
-		if (w > out.width)
-			out.width = w;
+	last = t.start;
+	/* the heading, once, for the formats whose reports continue */
+	if (interval_ms && out.rd->render_more &&
+	    draw(&out, NULL, t.start, t.start)) {
+		code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		goto out;
 	}
-	if (interval_ms && !json)
-		fprintf(out.out, "#%14s %18s      %s\n", "time", "counts",
-			"event");
-	next_tick = start + interval_ms / 1e3;
-	while (!stop_signal) {
+	next_tick = t.start + tick_ns;
+	while (!target_done(&t)) {
 		struct timespec tick = { 0, 20 * 1000 * 1000 };
-		double t = now();
+		uint64_t now = target_now();
 
-		if (have_cmd && kmt_workload_poll(&wl))
-			break;
-		if (duration && t - start >= duration)
-			break;
-		if (target == KMT_COUNT_TASKS) {
-			size_t i, alive = 0;
-
-			for (i = 0; i < nr_tasks; i++)
-				alive += kill(tasks[i], 0) == 0 || errno != ESRCH;
-			if (!alive)
-				break;
-		}
-		if (interval_ms && t >= next_tick) {
+		if (interval_ms && now >= next_tick) {
 			if (kmt_counters_read(&counters, cur)) {
 				code = kmt_error(KMT_EXIT_RUNTIME, "%s",
 						 counters.errmsg);
@@ -291,12 +221,18 @@ int cmd_stat(int argc, char **argv)
 			}
 			for (e = 0; e < counters.nr_events; e++)
 				delta[e] = cur[e] - prev[e];
-			print_counts(&out, delta, t - last, t - start);
+			k.values = delta;
+			k.seconds = (now - last) / 1e9;
+			k.at = (now - t.start) / 1e9;
+			if (draw(&out, &k, last, now)) {
+				code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+				goto out;
+			}
 			memcpy(prev, cur, sizeof(*cur) * counters.nr_events);
-			last = t;
-			next_tick += interval_ms / 1e3;
-			if (next_tick < t)
-				next_tick = t + interval_ms / 1e3;
+			last = now;
+			next_tick += tick_ns;
+			if (next_tick < now)
+				next_tick = now + tick_ns;
 			continue;
 		}
 		nanosleep(&tick, NULL);
@@ -305,38 +241,37 @@ int cmd_stat(int argc, char **argv)
 		code = kmt_error(KMT_EXIT_RUNTIME, "%s", counters.errmsg);
 		goto out;
 	}
-	if (interval_ms) {
-		double t = now();
+	{
+		uint64_t now = target_now();
 
-		for (e = 0; e < counters.nr_events; e++)
-			delta[e] = cur[e] - prev[e];
-		if (t - last > 1e-3)
-			print_counts(&out, delta, t - last, t - start);
-	} else {
-		double secs = now() - start;
-
-		if (!json)
-			fprintf(out.out, "\n Kmem event counts for '%s':\n\n",
-				out.target);
-		print_counts(&out, cur, secs, -1);
-		if (!json)
-			fprintf(out.out, "\n%18.9f seconds time elapsed\n\n",
-				secs);
+		if (interval_ms) {
+			for (e = 0; e < counters.nr_events; e++)
+				delta[e] = cur[e] - prev[e];
+			k.values = delta;
+			k.seconds = (now - last) / 1e9;
+			k.at = (now - t.start) / 1e9;
+		} else {
+			k.values = cur;
+			k.seconds = (now - t.start) / 1e9;
+			last = t.start;
+		}
+		/* the rest of an interval, unless it is nothing */
+		if ((!interval_ms || now - last > 1000000) &&
+		    draw(&out, &k, last, now)) {
+			code = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+			goto out;
+		}
 	}
-	if (have_cmd) {
-		if (stop_signal && !kmt_workload_poll(&wl))
-			kill(wl.pid, stop_signal);
-		kmt_workload_wait(&wl);
-		code = kmt_workload_exit_code(&wl);
-	}
+	code = target_finish(&t, 0);
 out:
 	if (output && kmt_close_output(out.out, output, 0) && !code)
 		code = KMT_EXIT_RUNTIME;
-	if (code && have_cmd)
-		kmt_workload_abort(&wl);
+	if (code)
+		target_abort(&t);
 	kmt_counters_free(&counters);
+	kmt_report_free(&out.base);
 	kmt_sb_release(&what);
-	free(tasks);
+	target_free(&t);
 	free(cur);
 	free(prev);
 	free(delta);

@@ -371,18 +371,20 @@ static int on_key(struct top_out *o, char c)
 
 static uint64_t now_ns(void)
 {
-	return (uint64_t)(bpf_run_now() * 1e9);
+	return target_now();
 }
 
 int cmd_top(int argc, char **argv)
 {
-	const char *delay_arg = "2", *view_arg = "callsite", *sort_arg = NULL;
+	const char *view_arg = "callsite", *sort_arg = NULL;
 	const char *output = NULL;
 	int sites_max = 65536, live_max = 65536, stacks_max = 8192, sample = 64;
 	int batch = 0, iterations = 0, json = 0, limit = 20, no_stacks = 0;
+	uint64_t delay = 2000000000ULL;
 	struct bpf_run run = { .name = "top" };
 	const struct kmt_option options[] = {
-		OPT_STRING('d', "delay", &delay_arg, "seconds", "refresh every <seconds> (default 2)"),
+		OPT_DURATION_MIN('d', "delay", &delay, "duration", 50000000,
+				 "refresh every <duration> (default 2s, at least 50ms)"),
 		OPT_BOOL('b', "batch", &batch, "batch mode: print refreshes as text, no terminal"),
 		OPT_INT('n', "iterations", &iterations, "n", 0, INT_MAX, "stop after <n> refreshes (0: never)"),
 		OPT_STRING(0, "view", &view_arg, "view", "callsite (default), cache, process or stack"),
@@ -391,11 +393,11 @@ int cmd_top(int argc, char **argv)
 		OPT_BOOL(0, "json", &json, "batch mode, one JSON object a refresh"),
 		OPT_STRING('o', "output", &output, "file", "write the batch output to <file>"),
 		OPT_GROUP("what to trace"),
-		OPT_BOOL('a', "all-cpus", &run.all, "the whole system (the default without a command)"),
-		OPT_STRING('p', "pid", &run.pid_list, "pid,...", "only these processes"),
+		OPT_BOOL('a', "all-cpus", &run.t.all, "the whole system (the default without a command)"),
+		OPT_STRING('p', "pid", &run.t.pid_list, "pid,...", "only these processes"),
 		OPT_STRING(0, "comm", &run.comm, "name", "only tasks of this name"),
-		OPT_BOOL(0, "follow", &run.follow, "with a command: only it and its children"),
-		OPT_STRING(0, "duration", &run.duration_arg, "seconds", "stop after this many seconds"),
+		OPT_BOOL(0, "follow", &run.t.follow, "with a command: only it and its children"),
+		TARGET_OPT_DURATION(&run.t),
 		OPT_GROUP("the in-kernel maps"),
 		OPT_INT(0, "sample", &sample, "n", 1, 1 << 30, "follow 1 address in <n> for the live columns (power of two, default 64; 1: all)"),
 		OPT_BOOL(0, "no-stacks", &no_stacks, "take no stacks (no stack view, no page callsites)"),
@@ -411,20 +413,13 @@ int cmd_top(int argc, char **argv)
 	struct top_out o;
 	struct term tm = { .raw = 0 };
 	char target[256], pinned[32];
-	double delay;
 	int nargs, code, view, sort, done = 0, refreshes = 0;
-	char *end;
 
 	nargs = kmt_parse_options(argc, argv, options, top_usage,
 				  KMT_PARSE_STOP_AT_NON_OPTION);
 	code = bpf_run_check(&run, nargs, argv);
 	if (code)
 		return code;
-	delay = strtod(delay_arg, &end);
-	if (*end || end == delay_arg || !(delay >= 0.05)) {
-		return kmt_usage_error("'%s' is not a delay of at least 0.05 seconds",
-			      delay_arg);
-	}
 	view = kmt_top_view_from_name(view_arg);
 	if (view < 0) {
 		return kmt_usage_error("unknown view '%s'",
@@ -497,18 +492,20 @@ int cmd_top(int argc, char **argv)
 		term_raw(&tm);
 
 	while (!done) {
-		double next = bpf_run_now() + delay;
+		uint64_t next = target_now() + delay;
 		int redraw = 0;
 
 		/* wait for the refresh, a key, or the end */
 		while (!done && !redraw) {
-			double left = next - bpf_run_now();
+			uint64_t now = target_now();
 			struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
-			int ms = left > 0.05 ? 50 : (int)(left * 1000);
+			int ms;
 
-			if (left <= 0)
+			if (now >= next)
 				break;
-			if (bpf_run_done(&run)) {
+			ms = next - now > 50000000 ? 50 :
+			     (int)((next - now) / 1000000);
+			if (target_done(&run.t)) {
 				done = 1;
 				break;
 			}

@@ -310,23 +310,26 @@ static uint64_t now_ns(void)
 
 int cmd_watch(int argc, char **argv)
 {
-	const char *interval_arg = "10", *older_arg = "5s", *output = NULL;
+	const char *output = NULL;
+	uint64_t interval = 10000000000ULL, older = 5000000000ULL;
 	int sample = 16, live_max = 262144, stacks_max = 16384, agg_max = 0;
 	int json = 0, limit = 10, no_stacks = 0, frames = 0;
 	struct bpf_run run = { .name = "watch" };
 	const struct kmt_option options[] = {
-		OPT_STRING('I', "interval", &interval_arg, "seconds", "print every <seconds> (default 10)"),
-		OPT_STRING(0, "older-than", &older_arg, "duration", "only objects at least this old: 500ms, 5s (default), 2m, 1h"),
+		OPT_DURATION_MIN('I', "interval", &interval, "duration", 50000000,
+				 "print every <duration> (default 10s, at least 50ms)"),
+		OPT_DURATION(0, "older-than", &older, "duration", 0,
+			     "only objects at least this old: 500ms, 5s (default), 2m, 1h"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "stacks and callsites printed (default 10; 0: all)"),
 		OPT_INT(0, "frames", &frames, "n", 0, INT_MAX, "frames of each stack printed (default all)"),
 		OPT_BOOL(0, "json", &json, "one JSON object an interval"),
 		OPT_STRING('o', "output", &output, "file", "write the reports to <file>"),
 		OPT_GROUP("what to trace"),
-		OPT_BOOL('a', "all-cpus", &run.all, "the whole system (the default without a command)"),
-		OPT_STRING('p', "pid", &run.pid_list, "pid,...", "only allocations of these processes (frees: anyone's)"),
+		OPT_BOOL('a', "all-cpus", &run.t.all, "the whole system (the default without a command)"),
+		OPT_STRING('p', "pid", &run.t.pid_list, "pid,...", "only allocations of these processes (frees: anyone's)"),
 		OPT_STRING(0, "comm", &run.comm, "name", "only allocations of tasks of this name"),
-		OPT_BOOL(0, "follow", &run.follow, "with a command: only it and its children"),
-		OPT_STRING(0, "duration", &run.duration_arg, "seconds", "stop after this many seconds"),
+		OPT_BOOL(0, "follow", &run.t.follow, "with a command: only it and its children"),
+		TARGET_OPT_DURATION(&run.t),
 		OPT_GROUP("the in-kernel maps"),
 		OPT_INT(0, "sample", &sample, "n", 1, 1 << 30, "follow 1 address in <n> (power of two, default 16; 1: every object)"),
 		OPT_BOOL(0, "no-stacks", &no_stacks, "take no stacks: by callsite only, cheaper"),
@@ -341,25 +344,14 @@ int cmd_watch(int argc, char **argv)
 	struct kmt_watch w;
 	struct watch_out o;
 	char target[256], pinned[32];
-	double interval, older;
 	int nargs, code, done = 0;
 	unsigned int stacks;
-	char *end;
 
 	nargs = kmt_parse_options(argc, argv, options, watch_usage,
 				  KMT_PARSE_STOP_AT_NON_OPTION);
 	code = bpf_run_check(&run, nargs, argv);
 	if (code)
 		return code;
-	interval = strtod(interval_arg, &end);
-	if (*end || end == interval_arg || !(interval >= 0.05)) {
-		return kmt_usage_error("'%s' is not an interval of at least 0.05 seconds",
-			      interval_arg);
-	}
-	if (bpf_run_duration(older_arg, &older)) {
-		return kmt_usage_error("'%s' is not a duration",
-			      older_arg);
-	}
 	if (sample & (sample - 1))
 		return kmt_usage_error("option '--sample' needs a power of two, not '%d'",
 				       sample);
@@ -405,7 +397,7 @@ int cmd_watch(int argc, char **argv)
 		stacks, stacks == 1 ? "" : "s",
 		bpf_run_size(pinned, sizeof(pinned),
 			     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
-	kmt_watch_init(&w, &bpf, &names, (uint64_t)(older * 1e9), now_ns());
+	kmt_watch_init(&w, &bpf, &names, older, now_ns());
 	o.w = &w;
 	o.json = json;
 	o.limit = limit;
@@ -413,16 +405,16 @@ int cmd_watch(int argc, char **argv)
 	o.target = target;
 
 	while (!done) {
-		double next = bpf_run_now() + interval;
+		uint64_t next = target_now() + interval;
 
-		while (!(done = bpf_run_done(&run))) {
-			double left = next - bpf_run_now();
+		while (!(done = target_done(&run.t))) {
+			uint64_t now = target_now();
 			struct timespec ts = { 0, 50 * 1000000L };
 
-			if (left <= 0)
+			if (now >= next)
 				break;
-			if (left < 0.05)
-				ts.tv_nsec = (long)(left * 1e9);
+			if (next - now < 50000000)
+				ts.tv_nsec = (long)(next - now);
 			nanosleep(&ts, NULL);
 		}
 		if (kmt_watch_update(&w, now_ns())) {

@@ -216,13 +216,22 @@ static void set_value(const struct kmt_option *o, const char *name,
 	case KMT_OPT_STRING:
 		*(const char **)o->value = arg;
 		break;
-	case KMT_OPT_DURATION:
+	case KMT_OPT_DURATION: {
+		char least[48] = "", text[24];
+
+		if (o->least_ns > 1)
+			snprintf(least, sizeof(least), ", at least %s",
+				 kmt_duration_text(o->least_ns, text,
+						   sizeof(text)));
+		else if (o->least_ns)
+			snprintf(least, sizeof(least), ", above 0");
 		if (kmt_parse_duration(arg, o->value) ||
-		    (o->min && !*(uint64_t *)o->value))
+		    *(uint64_t *)o->value < o->least_ns)
 			exit(kmt_usage_error("option '%s' needs a duration such as "
 					     "500ms, 2s or 1m%s, not '%s'", name,
-					     o->min ? ", above 0" : "", arg));
+					     least, arg));
 		break;
+	}
 	case KMT_OPT_LIST: {
 		const char **v = o->value;
 

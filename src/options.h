@@ -2,6 +2,7 @@
 #ifndef KMT_OPTIONS_H
 #define KMT_OPTIONS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -19,7 +20,7 @@ enum kmt_opt_type {
 	KMT_OPT_LIST,		/* const char **: repeated use joins with ',' */
 	/*
 	 * uint64_t *: nanoseconds, in the one grammar of durations
-	 * (util/duration.h); min 1: above 0
+	 * (util/duration.h), at least least_ns (1: above 0)
 	 */
 	KMT_OPT_DURATION,
 };
@@ -37,6 +38,7 @@ struct kmt_option {
 	const char *argh;	/* placeholder of the argument in the help */
 	const char *help;
 	int min, max;		/* KMT_OPT_INT: the bounds */
+	uint64_t least_ns;	/* KMT_OPT_DURATION: the least value */
 	unsigned int flags;
 	/*
 	 * Optional: the words the argument is made of (sort keys).  With
@@ -62,8 +64,11 @@ struct kmt_option {
 	  .value = (v), .argh = (a), .help = (h) }
 /* a duration in ns (500ms, 2s, 1m); positive: 0 is refused */
 #define OPT_DURATION(s, l, v, a, positive, h)				\
+	OPT_DURATION_MIN(s, l, v, a, !!(positive), h)
+/* a duration in ns of at least least ns: a refresh that must not spin */
+#define OPT_DURATION_MIN(s, l, v, a, least, h)				\
 	{ .type = KMT_OPT_DURATION, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h), .min = !!(positive) }
+	  .value = (v), .argh = (a), .help = (h), .least_ns = (least) }
 /* a string whose words values() lists */
 #define OPT_WORDS(s, l, v, a, fn, h)					\
 	{ .type = KMT_OPT_STRING, .short_name = (s), .long_name = (l),	\

@@ -14,7 +14,7 @@ test_expect_success 'usage errors: 129 and one line, before anything else' '
 	"$KMEMTRACE" record --follow 2>err; test $? = 129 &&
 	grep "^kmemtrace record: error: --follow needs a command" err &&
 	"$KMEMTRACE" record --duration soon 2>err; test $? = 129 &&
-	grep "option .--duration. needs a number of seconds above 0, not .soon." err &&
+	grep "option .--duration. needs a duration such as 500ms, 2s or 1m, above 0, not .soon." err &&
 	"$KMEMTRACE" record --bogus 2>err; test $? = 129 &&
 	"$KMEMTRACE" record --slab -g 2>err; test $? = 129 &&
 	grep "^kmemtrace record: error: -g records page allocation stacks" err &&
@@ -427,6 +427,39 @@ test_expect_success '--duration ends an -a recording' '
 	record -q -a --duration 1 -o dur.dat &&
 	test $(( $(date +%s) - start )) -lt 10 &&
 	test "$(check_value status dur.dat)" = ok
+'
+
+test_expect_success '--duration takes the grammar of durations: 1500ms' '
+	start=$(date +%s%N) &&
+	record -q -a --duration 1500ms -o ms.dat &&
+	took=$(( ($(date +%s%N) - start) / 1000000 )) &&
+	echo "took $took ms" &&
+	test $took -ge 1500 && test $took -lt 10000 &&
+	test "$(check_value status ms.dat)" = ok
+'
+
+# a command started in the background of a script ignores SIGINT (the
+# shell's doing, and its children inherit it): SIGTERM for the command
+test_expect_success 'SIGTERM while a command runs: the command ends too, 128 + 15, a valid file' '
+	record -q -o term.dat -- sleep 30 &
+	pid=$! &&
+	sleep 1 &&
+	kill -TERM "$(cat rec.pid)" &&
+	{ wait $pid; rc=$?; } &&
+	test $rc = 143 &&
+	test "$(check_value status term.dat)" = ok &&
+	instance_gone && no_stale_instance
+'
+
+test_expect_success '-p of a process that is gone: exit 1, one line, nothing written' '
+	dead=$(sh -c "echo \$\$") &&
+	! kill -0 $dead 2>/dev/null &&
+	{ record -q -p $dead -o dead.dat 2>err; rc=$?; } &&
+	test $rc = 1 &&
+	grep "^kmemtrace record: error: no process $dead: " err &&
+	test $(wc -l <err) = 1 &&
+	! test -e dead.dat &&
+	instance_gone && no_stale_instance
 '
 
 if command -v setpriv >/dev/null 2>&1 &&

@@ -9,7 +9,7 @@
 
 test_expect_success 'usage errors: 129 and one line pointing to -h' '
 	"$KMEMTRACE" top -b -d x 2>err; test $? = 129 &&
-	grep "^kmemtrace top: error: .x. is not a delay.*top -h" err &&
+	grep "^kmemtrace top: error: option .-d. needs a duration such as 500ms, 2s or 1m, at least 50ms, not .x..*top -h" err &&
 	test $(wc -l <err) = 1 &&
 	"$KMEMTRACE" top -b --view nope 2>err; test $? = 129 &&
 	grep "^kmemtrace top: error: unknown view .nope." err &&

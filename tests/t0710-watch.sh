@@ -9,10 +9,10 @@
 
 test_expect_success 'usage errors: 129 and one line pointing to -h' '
 	"$KMEMTRACE" watch -I soon 2>err; test $? = 129 &&
-	grep "^kmemtrace watch: error: .soon. is not an interval.*watch -h" err &&
+	grep "^kmemtrace watch: error: option .-I. needs a duration such as 500ms, 2s or 1m, at least 50ms, not .soon..*watch -h" err &&
 	test $(wc -l <err) = 1 &&
 	"$KMEMTRACE" watch --older-than 5x 2>err; test $? = 129 &&
-	grep "^kmemtrace watch: error: .5x. is not a duration" err &&
+	grep "^kmemtrace watch: error: option .--older-than. needs a duration such as 500ms, 2s or 1m, not .5x." err &&
 	"$KMEMTRACE" watch --sample 3 2>err; test $? = 129 &&
 	grep "needs a power of two" err &&
 	"$KMEMTRACE" watch -p 1 -- true 2>err; test $? = 129 &&

@@ -124,9 +124,9 @@ static int add_start(struct kmt_report *r, struct kmt_summary *sum,
 	err |= add_str(sum, "start-time:", "start_time",
 		       none ? "" : kmt_report_strdup(r, kmt_utc_text(ns.u, 1,
 						when, sizeof(when))),
-		       KMT_SUM_NO_TEXT, none);
+		       KMT_COL_NO_TEXT, none);
 	err |= add_item(sum, KMT_SUM_VALUE, "start-unix-ns:", "start_unix_ns",
-			KMT_V_U64, ns, KMT_SUM_NO_TEXT, none);
+			KMT_V_U64, ns, KMT_COL_NO_TEXT, none);
 	return err;
 }
 
@@ -225,7 +225,7 @@ int kmt_check_report(struct kmt_report *r, const struct kmt_session *s,
 	/* text has it on stderr; the one JSON object carries it too */
 	if (error)
 		err |= add_str(sum, "error:", "error",
-			       kmt_report_strdup(r, error), KMT_SUM_NO_TEXT,
+			       kmt_report_strdup(r, error), KMT_COL_NO_TEXT,
 			       NULL);
 	return err || r->oom ? -ENOMEM : 0;
 }

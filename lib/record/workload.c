@@ -115,6 +115,18 @@ void kmt_workload_wait(struct kmt_workload *w)
 	}
 }
 
+int kmt_workload_any_alive(const pid_t *pids, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		/* EPERM: there, but not ours to signal */
+		if (kill(pids[i], 0) == 0 || errno != ESRCH)
+			return 1;
+	}
+	return 0;
+}
+
 int kmt_workload_exit_code(const struct kmt_workload *w)
 {
 	if (!w->reaped)

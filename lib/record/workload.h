@@ -6,11 +6,11 @@
 #include <sys/types.h>
 
 /*
- * The command of `record -- CMD` and `stat -- CMD`: forked first and held
- * before exec until tracing is ready (its pid is known, so events can be
- * limited to it), then let go.  A failed exec is reported to the parent
- * through a close-on-exec pipe, so "not found" is an error of kmemtrace,
- * not a silent exit status.
+ * The command of `record -- CMD` (and of stat, top and watch): forked
+ * first and held before exec until tracing is ready (its pid is known,
+ * so events can be limited to it), then let go.  A failed exec is
+ * reported to the parent through a close-on-exec pipe, so "not found" is
+ * an error of kmemtrace, not a silent exit status.
  */
 struct kmt_workload {
 	pid_t pid;
@@ -50,6 +50,9 @@ void kmt_workload_wait(struct kmt_workload *w);
  */
 int kmt_workload_add_threads(pid_t **pids, size_t *nr, size_t *alloc,
 			     long pid);
+
+/* 1 while any of the processes pids is there (a zombie too), else 0 */
+int kmt_workload_any_alive(const pid_t *pids, size_t nr);
 
 /* the shell-style exit code: status, or 128 + signal */
 int kmt_workload_exit_code(const struct kmt_workload *w);

@@ -181,7 +181,8 @@ static void csv_summary(FILE *out, const struct kmt_section *sec)
 		const char *a = it->kind == KMT_SUM_PAGES ? "requests" : "count";
 		const char *b = it->kind == KMT_SUM_PAGES ? "bytes" : "of";
 
-		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE)
+		if (it->kind == KMT_SUM_BLANK || it->kind == KMT_SUM_NOTE ||
+		    it->kind == KMT_SUM_NOTE_VALUE)
 			continue;
 		if (it->kind == KMT_SUM_BEGIN) {
 			n = strlen(in);

@@ -214,7 +214,8 @@ void kmt_render_json_summary_except(struct kmt_json *j,
 			continue;
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
 		    it->kind != KMT_SUM_NOTE && it->kind != KMT_SUM_BEGIN &&
-		    it->kind != KMT_SUM_END) {
+		    it->kind != KMT_SUM_END &&
+		    it->kind != KMT_SUM_NOTE_VALUE) {
 			kmt_json_null(j, it->key);
 			continue;
 		}
@@ -242,6 +243,7 @@ void kmt_render_json_summary_except(struct kmt_json *j,
 			break;
 		case KMT_SUM_BLANK:
 		case KMT_SUM_NOTE:
+		case KMT_SUM_NOTE_VALUE:
 			break;
 		}
 	}

@@ -96,6 +96,20 @@ static void table_rows(const struct kmt_report_meta *m,
 	}
 }
 
+/* a summary of text lines alone (blank lines, notes) has no row to give */
+static int summary_has_json(const struct kmt_summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->items[i].kind != KMT_SUM_BLANK &&
+		    s->items[i].kind != KMT_SUM_NOTE &&
+		    s->items[i].kind != KMT_SUM_NOTE_VALUE)
+			return 1;
+	}
+	return 0;
+}
+
 int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 {
 	size_t i, most = 1;
@@ -120,6 +134,8 @@ int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 			table_rows(&r->meta, sec, buf, out);
 			break;
 		case KMT_SEC_SUMMARY:
+			if (!summary_has_json(&sec->summary))
+				break;
 			row_open(&j, out, &r->meta, sec, "");
 			kmt_render_json_summary_except(&j, &sec->summary,
 						       row_columns);

@@ -46,6 +46,17 @@ static void format_duration(char *buf, size_t size, uint64_t ns)
 	snprintf(buf, size, "%" PRIu64 "ns", ns);
 }
 
+/* "617.283 K/sec": a rate as perf stat writes it (KMT_COL_RATE) */
+static void format_rate(char *buf, size_t size, double rate)
+{
+	if (rate >= 1e6)
+		snprintf(buf, size, "%8.3f M/sec", rate / 1e6);
+	else if (rate >= 1e3)
+		snprintf(buf, size, "%8.3f K/sec", rate / 1e3);
+	else
+		snprintf(buf, size, "%8.3f /sec", rate);
+}
+
 /* "%#" PRIx64's length: "0" for zero, else 0x and a digit per 4 bits */
 static size_t hex_width(uint64_t v)
 {
@@ -219,7 +230,11 @@ static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
 		snprintf(buf, size, "%" PRId64, v->s);
 		break;
 	case KMT_V_DOUBLE:
-		snprintf(buf, size, "%.3f", v->d);
+		if (flags & KMT_COL_RATE)
+			format_rate(buf, size, v->d);
+		else
+			snprintf(buf, size, flags & KMT_COL_NS ? "%.9f" : "%.3f",
+				 v->d);
 		break;
 	case KMT_V_PCT:
 		if (flags & KMT_COL_TENTHS) {
@@ -569,7 +584,9 @@ static void table_line(struct line *l, const struct kmt_table *t,
 
 		if (col->flags & KMT_COL_NO_TEXT)
 			continue;
-		if (first) {
+		if (t->col_text && t->col_text[c].sep) {
+			put(l, t->col_text[c].sep, strlen(t->col_text[c].sep));
+		} else if (first) {
 			put(l, " ", 1);
 		} else if (l->fits) {
 			memcpy(l->buf + l->len, sep, 4);
@@ -642,8 +659,13 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		if (!(col->flags & KMT_COL_NO_TEXT))
 			w[c] = measured_width(&m[c], col->type, col->flags);
 	}
+	/* a width of its own, cell by cell: a wider cell leaves the line */
+	for (c = 0; t->col_text && c < t->ncols; c++) {
+		if (t->col_text[c].width)
+			w[c] = t->col_text[c].width;
+	}
 	/* a heading wider than a joined pair widens its first half */
-	for (c = 0; c < t->ncols; c++) {
+	for (c = 0; t->style != KMT_TABLE_BARE && c < t->ncols; c++) {
 		const struct kmt_col *col = &t->cols[c];
 		size_t need = strlen(col->title);
 
@@ -669,7 +691,10 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 			continue;
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			cw = w[c] + 1 + w[c + 1];
-		line += cw + (line ? 3 : 1);
+		if (t->col_text && t->col_text[c].sep)
+			line += cw + strlen(t->col_text[c].sep);
+		else
+			line += cw + (line ? 3 : 1);
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			c++;
 	}
@@ -785,7 +810,7 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 		free(o.buf);
 		return -ENOMEM;
 	}
-	if (!r0) {
+	if (!r0 && t->style != KMT_TABLE_BARE) {
 		if (t->title)
 			fprintf(f, "\n%s\n", t->title);
 		else
@@ -812,7 +837,7 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 	if (t->total_rows > t->nrows)
 		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
 			t->total_rows - t->nrows == 1 ? "" : "s");
-	if (!t->nrows)
+	if (!t->nrows && t->style != KMT_TABLE_BARE)
 		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
@@ -980,7 +1005,7 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
-		if ((it->flags & KMT_SUM_NO_TEXT) ||
+		if ((it->flags & KMT_COL_NO_TEXT) ||
 		    it->kind == KMT_SUM_BEGIN || it->kind == KMT_SUM_END)
 			continue;
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
@@ -1004,8 +1029,13 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 			if (it->type == KMT_V_PCT)
 				snprintf(buf, sizeof(buf), "%f%%", it->v.d);
 			else
-				format_val(buf, sizeof(buf), it->type, &it->v, 0);
+				format_val(buf, sizeof(buf), it->type, &it->v,
+					   it->flags);
 			fprintf(out, "%s %s", it->label, buf);
+			break;
+		case KMT_SUM_NOTE_VALUE:
+			format_val(buf, sizeof(buf), it->type, &it->v, it->flags);
+			fprintf(out, "%*s %s", (int)it->width, buf, it->label);
 			break;
 		case KMT_SUM_RATIO:
 			fprintf(out, "%s %" PRIu64 "/%" PRIu64, it->label,

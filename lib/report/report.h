@@ -47,6 +47,14 @@ enum kmt_col_flags {
 	KMT_COL_TENTHS	  = 1 << 6, /* text: a KMT_V_PCT to one decimal,
 				     * "40.0%", and "-" for NaN (a share
 				     * of nothing) */
+	/*
+	 * The text of a KMT_V_DOUBLE, in a column or a summary item:
+	 * KMT_COL_RATE, a count a second as perf stat writes it, "%8.3f"
+	 * then " M/sec", " K/sec" or " /sec"; KMT_COL_NS, seconds to the
+	 * nanosecond, "%.9f".  JSON and CSV have the number.
+	 */
+	KMT_COL_RATE	  = 1 << 7,
+	KMT_COL_NS	  = 1 << 8,
 };
 
 struct kmt_col {
@@ -113,6 +121,26 @@ enum kmt_table_style {
 	 * is what goes before its value: ", PID "), then a newline.
 	 */
 	KMT_TABLE_BLOCK,
+	/*
+	 * Text: the rows alone, in the columns' col_text, with no title,
+	 * heading, rule, blank line or "(none)" around them: lines that
+	 * continue a summary's (a tool's own layout, perf stat's).
+	 */
+	KMT_TABLE_BARE,
+};
+
+/*
+ * How text lays out a column, where the style's way is not wanted:
+ * sep goes before the cell in place of the style's separator (before
+ * the first column, in place of its leading blank); NULL: the style's.
+ * width, when not 0, is the least width of each cell, cell by cell as
+ * printf's "%18s": a wider cell is drawn whole and pushes the rest of
+ * its line, the others stay put.  0: the column's widest cell (or
+ * heading).
+ */
+struct kmt_col_text {
+	const char *sep;
+	unsigned int width;
 };
 
 /*
@@ -162,6 +190,8 @@ struct kmt_table {
 	size_t nr_legend;
 	/* KMT_TABLE_FIXED: the width of each column's cells in text */
 	const unsigned int *widths;
+	/* text: one per column (ncols), or NULL: the style's layout */
+	const struct kmt_col_text *col_text;
 };
 
 /* the values of row i: in vals, or made into buf (ncols values) */
@@ -191,11 +221,12 @@ enum kmt_sum_kind {
 	 */
 	KMT_SUM_BEGIN,
 	KMT_SUM_END,
-};
-
-enum kmt_sum_flags {
-	KMT_SUM_NO_TEXT = 1 << 0, /* JSON, CSV and ndjson only: text has
-				   * the value in another form (a NOTE) */
+	/*
+	 * A text-only line of a value: the value right-aligned in width,
+	 * then the label ("       1.220965111 seconds time elapsed");
+	 * JSON and CSV have the value in another item.
+	 */
+	KMT_SUM_NOTE_VALUE,
 };
 
 struct kmt_sum_item {
@@ -207,14 +238,20 @@ struct kmt_sum_item {
 	const char *note;	/* text: appended in parentheses */
 	/* its events were not recorded: no value (text says so, JSON null) */
 	const struct kmt_missing *missing;
-	unsigned int flags;	/* enum kmt_sum_flags */
+	/*
+	 * enum kmt_col_flags of the value: KMT_COL_NO_TEXT (JSON and CSV
+	 * only), and the text forms KMT_COL_RATE and KMT_COL_NS
+	 */
+	unsigned int flags;
+	unsigned int width;	/* KMT_SUM_NOTE_VALUE: of the value */
 };
 
 struct kmt_summary {
 	/*
 	 * "SUMMARY (SLAB allocator)", underlined in text; NULL: text draws
 	 * the items' lines alone, without the blank line and heading before
-	 * them (a command's "key: value" lines)
+	 * them (a command's "key: value" lines).  A summary whose items are all
+	 * text-only (blank lines, notes) is no ndjson row.
 	 */
 	const char *title;
 	struct kmt_sum_item *items;

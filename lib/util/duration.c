@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -78,5 +79,25 @@ const char *kmt_utc_text(uint64_t unix_ns, int iso, char *buf, size_t len)
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, iso ? 'T' : ' ',
 		 tm.tm_hour, tm.tm_min, tm.tm_sec,
 		 (unsigned int)(unix_ns / 1000 % 1000000), iso ? "Z" : " UTC");
+	return buf;
+}
+
+const char *kmt_duration_text(uint64_t ns, char *buf, size_t size)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {
+		{ "h", 3600000000000ULL }, { "m", 60000000000ULL },
+		{ "s", 1000000000ULL }, { "ms", 1000000ULL }, { "us", 1000ULL },
+		{ "ns", 1ULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1; i++) {
+		if (ns && ns % units[i].ns == 0)
+			break;
+	}
+	snprintf(buf, size, "%" PRIu64 "%s", ns / units[i].ns, units[i].unit);
 	return buf;
 }

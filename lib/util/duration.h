@@ -29,4 +29,11 @@ int kmt_parse_seconds(const char *s, size_t len, uint64_t *ns);
  */
 const char *kmt_utc_text(uint64_t unix_ns, int iso, char *buf, size_t len);
 
+/*
+ * ns in that grammar, in the largest unit that holds it whole ("50ms",
+ * "1500ms", "2s", "90s", "1h"), so that it reads back as ns exactly:
+ * for messages that name a bound.  Returns buf.
+ */
+const char *kmt_duration_text(uint64_t ns, char *buf, size_t size);
+
 #endif

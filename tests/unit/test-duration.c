@@ -58,4 +58,28 @@ static void test_seconds(void)
 	CHECK_EQ_U64(ns, 1000000001ULL);
 }
 
-KMT_TESTS(KMT_TEST(test_units), KMT_TEST(test_refused), KMT_TEST(test_seconds))
+/* the text names the bound exactly, and reads back as the same ns */
+static void test_text(void)
+{
+	static const uint64_t values[] = {
+		50000000ULL, 1500000000ULL, 2000000000ULL, 90000000000ULL,
+		3600000000000ULL, 7200000000000ULL, 250000ULL, 7ULL, 1ULL,
+		1000000001ULL,
+	};
+	static const char *const texts[] = {
+		"50ms", "1500ms", "2s", "90s", "1h", "2h", "250us", "7ns", "1ns",
+		"1000000001ns",
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		CHECK_STR(kmt_duration_text(values[i], buf, sizeof(buf)),
+			  texts[i]);
+		CHECK_EQ_U64(ns_of(buf), values[i]);
+	}
+	CHECK_STR(kmt_duration_text(0, buf, sizeof(buf)), "0ns");
+}
+
+KMT_TESTS(KMT_TEST(test_units), KMT_TEST(test_refused), KMT_TEST(test_seconds),
+	  KMT_TEST(test_text))
