@@ -11,6 +11,7 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 			 enum kmt_val_type type, const union kmt_val *v)
 {
 	char buf[32];
+	size_t i;
 
 	switch (type) {
 	case KMT_V_U64:
@@ -31,6 +32,15 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 	case KMT_V_HEX:
 		snprintf(buf, sizeof(buf), "%#" PRIx64, v->u);
 		kmt_json_str(j, key, buf);
+		break;
+	case KMT_V_BOOL:
+		kmt_json_bool(j, key, v->u != 0);
+		break;
+	case KMT_V_LIST:
+		kmt_json_arr_open(j, key);
+		for (i = 0; v->list && i < v->list->n; i++)
+			kmt_json_s64(j, NULL, v->list->v[i]);
+		kmt_json_arr_close(j);
 		break;
 	}
 }
@@ -105,7 +115,7 @@ static void json_series(struct kmt_json *j, const char *key,
 		return;
 	kmt_json_obj_open(j, key);
 	for (c = 0; c < t->ncols; c++) {
-		if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+		if (t->cols[c].flags & (KMT_COL_TEXT_ONLY | KMT_COL_ABSENT))
 			continue;
 		kmt_json_arr_open(j, t->cols[c].key);
 		for (r = 0; r < t->nrows; r++)
@@ -120,6 +130,7 @@ static void json_series(struct kmt_json *j, const char *key,
 static void json_table(struct kmt_json *j, const char *key,
 		       const struct kmt_table *t)
 {
+	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	union kmt_val *buf;
 	size_t r, c;
 
@@ -133,10 +144,13 @@ static void json_table(struct kmt_json *j, const char *key,
 	kmt_json_arr_open(j, key);
 	for (r = 0; r < t->nrows; r++) {
 		const union kmt_val *row = kmt_table_row(t, r, buf);
+		uint64_t absent = kmt_row_absent(row, ac);
 
 		kmt_json_obj_open(j, NULL);
 		for (c = 0; c < t->ncols; c++) {
-			if (!(t->cols[c].flags & KMT_COL_TEXT_ONLY))
+			if (!(t->cols[c].flags & (KMT_COL_TEXT_ONLY |
+						  KMT_COL_ABSENT)) &&
+			    !(absent >> c & 1))
 				json_cell(j, t, c, &row[c]);
 		}
 		kmt_json_obj_close(j);
@@ -154,11 +168,20 @@ static void json_table(struct kmt_json *j, const char *key,
 
 void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s)
 {
+	int in_object = 0;
 	size_t i;
 
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
+		if (it->kind == KMT_SUM_OBJECT) {
+			if (in_object)
+				kmt_json_obj_close(j);
+			in_object = it->key != NULL;
+			if (in_object)
+				kmt_json_obj_open(j, it->key);
+			continue;
+		}
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
 		    it->kind != KMT_SUM_NOTE) {
 			kmt_json_null(j, it->key);
@@ -182,9 +205,12 @@ void kmt_render_json_summary(struct kmt_json *j, const struct kmt_summary *s)
 			break;
 		case KMT_SUM_BLANK:
 		case KMT_SUM_NOTE:
+		case KMT_SUM_OBJECT:
 			break;
 		}
 	}
+	if (in_object)
+		kmt_json_obj_close(j);
 }
 
 static void json_unreadable(struct kmt_json *j,
@@ -282,7 +308,8 @@ static void json_meta(struct kmt_json *j, const struct kmt_report_meta *m)
 
 int kmt_render_json(const struct kmt_report *r, FILE *out)
 {
-	return kmt_render_json_except(r, out, NULL, 1);
+	/* a report of a series is a line of a stream of them */
+	return kmt_render_json_except(r, out, NULL, !r->meta.seq);
 }
 
 int kmt_render_json_except(const struct kmt_report *r, FILE *out,

@@ -14,6 +14,9 @@
  * ("slab.summary"), a view not recorded ("pcpu.not_recorded"), a
  * table's columns or rows not recorded ("leaks.callsites_not_recorded")
  * and the rows -l or --top left out ("timeline.callsites_omitted").
+ * A summary of text lines alone has nothing for a row.  A report of a
+ * series (top's refreshes, watch's intervals) says which one in every
+ * row, "seq" from 1, its span_ns the time from the series' start.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +44,8 @@ static void row_open(struct kmt_json *j, FILE *out,
 	snprintf(table, sizeof(table), "%s%s%s%s", sec->group,
 		 *sec->group ? "." : "", sec->key, suffix);
 	kmt_json_str(j, "table", table);
+	if (m->seq)
+		kmt_json_u64(j, "seq", m->seq);
 }
 
 static void row_close(struct kmt_json *j)
@@ -54,16 +59,20 @@ static void table_rows(const struct kmt_report_meta *m,
 		       FILE *out)
 {
 	const struct kmt_table *t = &sec->table;
+	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	struct kmt_json j;
 	size_t row, c;
 
 	for (row = 0; row < t->nrows; row++) {
 		const union kmt_val *v = kmt_table_row(t, row, buf);
+		uint64_t absent = kmt_row_absent(v, ac);
 
 		row_open(&j, out, m, sec, "");
 		/* the columns as --json has them: null where not recorded */
 		for (c = 0; c < t->ncols; c++) {
-			if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+			if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY |
+						 KMT_COL_ABSENT)) ||
+			    (absent >> c & 1))
 				continue;
 			if (t->unrecorded >> c & 1)
 				kmt_json_null(&j, t->cols[c].key);
@@ -84,6 +93,19 @@ static void table_rows(const struct kmt_report_meta *m,
 		kmt_render_json_unrecorded(&j, t);
 		row_close(&j);
 	}
+}
+
+/* whether a summary has members for JSON, not only lines of text */
+static int has_values(const struct kmt_summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->items[i].kind != KMT_SUM_BLANK &&
+		    s->items[i].kind != KMT_SUM_NOTE)
+			return 1;
+	}
+	return 0;
 }
 
 int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
@@ -108,6 +130,8 @@ int kmt_render_ndjson(const struct kmt_report *r, FILE *out)
 			table_rows(&r->meta, sec, buf, out);
 			break;
 		case KMT_SEC_SUMMARY:
+			if (!has_values(&sec->summary))
+				break;
 			row_open(&j, out, &r->meta, sec, "");
 			kmt_render_json_summary(&j, &sec->summary);
 			row_close(&j);

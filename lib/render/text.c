@@ -171,6 +171,22 @@ static size_t pct_width(double d)
 	return kmt_dec_width(milli / 1000) + 5;
 }
 
+/* "1 2 3", cut at size as snprintf cuts */
+static void fmt_list(char *buf, size_t size, const struct kmt_list *l)
+{
+	size_t i, used = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; l && i < l->n && used < size; i++) {
+		n = snprintf(buf + used, size - used, "%s%" PRId64, i ? " " : "",
+			     l->v[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
 /*
  * The text of a value: in buf, or the string itself for a string value;
  * its length in *len.
@@ -228,6 +244,12 @@ static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
 	case KMT_V_HEX:
 		*len = fmt_hex(buf, v->u);
 		return buf;
+	case KMT_V_BOOL:
+		*len = v->u ? 3 : 2;
+		return v->u ? "yes" : "no";
+	case KMT_V_LIST:
+		fmt_list(buf, size, v->list);
+		break;
 	}
 	*len = strlen(buf);
 	return buf;
@@ -265,7 +287,10 @@ static size_t cell_width(enum kmt_val_type type, const union kmt_val *v,
 		return v->str ? strlen(v->str) : 0;
 	case KMT_V_HEX:
 		return hex_width(v->u);
+	case KMT_V_BOOL:
+		return v->u ? 3 : 2;
 	case KMT_V_DOUBLE:
+	case KMT_V_LIST:
 		break;
 	}
 	cell_text(buf, sizeof(buf), type, v, flags, &n);
@@ -533,23 +558,40 @@ static void rule(FILE *out, size_t width)
 	fputc('\n', out);
 }
 
+/* columns that are no column of the text: drawn elsewhere or not at all */
+#define NOT_COLUMN (KMT_COL_NO_TEXT | KMT_COL_ABSENT | KMT_COL_BELOW)
+
+/* what the pieces of a table share: its column widths, measured once */
+struct text_layout {
+	size_t *w;
+	size_t line;		/* at least as long as any line of the table */
+	int fits;		/* every row line fits (struct line) */
+	int absent;		/* the KMT_COL_ABSENT column, or -1 */
+	int below;		/* the table has KMT_COL_BELOW columns */
+	size_t indent;		/* where their lines start: the second column */
+};
+
 /* the heading (row NULL) or a row of a table */
 static void table_line(struct line *l, const struct kmt_table *t,
-		       const size_t *w, const union kmt_val *row)
+		       const struct text_layout *lay, const union kmt_val *row)
 {
 	/* 4 bytes each, so that a fitting line copies a constant size */
 	const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  \0";
 	size_t seplen = t->style == KMT_TABLE_PERF ? 3 : 2;
-	int first = 1;
+	uint64_t absent = row ? kmt_row_absent(row, lay->absent) : 0;
+	int first = 1, fixed = t->style == KMT_TABLE_FIXED;
+	const size_t *w = lay->w;
 	size_t c;
 
 	for (c = 0; c < t->ncols; c++) {
 		const struct kmt_col *col = &t->cols[c];
 		int left = col->flags & KMT_COL_LEFT;
 
-		if (col->flags & KMT_COL_NO_TEXT)
+		if (col->flags & NOT_COLUMN)
 			continue;
-		if (first) {
+		if (fixed) {
+			pad(l, kmt_col_gap(col));
+		} else if (first) {
 			put(l, " ", 1);
 		} else if (l->fits) {
 			memcpy(l->buf + l->len, sep, 4);
@@ -558,7 +600,9 @@ static void table_line(struct line *l, const struct kmt_table *t,
 			put(l, sep, seplen);
 		}
 		first = 0;
-		if (row && (t->unrecorded >> c & 1) && t->missing) {
+		if (absent >> c & 1) {
+			field(l, "", 0, w[c], left);
+		} else if (row && (t->unrecorded >> c & 1) && t->missing) {
 			const char *word = kmt_missing_word(t->missing);
 
 			field(l, word, strlen(word), w[c], left);
@@ -581,12 +625,27 @@ static void table_line(struct line *l, const struct kmt_table *t,
 	}
 }
 
-/* what the pieces of a table share: its column widths, measured once */
-struct text_layout {
-	size_t *w;
-	size_t line;		/* at least as long as any line of the table */
-	int fits;		/* every row line fits (struct line) */
-};
+/*
+ * KMT_TABLE_FIXED: the widths are the columns' own, nothing is measured;
+ * the lines under the rows start where the second column does
+ */
+static void fixed_widths(const struct kmt_table *t, struct text_layout *lay)
+{
+	size_t c, line = 0, drawn = 0;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct kmt_col *col = &t->cols[c];
+
+		if (col->flags & NOT_COLUMN)
+			continue;
+		line += kmt_col_gap(col);
+		if (drawn++ < 2)
+			lay->indent = line;
+		lay->w[c] = kmt_col_width(col);
+		line += lay->w[c];
+	}
+	lay->line = line;
+}
 
 /*
  * Column widths: the widest cell or heading.  A joined pair ("Total/Per")
@@ -595,10 +654,11 @@ struct text_layout {
  */
 static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 {
-	size_t n = t->ncols ? t->ncols : 1, r, c, line = 0;
+	size_t n = t->ncols ? t->ncols : 1, r, c, line = 0, drawn = 0;
 	size_t *w = calloc(n, sizeof(*w));
 	struct col_measure *m = calloc(n, sizeof(*m));
 	union kmt_val *rowbuf = calloc(n, sizeof(*rowbuf));
+	int fixed = t->style == KMT_TABLE_FIXED;
 
 	if (!w || !m || !rowbuf) {
 		free(w);
@@ -606,20 +666,28 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		free(rowbuf);
 		return -ENOMEM;
 	}
+	lay->w = w;
+	lay->absent = kmt_table_col_flagged(t, KMT_COL_ABSENT);
+	lay->below = kmt_table_col_flagged(t, KMT_COL_BELOW) >= 0;
+	if (fixed) {
+		fixed_widths(t, lay);
+		goto done;
+	}
 	for (r = 0; r < t->nrows; r++) {
 		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
+		uint64_t absent = kmt_row_absent(row, lay->absent);
 
 		for (c = 0; c < t->ncols; c++) {
 			const struct kmt_col *col = &t->cols[c];
 
-			if (!(col->flags & KMT_COL_NO_TEXT))
+			if (!(col->flags & NOT_COLUMN) && !(absent >> c & 1))
 				measure(&m[c], col->type, &row[c], col->flags);
 		}
 	}
 	for (c = 0; c < t->ncols && t->nrows; c++) {
 		const struct kmt_col *col = &t->cols[c];
 
-		if (!(col->flags & KMT_COL_NO_TEXT))
+		if (!(col->flags & NOT_COLUMN))
 			w[c] = measured_width(&m[c], col->type, col->flags);
 	}
 	/* a heading wider than a joined pair widens its first half */
@@ -631,7 +699,7 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		    need < strlen(kmt_missing_word(t->missing)))
 			need = strlen(kmt_missing_word(t->missing));
 
-		if (col->flags & KMT_COL_NO_TEXT)
+		if (col->flags & NOT_COLUMN)
 			continue;
 		if (col->flags & KMT_COL_JOIN_NEXT) {
 			if (w[c] + 1 + w[c + 1] < need)
@@ -645,19 +713,25 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		const struct kmt_col *col = &t->cols[c];
 		size_t cw = w[c];
 
-		if (col->flags & KMT_COL_NO_TEXT)
+		if (col->flags & NOT_COLUMN)
 			continue;
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			cw = w[c] + 1 + w[c + 1];
+		/* the second column starts after the first and a separator */
+		if (drawn++ == 1)
+			lay->indent = line +
+				      (t->style == KMT_TABLE_PERF ? 3 : 2);
+		else if (drawn == 1)
+			lay->indent = 1;
 		line += cw + (line ? 3 : 1);
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			c++;
 	}
+	lay->line = line;
+done:
 	free(m);
 	free(rowbuf);
-	lay->w = w;
-	lay->line = line;
-	lay->fits = line + PAD_SLACK <= LINE_TEXT_MAX;
+	lay->fits = lay->line + PAD_SLACK <= LINE_TEXT_MAX;
 	return 0;
 }
 
@@ -684,7 +758,7 @@ static void table_notes(const struct kmt_table *t, FILE *f)
 		fprintf(f, " %s:", kmt_missing_word(t->missing));
 		for (c = 0; c < t->ncols; c++) {
 			if (!(t->unrecorded >> c & 1) ||
-			    (t->cols[c].flags & KMT_COL_NO_TEXT))
+			    (t->cols[c].flags & NOT_COLUMN))
 				continue;
 			fprintf(f, "%s %s", k++ ? "," : "", t->cols[c].title);
 		}
@@ -700,6 +774,23 @@ static void table_notes(const struct kmt_table *t, FILE *f)
 }
 
 /*
+ * A row's KMT_COL_BELOW lines, written as they are: they are not cut
+ * (a stack may be longer than a line of the table may)
+ */
+static void below_lines(struct out *o, const struct kmt_table *t,
+			const struct text_layout *lay, const union kmt_val *row)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (!(t->cols[c].flags & KMT_COL_BELOW) || !row[c].str)
+			continue;
+		out_flush(o);
+		fprintf(o->f, "%*s%s\n", (int)lay->indent, "", row[c].str);
+	}
+}
+
+/*
  * Rows [r0, r1) of a table; its title and heading before them when r0
  * is 0, what ends it after them when r1 is its last.  -ENOMEM, or 0.
  */
@@ -709,6 +800,7 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
 				       sizeof(*rowbuf));
 	struct out o = { .f = f, .buf = malloc(OUT_BUF) };
+	int fixed = t->style == KMT_TABLE_FIXED;
 	size_t r, line = lay->line;
 	struct line l;
 
@@ -725,16 +817,21 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 		if (t->style == KMT_TABLE_PERF)
 			rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
 		line_begin(&o, &l, 0);
-		table_line(&l, t, lay->w, NULL);
+		table_line(&l, t, lay, NULL);
 		line_end(&o, &l);
 		out_flush(&o);
-		rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
-			RULE_WIDTH : line);
+		if (!fixed)
+			rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
+				RULE_WIDTH : line);
 	}
 	for (r = r0; r < r1; r++) {
+		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
+
 		line_begin(&o, &l, lay->fits);
-		table_line(&l, t, lay->w, kmt_table_row(t, r, rowbuf));
+		table_line(&l, t, lay, row);
 		line_end(&o, &l);
+		if (lay->below)
+			below_lines(&o, t, lay, row);
 	}
 	out_flush(&o);
 	free(o.buf);
@@ -744,7 +841,7 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 	if (t->total_rows > t->nrows)
 		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
 			t->total_rows - t->nrows == 1 ? "" : "s");
-	if (!t->nrows)
+	if (!t->nrows && !fixed)
 		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
@@ -757,13 +854,19 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 	size_t i, n;
 	char buf[64];
 
-	fprintf(out, "\n%s\n", s->title);
-	for (n = strlen(s->title); n; n--)
-		fputc('=', out);
-	fputc('\n', out);
+	if (s->title) {
+		fprintf(out, "\n%s\n", s->title);
+		for (n = strlen(s->title); n; n--)
+			fputc('=', out);
+		fputc('\n', out);
+	}
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
+		/* members of JSON's alone */
+		if (it->kind == KMT_SUM_OBJECT ||
+		    (!it->label && it->kind != KMT_SUM_BLANK))
+			continue;
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
 		    it->kind != KMT_SUM_NOTE) {
 			fprintf(out, "%s %s", it->label,
@@ -794,6 +897,8 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 			break;
 		case KMT_SUM_NOTE:
 			fprintf(out, "%s", it->label);
+			break;
+		case KMT_SUM_OBJECT:
 			break;
 		}
 		if (it->note)

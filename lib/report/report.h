@@ -23,6 +23,9 @@ enum kmt_val_type {
 	KMT_V_DURATION,	/* nanoseconds: text "1.25ms", JSON and CSV the number */
 	KMT_V_TIME,	/* a timestamp in ns: text "5678.123456" as traces print
 			 * it, JSON and CSV the number */
+	KMT_V_BOOL,	/* text "yes" or "no", JSON true or false, CSV 1 or 0 */
+	KMT_V_LIST,	/* integers (a trend, counts by order), struct
+			 * kmt_list: text and CSV "1 2 3", JSON an array */
 };
 
 enum kmt_col_flags {
@@ -33,7 +36,29 @@ enum kmt_col_flags {
 	KMT_COL_GROUPED   = 1 << 4, /* text: thousands separators */
 	KMT_COL_TEXT_ONLY = 1 << 5, /* text only: JSON and CSV have the
 				     * full form in another column */
+	/*
+	 * Not a value but a u64 of the columns (bit c) this row has no
+	 * value in: left out of the row in JSON, ndjson and CSV, blank in
+	 * text (a member only some rows have).  Drawn nowhere itself.
+	 */
+	KMT_COL_ABSENT	  = 1 << 6,
+	/*
+	 * Text, with KMT_COL_TEXT_ONLY, a string: not a column but a line
+	 * of its own under the row, from where the row's second column
+	 * starts (a stack under its callsite); NULL: no line.
+	 */
+	KMT_COL_BELOW	  = 1 << 7,
 };
+
+/*
+ * KMT_TABLE_FIXED, in a column's flags: its width in text (up to 255),
+ * and the blanks before it (up to 15; the first column's: at the start
+ * of the line)
+ */
+#define KMT_COL_WIDTH(n)	(((unsigned int)(n) & 0xff) << 16)
+#define KMT_COL_GAP(n)		(((unsigned int)(n) & 0xf) << 24)
+#define kmt_col_width(col)	((col)->flags >> 16 & 0xff)
+#define kmt_col_gap(col)	((col)->flags >> 24 & 0xf)
 
 struct kmt_col {
 	const char *key;	/* JSON member name */
@@ -42,11 +67,18 @@ struct kmt_col {
 	unsigned int flags;
 };
 
+/* the value of a KMT_V_LIST cell or item */
+struct kmt_list {
+	size_t n;
+	int64_t v[];
+};
+
 union kmt_val {
 	uint64_t u;
 	int64_t s;
 	double d;
 	const char *str;
+	const struct kmt_list *list;	/* NULL: empty */
 };
 
 /*
@@ -77,6 +109,15 @@ enum kmt_table_style {
 	 * column, {"key": [v0, v1, ...], ...}, ready to plot.
 	 */
 	KMT_TABLE_SERIES,
+	/*
+	 * Columns of fixed widths, as top and ps draw theirs, so that a
+	 * screen drawn again in place does not move: each column's gap of
+	 * blanks, then its cell in its width (KMT_COL_GAP, KMT_COL_WIDTH; a
+	 * wider cell widens its own line only, as printf's "%8s" does); the
+	 * heading with no rule under it, and for no rows nothing more.
+	 * Flags LEFT, NO_TEXT, TEXT_ONLY, ABSENT and BELOW apply.
+	 */
+	KMT_TABLE_FIXED,
 };
 
 /*
@@ -146,11 +187,22 @@ enum kmt_sum_kind {
 	KMT_SUM_PAGES,		/* "%-30s: %16 [ %16 KB ]": requests and bytes */
 	KMT_SUM_BLANK,		/* an empty line in text */
 	KMT_SUM_NOTE,		/* a text-only line */
+	/*
+	 * Not in text: in JSON (and ndjson) the items after it, to the next
+	 * OBJECT item or the end, are members of an object named key ("totals":
+	 * {...}); key NULL: back at the summary's own level.  In CSV their
+	 * columns are "key.member".
+	 */
+	KMT_SUM_OBJECT,
 };
 
 struct kmt_sum_item {
 	enum kmt_sum_kind kind;
-	const char *label;	/* text, exactly as printed before the value */
+	/*
+	 * text, exactly as printed before the value; NULL: the value is not
+	 * in text (JSON, ndjson and CSV only)
+	 */
+	const char *label;
 	const char *key;	/* JSON member name */
 	enum kmt_val_type type;
 	union kmt_val v, v2;
@@ -160,7 +212,11 @@ struct kmt_sum_item {
 };
 
 struct kmt_summary {
-	const char *title;	/* "SUMMARY (SLAB allocator)" */
+	/*
+	 * "SUMMARY (SLAB allocator)"; NULL: text draws the lines alone, no
+	 * blank line, title or rule before them
+	 */
+	const char *title;
 	struct kmt_sum_item *items;
 	size_t nr;
 	size_t alloc;
@@ -269,6 +325,14 @@ struct kmt_report_meta {
 	 * boot and start columns, which every row carries everywhere.
 	 */
 	int bare;
+	/*
+	 * The report is one of a series that a command draws as it runs
+	 * (top's refreshes, watch's intervals), the seq-th from 1, and
+	 * first_ts..last_ts the time from the series' start to it; 0: a
+	 * report alone.  JSON is then one line a report (JSON Lines), CSV's
+	 * lines begin with seq, and ndjson's rows carry it, "seq".
+	 */
+	uint64_t seq;
 };
 
 /* a number -> a text made for a report (in its arena, or static) */
@@ -373,6 +437,22 @@ int kmt_table_mark_kind_unrecorded(struct kmt_table *t, const char *col,
 void kmt_summary_mark_unrecorded(struct kmt_summary *s,
 				 const char *const *keys, size_t nr,
 				 const struct kmt_missing *m);
+
+/* the index of t's first column with flag (KMT_COL_ABSENT), or -1 */
+int kmt_table_col_flagged(const struct kmt_table *t, unsigned int flag);
+
+/* the columns row has no value in, by its KMT_COL_ABSENT column ac */
+static inline uint64_t kmt_row_absent(const union kmt_val *row, int ac)
+{
+	return ac >= 0 ? row[ac].u : 0;
+}
+
+/*
+ * A list of n values (KMT_V_LIST) in r's arena; NULL when out of memory,
+ * with r->oom set
+ */
+const struct kmt_list *kmt_report_list(struct kmt_report *r,
+				       const int64_t *v, size_t n);
 
 /* room for n more rows at once; 0 or -ENOMEM */
 int kmt_table_reserve(struct kmt_table *t, size_t n);

@@ -278,6 +278,14 @@ static size_t ref_text(char *buf, size_t size, const struct width_case *c,
 		snprintf(buf, size, "%" PRIu64 ".%06" PRIu64,
 			 v->u / 1000000000, v->u / 1000 % 1000000);
 		break;
+	case KMT_V_BOOL:
+		snprintf(buf, size, "%s", v->u ? "yes" : "no");
+		break;
+	case KMT_V_LIST:
+		for (k = 0, o = 0; v->list && k < v->list->n && o < size; k++)
+			o += (size_t)snprintf(buf + o, size - o, "%s%" PRId64,
+					      k ? " " : "", v->list->v[k]);
+		break;
 	}
 	n = strlen(buf);
 	if ((c->type == KMT_V_DOUBLE || c->type == KMT_V_PCT) && n > 255)
