@@ -187,7 +187,7 @@ static void csv_summary(FILE *out, uint64_t seq,
 			const struct kmt_section *sec)
 {
 	const char *object = NULL;
-	char col[160], name[160];
+	char name[160], col[sizeof(name) + 16];
 	size_t k;
 
 	for (k = 0; k < sec->summary.nr; k++) {
