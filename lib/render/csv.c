@@ -142,7 +142,7 @@ static void csv_table(FILE *out, uint64_t seq, const struct kmt_section *sec,
 		for (c = 0; c < t->ncols; c++) {
 			if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY |
 						 KMT_COL_ABSENT)) ||
-			    (absent >> c & 1))
+			    kmt_cell_absent(absent, c))
 				continue;
 			cell_head(out, seq, sec->group, sec->key, "", k,
 				  t->cols[c].key);

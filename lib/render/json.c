@@ -150,7 +150,7 @@ static void json_table(struct kmt_json *j, const char *key,
 		for (c = 0; c < t->ncols; c++) {
 			if (!(t->cols[c].flags & (KMT_COL_TEXT_ONLY |
 						  KMT_COL_ABSENT)) &&
-			    !(absent >> c & 1))
+			    !kmt_cell_absent(absent, c))
 				json_cell(j, t, c, &row[c]);
 		}
 		kmt_json_obj_close(j);

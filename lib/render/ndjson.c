@@ -72,7 +72,7 @@ static void table_rows(const struct kmt_report_meta *m,
 		for (c = 0; c < t->ncols; c++) {
 			if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY |
 						 KMT_COL_ABSENT)) ||
-			    (absent >> c & 1))
+			    kmt_cell_absent(absent, c))
 				continue;
 			if (t->unrecorded >> c & 1)
 				kmt_json_null(&j, t->cols[c].key);

@@ -600,7 +600,7 @@ static void table_line(struct line *l, const struct kmt_table *t,
 			put(l, sep, seplen);
 		}
 		first = 0;
-		if (absent >> c & 1) {
+		if (kmt_cell_absent(absent, c)) {
 			field(l, "", 0, w[c], left);
 		} else if (row && (t->unrecorded >> c & 1) && t->missing) {
 			const char *word = kmt_missing_word(t->missing);
@@ -680,7 +680,8 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		for (c = 0; c < t->ncols; c++) {
 			const struct kmt_col *col = &t->cols[c];
 
-			if (!(col->flags & NOT_COLUMN) && !(absent >> c & 1))
+			if (!(col->flags & NOT_COLUMN) &&
+			    !kmt_cell_absent(absent, c))
 				measure(&m[c], col->type, &row[c], col->flags);
 		}
 	}

@@ -447,6 +447,12 @@ static inline uint64_t kmt_row_absent(const union kmt_val *row, int ac)
 	return ac >= 0 ? row[ac].u : 0;
 }
 
+/* whether column c is among them (the first 64 columns can be) */
+static inline int kmt_cell_absent(uint64_t absent, size_t c)
+{
+	return c < 64 && (absent >> c & 1);
+}
+
 /*
  * A list of n values (KMT_V_LIST) in r's arena; NULL when out of memory,
  * with r->oom set
