@@ -19,9 +19,10 @@
 #include "bpf/names.h"
 #include "bpf/top.h"
 #include "builtin.h"
+#include "live-out.h"
 #include "options.h"
-#include "util/json.h"
-#include "util/strbuf.h"
+#include "render/render.h"
+#include "report/report.h"
 
 static const char *const top_usage[] = {
 	"kmemtrace top [<options>] [-a | -p <pid>,... | [--follow] -- <command> [<args>...]]",
@@ -52,248 +53,73 @@ static const struct {
 struct top_out {
 	struct kmt_top *t;
 	struct bpf_run *run;
-	FILE *out;
+	struct live_out lo;
 	enum kmt_top_view view;
 	enum kmt_top_col sort;
-	int json;
 	int limit;		/* rows; 0: all */
 	int width;		/* characters a line; 0: no limit */
 	int interactive;
 	const char *target;
 };
 
-/* 1234567 -> "1.2M": columns stay narrow on a busy machine */
-static const char *human(char *buf, size_t size, double v)
+/*
+ * The refresh as a report r, for the batch output or a screen of rows
+ * (rows > 0); free it with kmt_report_free.  0, or -1 (errno ENOMEM).
+ */
+static int make_report(struct top_out *o, struct kmt_report *r, int rows)
 {
-	static const char units[] = "KMGTP";
-	double a = v < 0 ? -v : v;
-	int u = -1;
-
-	while (a >= 9999.5 && u < 4) {
-		a /= 1000;
-		v /= 1000;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, size, "%.0f", v);
-	else
-		snprintf(buf, size, "%.*f%c", a < 99.95 ? 1 : 0, v, units[u]);
-	return buf;
-}
-
-static const char *drops_line(const struct kmt_top *t, char *buf,
-			      size_t size)
-{
-	static const enum kmt_bpf_stat drops[] = {
-		KMT_S_SITES_FULL, KMT_S_LIVE_FULL, KMT_S_STACK_FULL,
-		KMT_S_STACK_FAILED, KMT_S_STACKS_AGG_FULL,
-		KMT_S_COMM_FULL,
+	struct kmt_top_show sh = {
+		.view = o->view, .sort = o->sort, .target = o->target,
+		.limit = (size_t)(rows > 0 ? rows : o->limit),
+		.screen = rows > 0,
 	};
-	size_t used = 0, i;
+	struct kmt_section *head;
+	struct kmt_sum_item keys = {
+		.kind = KMT_SUM_NOTE,
+		.label = "keys: q quit; views c callsite, k cache, P process, s stack; sort a f b o l g w p",
+	};
 
-	buf[0] = 0;
-	for (i = 0; i < NR(drops); i++) {
-		uint64_t v = t->totals.stats[drops[i]];
-
-		if (v)
-			used += snprintf(buf + used, size - used, "%s%s %llu",
-					 used ? ", " : "",
-					 kmt_bpf_stat_name(drops[i]),
-					 (unsigned long long)v);
-		if (used >= size)
-			return buf;
-	}
-	if (t->totals.missed)
-		snprintf(buf + used, size - used,
-			 "%sevents the kernel skipped (a program already running on the CPU) %llu",
-			 used ? ", " : "", (unsigned long long)t->totals.missed);
-	else if (!used)
-		snprintf(buf, size, "none");
-	return buf;
+	live_out_report(&o->lo, r);
+	if (kmt_top_report(o->t, &sh, r))
+		goto oom;
+	/* the screen's keys, under the header */
+	head = kmt_report_section(r, "", "refresh");
+	if (rows > 0 && (!head || kmt_summary_add(&head->summary, &keys)))
+		goto oom;
+	return 0;
+oom:
+	errno = ENOMEM;
+	return -1;
 }
 
-static void put_line(const struct top_out *o, const char *line)
+/*
+ * The text of a screen, each line cut to the terminal's width and
+ * cleared to its end: the screen is drawn over the last one
+ */
+static int put_screen(const struct top_out *o, const struct kmt_report *r)
 {
-	if (o->width > 0)
-		fprintf(o->out, "%.*s", o->width, line);
-	else
-		fputs(line, o->out);
-	fputs(o->interactive ? "\033[K\r\n" : "\n", o->out);
-}
+	char *text = NULL, *line, *nl;
+	size_t len = 0, n;
+	FILE *m = open_memstream(&text, &len);
+	int ret;
 
-static void print_text(const struct top_out *o, int max_rows)
-{
-	const struct kmt_top *t = o->t;
-	const struct kmt_top_totals *tt = &t->totals;
-	double secs = kmt_top_interval(t);
-	char line[1024], a[32], b[32], c[32], d[32], e[32], f[32];
-	int est = t->sample > 1, i, n;
-	size_t r;
-
-	if (secs <= 0)
-		secs = 1e-9;
-	snprintf(line, sizeof(line),
-		 "kmemtrace top - %.1fs, %s, view %s, sort %s, live sampled 1 in %u%s",
-		 (t->now_ns - t->start_ns) / 1e9, o->target,
-		 kmt_top_view_name(o->view), kmt_top_col_name(o->sort),
-		 t->sample ? t->sample : 1, est ? " (~ estimates)" : "");
-	put_line(o, line);
-	snprintf(line, sizeof(line),
-		 "events %s/s, allocs %s/s, frees %s/s, alloc bytes %s/s, waste %s/s, pages %s/s",
-		 human(a, sizeof(a), tt->d_events / secs),
-		 human(b, sizeof(b), tt->d_allocs / secs),
-		 human(c, sizeof(c), tt->d_frees / secs),
-		 human(d, sizeof(d), tt->d_bytes / secs),
-		 human(e, sizeof(e), tt->d_waste / secs),
-		 human(f, sizeof(f), tt->d_pages / secs));
-	put_line(o, line);
-	snprintf(line, sizeof(line),
-		 "since start: %s event%s, live %s%s object%s, %s%s byte%s, %llu process%s exited",
-		 human(a, sizeof(a), (double)tt->events),
-		 tt->events == 1 ? "" : "s", est ? "~" : "",
-		 human(b, sizeof(b), (double)tt->live),
-		 tt->live == 1 ? "" : "s", est ? "~" : "",
-		 human(c, sizeof(c), (double)tt->live_bytes),
-		 tt->live_bytes == 1 ? "" : "s",
-		 (unsigned long long)tt->exited, tt->exited == 1 ? "" : "es");
-	put_line(o, line);
-	snprintf(line, sizeof(line), "drops: ");
-	drops_line(t, line + 7, sizeof(line) - 7);
-	put_line(o, line);
-	if (o->interactive)
-		put_line(o, "keys: q quit; views c callsite, k cache, P process, s stack; sort a f b o l g w p");
-	put_line(o, "");
-	snprintf(line, sizeof(line),
-		 "%8s %8s %8s %8s %8s %8s %8s %6s %6s %6s %6s  %s",
-		 "ALLOC/s", "FREE/s", "BYTES/s", "LIVE", "LIVE_B", "GROW/s",
-		 "WASTE/s", "PG0/s", "PG1/s", "PG2/s", "PG3+/s",
-		 o->view == KMT_TOP_CALLSITE ? "CALLSITE" :
-		 o->view == KMT_TOP_CACHE ? "CACHE" :
-		 o->view == KMT_TOP_PROCESS ? "PID COMM" : "STACK");
-	put_line(o, line);
-	n = (int)t->nr_rows;
-	if (max_rows > 0 && n > max_rows)
-		n = max_rows;
-	for (i = 0; i < n; i++) {
-		const struct kmt_top_row *row = &t->rows[i];
-		char label[512], pg[KMT_TOP_ORDERS][48], live[48], lb[48];
-		int k;
-
-		for (k = 0; k < KMT_TOP_ORDERS; k++) {
-			human(a, sizeof(a), row->d_pages[k] / secs);
-			snprintf(pg[k], sizeof(pg[k]), "%s%s",
-				 row->est_pages ? "~" : "", a);
-		}
-		snprintf(live, sizeof(live), "%s%s", est ? "~" : "",
-			 human(a, sizeof(a), (double)row->live));
-		snprintf(lb, sizeof(lb), "%s%s", est ? "~" : "",
-			 human(a, sizeof(a), (double)row->live_bytes));
-		kmt_top_row_label(o->t, o->view, row, label, sizeof(label));
-		snprintf(line, sizeof(line),
-			 "%8s %8s %8s %8s %8s %8s %8s %6s %6s %6s %6s  %s",
-			 human(a, sizeof(a), row->d_allocs / secs),
-			 human(b, sizeof(b), row->d_frees / secs),
-			 human(c, sizeof(c), row->d_bytes / secs),
-			 live, lb,
-			 human(d, sizeof(d), row->d_live_bytes / secs),
-			 human(e, sizeof(e), row->d_waste / secs),
-			 pg[0], pg[1], pg[2], pg[3], label);
-		put_line(o, line);
+	if (!m)
+		return -1;
+	ret = kmt_renderer_find("text")->render(r, m);
+	if (fclose(m) || ret) {
+		free(text);
+		return -1;
 	}
-	r = t->nr_rows - n;
-	if (r && !o->interactive) {
-		snprintf(line, sizeof(line), "... %zu more row%s", r,
-			 r == 1 ? "" : "s");
-		put_line(o, line);
+	for (line = text; (nl = memchr(line, '\n', len - (line - text)));
+	     line = nl + 1) {
+		n = (size_t)(nl - line);
+		if (o->width > 0 && n > (size_t)o->width)
+			n = (size_t)o->width;
+		fwrite(line, 1, n, o->lo.f);
+		fputs("\033[K\r\n", o->lo.f);
 	}
-}
-
-static void print_json(const struct top_out *o)
-{
-	const struct kmt_top *t = o->t;
-	const struct kmt_top_totals *tt = &t->totals;
-	double secs = kmt_top_interval(t);
-	struct kmt_json j;
-	char label[512];
-	size_t i, n = t->nr_rows;
-	int k;
-
-	if (o->limit > 0 && n > (size_t)o->limit)
-		n = o->limit;
-	kmt_json_init(&j, o->out, 0);
-	kmt_json_obj_open(&j, NULL);
-	kmt_json_double(&j, "time", (t->now_ns - t->start_ns) / 1e9);
-	kmt_json_double(&j, "interval", secs);
-	kmt_json_str(&j, "target", o->target);
-	kmt_json_str(&j, "view", kmt_top_view_name(o->view));
-	kmt_json_str(&j, "sort", kmt_top_col_name(o->sort));
-	kmt_json_u64(&j, "sample", t->sample ? t->sample : 1);
-	kmt_json_bool(&j, "live_estimated", t->sample > 1);
-	kmt_json_obj_open(&j, "totals");
-	kmt_json_u64(&j, "events", tt->events);
-	kmt_json_u64(&j, "allocs", tt->allocs);
-	kmt_json_u64(&j, "frees", tt->frees);
-	kmt_json_u64(&j, "bytes", tt->bytes);
-	kmt_json_u64(&j, "waste", tt->waste);
-	kmt_json_u64(&j, "pages", tt->pages);
-	kmt_json_u64(&j, "page_frees", tt->page_frees);
-	kmt_json_u64(&j, "live", tt->live);
-	kmt_json_u64(&j, "live_bytes", tt->live_bytes);
-	kmt_json_u64(&j, "exited_processes", tt->exited);
-	kmt_json_double(&j, "events_per_s", secs > 0 ? tt->d_events / secs : 0);
-	kmt_json_double(&j, "allocs_per_s", secs > 0 ? tt->d_allocs / secs : 0);
-	kmt_json_double(&j, "frees_per_s", secs > 0 ? tt->d_frees / secs : 0);
-	kmt_json_double(&j, "bytes_per_s", secs > 0 ? tt->d_bytes / secs : 0);
-	kmt_json_double(&j, "pages_per_s", secs > 0 ? tt->d_pages / secs : 0);
-	kmt_json_obj_close(&j);
-	kmt_json_obj_open(&j, "counters");
-	for (k = 0; k < KMT_S_NR; k++)
-		if (kmt_bpf_stat_counted(o->t->bpf, k))
-			kmt_json_u64(&j, kmt_bpf_stat_name(k), tt->stats[k]);
-	kmt_json_u64(&j, "events the kernel skipped", tt->missed);
-	kmt_json_obj_close(&j);
-	kmt_json_arr_open(&j, "rows");
-	for (i = 0; i < n; i++) {
-		const struct kmt_top_row *r = &t->rows[i];
-		char addr[32];
-
-		kmt_json_obj_open(&j, NULL);
-		kmt_json_str(&j, kmt_top_view_name(o->view),
-			     kmt_top_row_label(o->t, o->view, r, label,
-					       sizeof(label)));
-		if (o->view == KMT_TOP_CALLSITE || o->view == KMT_TOP_STACK) {
-			snprintf(addr, sizeof(addr), "0x%llx",
-				 (unsigned long long)r->site);
-			kmt_json_str(&j, "address", addr);
-		}
-		if (o->view == KMT_TOP_PROCESS)
-			kmt_json_u64(&j, "pid", r->key);
-		kmt_json_u64(&j, "allocs", r->allocs);
-		kmt_json_u64(&j, "frees", r->frees);
-		kmt_json_u64(&j, "bytes", r->bytes);
-		kmt_json_u64(&j, "waste", r->waste);
-		kmt_json_arr_open(&j, "pages");
-		for (k = 0; k < KMT_TOP_ORDERS; k++)
-			kmt_json_u64(&j, NULL, r->pages[k]);
-		kmt_json_arr_close(&j);
-		kmt_json_bool(&j, "pages_estimated", r->est_pages);
-		kmt_json_u64(&j, "live", r->live);
-		kmt_json_u64(&j, "live_bytes", r->live_bytes);
-		for (k = 0; k < KMT_TOP_NR_COLS; k++) {
-			char key[40];
-
-			if (k == KMT_TOP_LIVE || k == KMT_TOP_LIVE_BYTES)
-				continue;
-			snprintf(key, sizeof(key), "%s_per_s",
-				 kmt_top_col_name(k));
-			kmt_json_double(&j, key, kmt_top_row_value(t, r, k));
-		}
-		kmt_json_obj_close(&j);
-	}
-	kmt_json_arr_close(&j);
-	kmt_json_u64(&j, "rows_omitted", t->nr_rows - n);
-	kmt_json_obj_close(&j);
-	kmt_json_finish(&j);
+	free(text);
+	return 0;
 }
 
 /* the terminal as it was, put back on every way out */
@@ -327,20 +153,39 @@ static void term_restore(struct term *tm)
 	tm->raw = 0;
 }
 
-static void draw(struct top_out *o)
+/* 0, or -1 (errno) */
+static int draw(struct top_out *o)
 {
+	struct kmt_report r;
 	struct winsize ws;
-	int rows = 24;
+	int rows = 24, ret;
 
 	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row) {
 		rows = ws.ws_row;
 		o->width = ws.ws_col;
 	}
-	fputs("\033[H", o->out);
 	/* the header takes 7 lines and the column titles 1 */
-	print_text(o, rows - 8 > 1 ? rows - 8 : 1);
-	fputs("\033[J", o->out);
-	fflush(o->out);
+	ret = make_report(o, &r, rows - 8 > 1 ? rows - 8 : 1);
+	if (!ret) {
+		fputs("\033[H", o->lo.f);
+		ret = put_screen(o, &r);
+		fputs("\033[J", o->lo.f);
+		fflush(o->lo.f);
+	}
+	kmt_report_free(&r);
+	return ret;
+}
+
+/* a refresh in the batch output; 0, or -1 (errno) */
+static int print_refresh(struct top_out *o)
+{
+	struct kmt_report r;
+	int ret = make_report(o, &r, 0);
+
+	if (!ret)
+		ret = live_out_draw(&o->lo, &r);
+	kmt_report_free(&r);
+	return ret;
 }
 
 /* one key: 1 when the view or the order changed, -1 to quit */
@@ -377,7 +222,7 @@ static uint64_t now_ns(void)
 int cmd_top(int argc, char **argv)
 {
 	const char *view_arg = "callsite", *sort_arg = NULL;
-	const char *output = NULL;
+	const char *output = NULL, *format = NULL, *host = NULL;
 	int sites_max = 65536, live_max = 65536, stacks_max = 8192, sample = 64;
 	int batch = 0, iterations = 0, json = 0, limit = 20, no_stacks = 0;
 	uint64_t delay = 2000000000ULL;
@@ -390,8 +235,10 @@ int cmd_top(int argc, char **argv)
 		OPT_STRING(0, "view", &view_arg, "view", "callsite (default), cache, process or stack"),
 		OPT_STRING('s', "sort", &sort_arg, "column", "allocs, frees, bytes (default), live, live-bytes, growth, waste, pages"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "rows printed in batch mode (default 20; 0: all)"),
-		OPT_BOOL(0, "json", &json, "batch mode, one JSON object a refresh"),
-		OPT_STRING('o', "output", &output, "file", "write the batch output to <file>"),
+		OPT_WORDS(0, "format", &format, "name", live_out_list_formats, "batch mode in this format (listed below; default text)"),
+		OPT_BOOL(0, "json", &json, "batch mode, one JSON object a refresh (--format json)"),
+		OPT_STRING('o', "output", &output, "file", "write the batch output to <file> ('-': stdout)"),
+		OPT_STRING(0, "host", &host, "name", "ndjson: the host name every row carries (default: this machine's)"),
 		OPT_GROUP("what to trace"),
 		OPT_BOOL('a', "all-cpus", &run.t.all, "the whole system (the default without a command)"),
 		OPT_STRING('p', "pid", &run.t.pid_list, "pid,...", "only these processes"),
@@ -413,7 +260,7 @@ int cmd_top(int argc, char **argv)
 	struct top_out o;
 	struct term tm = { .raw = 0 };
 	char target[256], pinned[32];
-	int nargs, code, view, sort, done = 0, refreshes = 0;
+	int nargs, code, view, sort, done = 0, refreshes = 0, out_failed = 0;
 
 	nargs = kmt_parse_options(argc, argv, options, top_usage,
 				  KMT_PARSE_STOP_AT_NON_OPTION);
@@ -433,7 +280,10 @@ int cmd_top(int argc, char **argv)
 	if (sample & (sample - 1))
 		return kmt_usage_error("option '--sample' needs a power of two, not '%d'",
 				       sample);
-	if (json || output)
+	code = live_out_format(&o.lo, format, json);
+	if (code)
+		return code;
+	if (json || output || format)
 		batch = 1;
 	if (!batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return kmt_usage_error("the live view needs a terminal; -b prints refreshes as text");
@@ -458,16 +308,9 @@ int cmd_top(int argc, char **argv)
 		code = 2;
 		goto out_bpf;
 	}
-	o.out = stdout;
-	if (output) {
-		o.out = fopen(output, "w");
-		if (!o.out) {
-			kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
-				      strerror(errno));
-			code = 2;
-			goto out_names;
-		}
-	}
+	code = live_out_open(&o.lo, output, host);
+	if (code)
+		goto out_names;
 	bpf_run_target(&run, target, sizeof(target));
 	code = bpf_run_start(&run, &bpf);
 	if (code)
@@ -479,11 +322,11 @@ int cmd_top(int argc, char **argv)
 			bpf_run_size(pinned, sizeof(pinned),
 				     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
 	kmt_top_init(&top, &bpf, &names, now_ns());
+	live_out_start(&o.lo);
 	o.t = &top;
 	o.run = &run;
 	o.view = view;
 	o.sort = sort;
-	o.json = json;
 	o.limit = limit;
 	o.width = 0;
 	o.interactive = !batch;
@@ -539,30 +382,27 @@ int cmd_top(int argc, char **argv)
 			code = 2;
 			break;
 		}
-		if (o.interactive)
-			draw(&o);
-		else if (json)
-			print_json(&o);
-		else {
-			print_text(&o, o.limit);
-			fputc('\n', o.out);
+		if (o.interactive ? draw(&o) : print_refresh(&o)) {
+			if (errno == ENOMEM)
+				kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+			else
+				kmt_error(KMT_EXIT_RUNTIME, "cannot write the refresh: %s",
+					  strerror(errno));
+			code = 2;
+			out_failed = 1;
+			break;
 		}
-		fflush(o.out);
 		if (iterations && refreshes >= iterations && !redraw)
 			done = 1;
 	}
 	if (o.interactive)
 		term_restore(&tm);
-	if (code == 2)
+	if (code == 2 && !out_failed)
 		kmt_error(KMT_EXIT_RUNTIME, "%s", top.errmsg);
 	kmt_top_free(&top);
 out_file:
 	kmt_bpf_detach(&bpf);
-	if (output && fclose(o.out) && !code) {
-		kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
-			      strerror(errno));
-		code = 2;
-	}
+	code = live_out_close(&o.lo, code);
 out_names:
 	kmt_bpf_names_free(&names);
 out_bpf:

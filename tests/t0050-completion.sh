@@ -92,6 +92,14 @@ test_expect_success 'the sort keys offered are those report -h lists' '
 	test_cmp listed offered
 '
 
+test_expect_success 'top and watch: the formats a refresh can be drawn in, after --format' '
+	printf "csv\njson\nndjson\ntext\n" >expect &&
+	complete_words kmemtrace top --format "" >out && test_cmp expect out &&
+	complete_words kmemtrace watch --format "" >out && test_cmp expect out &&
+	complete_words kmemtrace top --ho >out &&
+	echo --host >expect && test_cmp expect out
+'
+
 test_expect_success 'after --, the command record runs' '
 	complete_words kmemtrace record -q -- trueX >out &&
 	! test -s out &&

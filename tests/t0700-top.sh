@@ -1,6 +1,7 @@
 #!/bin/sh
 # kmemtrace top: usage errors; where BPF cannot be used, one line that
-# says why; batch text and JSON with every view; -p counts only that
+# says why; batch text and JSON with every view; ndjson and CSV say what
+# JSON says, with the machine and the refresh; -p counts only that
 # process; `-- CMD` passes the command's status on; the live view in a
 # terminal (tmux): a key per view and per sort column, q quits and gives
 # the terminal back.
@@ -18,6 +19,13 @@ test_expect_success 'usage errors: 129 and one line pointing to -h' '
 	"$KMEMTRACE" top -b --sample 6 2>err; test $? = 129 &&
 	"$KMEMTRACE" top -b --follow 2>err; test $? = 129 &&
 	grep "^kmemtrace top: error: --follow needs a command" err
+'
+
+test_expect_success '--format: the formats a refresh can be drawn in, and no other' '
+	"$KMEMTRACE" top -b --format html 2>err; test $? = 129 &&
+	grep "^kmemtrace top: error: unknown format .html.: the formats are text, json, csv, ndjson" err &&
+	"$KMEMTRACE" top -b --format json --json 2>err; test $? = 129 &&
+	grep "error: --format and --json exclude each other" err
 '
 
 test_expect_success 'the live view wants a terminal, and says so' '
@@ -125,6 +133,66 @@ test_expect_success '-p: only that process, and it stops when the process ends' 
 	d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 	ev = [r for r in d["rows"] if r["callsite"].startswith("do_eventfd+")]
 	assert len(ev) == 1 and ev[0]["allocs"] == 200, ev
+	EOF
+'
+
+# One process's 200 eventfds seen by three tops at once, each drawing
+# the same counts in its format: ndjson and CSV must say what JSON says
+test_expect_success '--format ndjson and csv: the rows JSON has, with the machine and the refresh' '
+	"$HELPERS/kmt-fdleak" -w -n 200 -k 0 >fmt-helper.out &
+	wait_for "^[0-9]" fmt-helper.out || exit 1
+	hp=$(head -n 1 fmt-helper.out)
+	"$KMEMTRACE" top -b --json -p $hp -d 600 -l 0 -o f.json 2>f1.err &
+	t1=$!
+	"$KMEMTRACE" top -b --format ndjson --host kmt-test-host -p $hp -d 600 \
+		-l 0 -o f.ndjson 2>f2.err &
+	t2=$!
+	"$KMEMTRACE" top -b --format csv -p $hp -d 600 -l 0 -o f.csv 2>f3.err &
+	t3=$!
+	wait_for "^kmemtrace top: process" f1.err &&
+	wait_for "^kmemtrace top: process" f2.err &&
+	wait_for "^kmemtrace top: process" f3.err &&
+	kill -USR1 $hp && wait_for "^done" fmt-helper.out
+	kill $hp; wait $t1 && wait $t2 && wait $t3 || exit 1
+	uname -r >kernel && cat /proc/sys/kernel/random/boot_id >boot &&
+	python3 - f.json f.ndjson f.csv kernel boot <<-\EOF
+	import csv, json, sys
+	j = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+	rows = [json.loads(l) for l in open(sys.argv[2])]
+	kernel = open(sys.argv[4]).read().strip()
+	boot = open(sys.argv[5]).read().strip()
+	assert rows, "no ndjson rows"
+	for r in rows:
+	    assert r["host"] == "kmt-test-host" and r["kernel"] == kernel, r
+	    assert r["boot_id"] == boot and r["input"] == "live", r
+	    assert r["start_time"].endswith("Z") and r["start_unix_ns"] > 0, r
+	    assert r["table"] in ("refresh", "rows", "rows_omitted"), r["table"]
+	    assert r["seq"] >= 1 and r["span_ns"] > 0, r
+	last = max(r["seq"] for r in rows)
+	mine = [r for r in rows if r["seq"] == last]
+	head = [r for r in mine if r["table"] == "refresh"]
+	assert len(head) == 1 and abs(head[0]["time"] * 1e9 - head[0]["span_ns"]) < 1000, head
+	assert set(head[0]["totals"]) == set(j["totals"]), head[0]["totals"]
+	assert set(head[0]["counters"]) == set(j["counters"])
+	assert [r["rows_omitted"] for r in mine if r["table"] == "rows_omitted"] == [0]
+	nd = [r for r in mine if r["table"] == "rows"]
+	meta = {"host", "kernel", "input", "first_ts_ns", "span_ns", "boot_id",
+	        "start_time", "start_unix_ns", "table", "seq"}
+	assert all(set(r) - meta == set(j["rows"][0]) for r in nd), nd[0]
+	ev = lambda rs: [r["allocs"] for r in rs if r["callsite"].startswith("do_eventfd+")]
+	assert ev(nd) == ev(j["rows"]) == [200], (ev(nd), ev(j["rows"]))
+	cells = list(csv.reader(open(sys.argv[3])))
+	assert cells[0] == ["seq", "table", "row", "column", "value"], cells[0]
+	last = max(int(c[0]) for c in cells[1:])
+	got = {(c[1], int(c[2]), c[3]): c[4] for c in cells[1:] if int(c[0]) == last}
+	row = [k[1] for k, v in got.items()
+	       if k[0] == "rows" and k[2] == "callsite" and v.startswith("do_eventfd+")]
+	assert len(row) == 1 and got[("rows", row[0], "allocs")] == "200", row
+	assert got[("rows", row[0], "pages_estimated")] in ("0", "1")
+	assert len(got[("rows", row[0], "pages")].split()) == 4
+	assert int(got[("refresh", 0, "totals.events")]) > 0
+	assert got[("refresh", 0, "live_estimated")] == "1"
+	assert got[("rows_omitted", 0, "rows_omitted")] == "0"
 	EOF
 '
 

@@ -3,7 +3,8 @@
 # says why; a steady leak stands out at the default settings on a busy
 # machine; frees in softirq context are seen (no false leaks); every
 # loss is counted and a failed stack id is never a stack; the memory the
-# maps pin is stated; `-- CMD` passes the command's status on.
+# maps pin is stated; ndjson and CSV say what JSON says, with the
+# machine and the interval; `-- CMD` passes the command's status on.
 # test: alone
 . "$(dirname "$0")/lib.sh"
 
@@ -17,6 +18,13 @@ test_expect_success 'usage errors: 129 and one line pointing to -h' '
 	grep "needs a power of two" err &&
 	"$KMEMTRACE" watch -p 1 -- true 2>err; test $? = 129 &&
 	grep "^kmemtrace watch: error: -p goes with neither" err
+'
+
+test_expect_success '--format: the formats an interval can be drawn in, and no other' '
+	"$KMEMTRACE" watch --format folded 2>err; test $? = 129 &&
+	grep "^kmemtrace watch: error: unknown format .folded.: the formats are text, json, csv, ndjson" err &&
+	"$KMEMTRACE" watch --format csv --json 2>err; test $? = 129 &&
+	grep "error: --format and --json exclude each other" err
 '
 
 if [ "$(id -u)" != 0 ]; then
@@ -126,6 +134,71 @@ test_expect_success 'frees in softirq context are seen: no false leaks' '
 	assert not sk, sk
 	ev = [s["count"] for s in w["callsites"] if s["callsite"].startswith("do_eventfd+")]
 	assert ev == [10], ev
+	EOF
+'
+
+# Ten eventfds a process keeps, seen by three watches at once, each
+# drawing the same objects in its format: ndjson and CSV must say what
+# JSON says
+test_expect_success '--format ndjson and csv: the stacks and callsites JSON has, with the machine and the interval' '
+	"$HELPERS/kmt-fdleak" -w -n 50 -k 10 >fmt-helper.out &
+	wait_for "^[0-9]" fmt-helper.out || exit 1
+	hp=$(head -n 1 fmt-helper.out)
+	args="-p $hp --sample 1 --older-than 0 -I 600 -l 0"
+	"$KMEMTRACE" watch $args --json -o f.json 2>f1.err &
+	w1=$!
+	"$KMEMTRACE" watch $args --format ndjson --host kmt-test-host \
+		-o f.ndjson 2>f2.err &
+	w2=$!
+	"$KMEMTRACE" watch $args --format csv -o f.csv 2>f3.err &
+	w3=$!
+	wait_for "^kmemtrace watch:" f1.err &&
+	wait_for "^kmemtrace watch:" f2.err &&
+	wait_for "^kmemtrace watch:" f3.err &&
+	kill -USR1 $hp &&
+	wait_for "^done" fmt-helper.out
+	kill -INT $w1 $w2 $w3; wait $w1 && wait $w2 && wait $w3; rc=$?
+	kill $hp
+	test $rc = 0 &&
+	uname -r >kernel && cat /proc/sys/kernel/random/boot_id >boot &&
+	python3 - f.json f.ndjson f.csv kernel boot <<-\EOF
+	import csv, json, sys
+	j = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+	rows = [json.loads(l) for l in open(sys.argv[2])]
+	kernel = open(sys.argv[4]).read().strip()
+	boot = open(sys.argv[5]).read().strip()
+	tables = ("interval", "stacks", "stacks_omitted", "callsites")
+	for r in rows:
+	    assert r["host"] == "kmt-test-host" and r["kernel"] == kernel, r
+	    assert r["boot_id"] == boot and r["input"] == "live", r
+	    assert r["start_time"].endswith("Z") and r["start_unix_ns"] > 0, r
+	    assert r["table"] in tables and r["seq"] >= 1, r
+	last = max(r["seq"] for r in rows)
+	mine = [r for r in rows if r["seq"] == last]
+	head = [r for r in mine if r["table"] == "interval"]
+	assert len(head) == 1 and head[0]["final"] and head[0]["sample"] == 1, head
+	assert abs(head[0]["time"] * 1e9 - head[0]["span_ns"]) < 1000, head
+	assert set(head[0]["counters"]) == set(j["counters"])
+	ev = lambda rs: [r["count"] for r in rs if r["callsite"].startswith("do_eventfd+")]
+	sites = [r for r in mine if r["table"] == "callsites"]
+	assert ev(sites) == ev(j["callsites"]) == [10], (ev(sites), ev(j["callsites"]))
+	meta = {"host", "kernel", "input", "first_ts_ns", "span_ns", "boot_id",
+	        "start_time", "start_unix_ns", "table", "seq"}
+	assert all(set(r) - meta == set(j["callsites"][0]) for r in sites), sites[0]
+	stacks = [r for r in mine if r["table"] == "stacks"]
+	st = [r for r in stacks if r["callsite"].startswith("do_eventfd+")]
+	assert st and all("do_eventfd" in r["stack"] for r in st), st
+	assert all(("order" in r) == (r["kind"] == "page") for r in stacks)
+	assert all(isinstance(r["trend"], list) and isinstance(r["growing"], bool) for r in stacks)
+	cells = list(csv.reader(open(sys.argv[3])))
+	assert cells[0] == ["seq", "table", "row", "column", "value"], cells[0]
+	last = max(int(c[0]) for c in cells[1:])
+	got = {(c[1], int(c[2]), c[3]): c[4] for c in cells[1:] if int(c[0]) == last}
+	row = [k[1] for k, v in got.items()
+	       if k[0] == "callsites" and k[2] == "callsite" and v.startswith("do_eventfd+")]
+	assert len(row) == 1 and got[("callsites", row[0], "count")] == "10", row
+	assert got[("interval", 0, "final")] == "1"
+	assert got[("interval", 0, "counters.stacks given back")].isdigit()
 	EOF
 '
 

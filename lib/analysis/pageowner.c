@@ -1660,7 +1660,7 @@ static struct kmt_table *count_table(struct kmt_report *r, const char *key,
 				     unsigned int flags)
 {
 	struct kmt_table *t = kmt_report_add_table(r, "", key, NULL, cols, 4,
-						   KMT_TABLE_FIXED);
+						   KMT_TABLE_WIDTHS);
 
 	if (!t)
 		return NULL;
@@ -1727,7 +1727,7 @@ static int add_memcgs(struct kmt_report *r, const struct kmt_po_analysis *a)
 	struct kmt_table *t = kmt_report_add_table(r, "", "memcgs", NULL,
 						   memcg_cols,
 						   NCOLS(memcg_cols),
-						   KMT_TABLE_FIXED);
+						   KMT_TABLE_WIDTHS);
 	char n1[32], n2[32], label[160];
 	const char **legend;
 	struct named_count *v;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bpf/top.h"
+#include "report/report.h"
 #include "util/array.h"
 
 static const char *const view_names[KMT_TOP_NR_VIEWS] = {
@@ -698,4 +699,376 @@ const char *kmt_top_row_label(struct kmt_top *t, enum kmt_top_view view,
 		break;
 	}
 	return buf;
+}
+
+/*
+ * The report of a refresh.  Its text is the screen top has always drawn:
+ * rates in a few characters ("1.2M"), "~" before an estimate; its JSON
+ * the numbers themselves.
+ */
+
+/* a header line, and a label, cut where the screen's were */
+#define TOP_LINE	1024
+#define TOP_LABEL	512
+
+/* 1234567 -> "1.2M": columns stay narrow on a busy machine */
+static const char *human(char *buf, size_t size, double v)
+{
+	static const char units[] = "KMGTP";
+	double a = v < 0 ? -v : v;
+	int u = -1;
+
+	while (a >= 9999.5 && u < 4) {
+		a /= 1000;
+		v /= 1000;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, "%.*f%c", a < 99.95 ? 1 : 0, v, units[u]);
+	return buf;
+}
+
+/* every drop by name, or "none" */
+static const char *drops_line(const struct kmt_top *t, char *buf,
+			      size_t size)
+{
+	static const enum kmt_bpf_stat drops[] = {
+		KMT_S_SITES_FULL, KMT_S_LIVE_FULL, KMT_S_STACK_FULL,
+		KMT_S_STACK_FAILED, KMT_S_STACKS_AGG_FULL,
+		KMT_S_COMM_FULL,
+	};
+	size_t used = 0, i;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(drops) / sizeof(drops[0]); i++) {
+		uint64_t v = t->totals.stats[drops[i]];
+
+		if (v)
+			used += snprintf(buf + used, size - used, "%s%s %llu",
+					 used ? ", " : "",
+					 kmt_bpf_stat_name(drops[i]),
+					 (unsigned long long)v);
+		if (used >= size)
+			return buf;
+	}
+	if (t->totals.missed)
+		snprintf(buf + used, size - used,
+			 "%sevents the kernel skipped (a program already running on the CPU) %llu",
+			 used ? ", " : "", (unsigned long long)t->totals.missed);
+	else if (!used)
+		snprintf(buf, size, "none");
+	return buf;
+}
+
+/* a line of the header: text alone */
+static int top_note(struct kmt_report *r, struct kmt_summary *s,
+		    const char *line)
+{
+	struct kmt_sum_item it = {
+		.kind = KMT_SUM_NOTE, .label = kmt_report_strdup(r, line),
+	};
+
+	return kmt_summary_add(s, &it);
+}
+
+/* a member of JSON's alone: no label, no text */
+static int top_member(struct kmt_summary *s, enum kmt_sum_kind kind,
+		      const char *key, enum kmt_val_type type,
+		      union kmt_val v)
+{
+	struct kmt_sum_item it = {
+		.kind = kind, .key = key, .type = type, .v = v,
+	};
+
+	return kmt_summary_add(s, &it);
+}
+
+static int top_double(struct kmt_summary *s, const char *key, double d)
+{
+	return top_member(s, KMT_SUM_VALUE, key, KMT_V_DOUBLE,
+			  (union kmt_val){ .d = d });
+}
+
+static int top_u64(struct kmt_summary *s, const char *key, uint64_t u)
+{
+	return top_member(s, KMT_SUM_VALUE, key, KMT_V_U64,
+			  (union kmt_val){ .u = u });
+}
+
+static int top_header(struct kmt_top *t, const struct kmt_top_show *sh,
+		      struct kmt_report *r)
+{
+	const struct kmt_top_totals *tt = &t->totals;
+	double secs = kmt_top_interval(t), rs = secs > 0 ? secs : 1e-9;
+	char line[TOP_LINE], a[32], b[32], c[32], d[32], e[32], f[32];
+	struct kmt_summary *s;
+	int est = t->sample > 1, err = 0, k;
+
+	s = kmt_report_add_summary(r, "", "refresh", NULL);
+	if (!s)
+		return -ENOMEM;
+	snprintf(line, sizeof(line),
+		 "kmemtrace top - %.1fs, %s, view %s, sort %s, live sampled 1 in %u%s",
+		 (t->now_ns - t->start_ns) / 1e9, sh->target,
+		 kmt_top_view_name(sh->view), kmt_top_col_name(sh->sort),
+		 t->sample ? t->sample : 1, est ? " (~ estimates)" : "");
+	err |= top_note(r, s, line);
+	snprintf(line, sizeof(line),
+		 "events %s/s, allocs %s/s, frees %s/s, alloc bytes %s/s, waste %s/s, pages %s/s",
+		 human(a, sizeof(a), tt->d_events / rs),
+		 human(b, sizeof(b), tt->d_allocs / rs),
+		 human(c, sizeof(c), tt->d_frees / rs),
+		 human(d, sizeof(d), tt->d_bytes / rs),
+		 human(e, sizeof(e), tt->d_waste / rs),
+		 human(f, sizeof(f), tt->d_pages / rs));
+	err |= top_note(r, s, line);
+	snprintf(line, sizeof(line),
+		 "since start: %s event%s, live %s%s object%s, %s%s byte%s, %llu process%s exited",
+		 human(a, sizeof(a), (double)tt->events),
+		 tt->events == 1 ? "" : "s", est ? "~" : "",
+		 human(b, sizeof(b), (double)tt->live),
+		 tt->live == 1 ? "" : "s", est ? "~" : "",
+		 human(c, sizeof(c), (double)tt->live_bytes),
+		 tt->live_bytes == 1 ? "" : "s",
+		 (unsigned long long)tt->exited, tt->exited == 1 ? "" : "es");
+	err |= top_note(r, s, line);
+	snprintf(line, sizeof(line), "drops: ");
+	drops_line(t, line + 7, sizeof(line) - 7);
+	err |= top_note(r, s, line);
+
+	err |= top_double(s, "time", (t->now_ns - t->start_ns) / 1e9);
+	err |= top_double(s, "interval", secs);
+	err |= top_member(s, KMT_SUM_VALUE, "target", KMT_V_STR,
+			  (union kmt_val){ .str = kmt_report_strdup(r, sh->target) });
+	err |= top_member(s, KMT_SUM_VALUE, "view", KMT_V_STR,
+			  (union kmt_val){ .str = kmt_top_view_name(sh->view) });
+	err |= top_member(s, KMT_SUM_VALUE, "sort", KMT_V_STR,
+			  (union kmt_val){ .str = kmt_top_col_name(sh->sort) });
+	err |= top_u64(s, "sample", t->sample ? t->sample : 1);
+	err |= top_member(s, KMT_SUM_VALUE, "live_estimated", KMT_V_BOOL,
+			  (union kmt_val){ .u = est });
+	err |= top_member(s, KMT_SUM_BEGIN, "totals", KMT_V_U64,
+			  (union kmt_val){ .u = 0 });
+	err |= top_u64(s, "events", tt->events);
+	err |= top_u64(s, "allocs", tt->allocs);
+	err |= top_u64(s, "frees", tt->frees);
+	err |= top_u64(s, "bytes", tt->bytes);
+	err |= top_u64(s, "waste", tt->waste);
+	err |= top_u64(s, "pages", tt->pages);
+	err |= top_u64(s, "page_frees", tt->page_frees);
+	err |= top_u64(s, "live", tt->live);
+	err |= top_u64(s, "live_bytes", tt->live_bytes);
+	err |= top_u64(s, "exited_processes", tt->exited);
+	err |= top_double(s, "events_per_s", secs > 0 ? tt->d_events / secs : 0);
+	err |= top_double(s, "allocs_per_s", secs > 0 ? tt->d_allocs / secs : 0);
+	err |= top_double(s, "frees_per_s", secs > 0 ? tt->d_frees / secs : 0);
+	err |= top_double(s, "bytes_per_s", secs > 0 ? tt->d_bytes / secs : 0);
+	err |= top_double(s, "pages_per_s", secs > 0 ? tt->d_pages / secs : 0);
+	err |= top_member(s, KMT_SUM_END, NULL, KMT_V_U64,
+			  (union kmt_val){ .u = 0 });
+	err |= top_member(s, KMT_SUM_BEGIN, "counters", KMT_V_U64,
+			  (union kmt_val){ .u = 0 });
+	for (k = 0; k < KMT_S_NR; k++)
+		if (kmt_bpf_stat_counted(t->bpf, k))
+			err |= top_u64(s, kmt_bpf_stat_name(k), tt->stats[k]);
+	err |= top_u64(s, "events the kernel skipped", tt->missed);
+	/* the screen's lines go on after these (its keys) */
+	err |= top_member(s, KMT_SUM_END, NULL, KMT_V_U64,
+			  (union kmt_val){ .u = 0 });
+	return err ? -ENOMEM : 0;
+}
+
+#define TOP_TEXT(w, g)	(KMT_COL_TEXT_ONLY | KMT_COL_WIDTH(w) | KMT_COL_GAP(g))
+
+/*
+ * A row's columns: its label (named as the view), its address or pid,
+ * then JSON's totals and rates, then the screen's cells
+ */
+enum top_col {
+	TC_LABEL, TC_ID, TC_ALLOCS, TC_FREES, TC_BYTES, TC_WASTE, TC_PAGES,
+	TC_PAGES_EST, TC_LIVE, TC_LIVE_BYTES,
+	TC_RATES,			/* one a sort column but the live two */
+	TC_TEXT = TC_RATES + KMT_TOP_NR_COLS - 2,
+	TC_TEXT_LABEL = TC_TEXT + 7 + KMT_TOP_ORDERS,
+	TC_NR
+};
+
+static const struct kmt_col top_cols[TC_NR] = {
+	[TC_ALLOCS]	= { "allocs", "Allocs", KMT_V_U64, KMT_COL_NO_TEXT },
+	[TC_FREES]	= { "frees", "Frees", KMT_V_U64, KMT_COL_NO_TEXT },
+	[TC_BYTES]	= { "bytes", "Bytes", KMT_V_U64, KMT_COL_NO_TEXT },
+	[TC_WASTE]	= { "waste", "Waste", KMT_V_U64, KMT_COL_NO_TEXT },
+	[TC_PAGES]	= { "pages", "Pages", KMT_V_LIST, KMT_COL_NO_TEXT },
+	[TC_PAGES_EST]	= { "pages_estimated", "Pages estimated", KMT_V_BOOL,
+			    KMT_COL_NO_TEXT },
+	[TC_LIVE]	= { "live", "Live", KMT_V_U64, KMT_COL_NO_TEXT },
+	[TC_LIVE_BYTES]	= { "live_bytes", "Live bytes", KMT_V_U64,
+			    KMT_COL_NO_TEXT },
+	[TC_RATES]	= { "allocs_per_s", "Allocs/s", KMT_V_DOUBLE, KMT_COL_NO_TEXT },
+	[TC_RATES + 1]	= { "frees_per_s", "Frees/s", KMT_V_DOUBLE, KMT_COL_NO_TEXT },
+	[TC_RATES + 2]	= { "bytes_per_s", "Bytes/s", KMT_V_DOUBLE, KMT_COL_NO_TEXT },
+	[TC_RATES + 3]	= { "growth_per_s", "Growth/s", KMT_V_DOUBLE, KMT_COL_NO_TEXT },
+	[TC_RATES + 4]	= { "waste_per_s", "Waste/s", KMT_V_DOUBLE, KMT_COL_NO_TEXT },
+	[TC_RATES + 5]	= { "pages_per_s", "Pages/s", KMT_V_DOUBLE, KMT_COL_NO_TEXT },
+	[TC_TEXT]	= { "allocs_per_s_text", "ALLOC/s", KMT_V_STR, TOP_TEXT(8, 0) },
+	[TC_TEXT + 1]	= { "frees_per_s_text", "FREE/s", KMT_V_STR, TOP_TEXT(8, 1) },
+	[TC_TEXT + 2]	= { "bytes_per_s_text", "BYTES/s", KMT_V_STR, TOP_TEXT(8, 1) },
+	[TC_TEXT + 3]	= { "live_text", "LIVE", KMT_V_STR, TOP_TEXT(8, 1) },
+	[TC_TEXT + 4]	= { "live_bytes_text", "LIVE_B", KMT_V_STR, TOP_TEXT(8, 1) },
+	[TC_TEXT + 5]	= { "growth_per_s_text", "GROW/s", KMT_V_STR, TOP_TEXT(8, 1) },
+	[TC_TEXT + 6]	= { "waste_per_s_text", "WASTE/s", KMT_V_STR, TOP_TEXT(8, 1) },
+	[TC_TEXT + 7]	= { "pg0_per_s_text", "PG0/s", KMT_V_STR, TOP_TEXT(6, 1) },
+	[TC_TEXT + 8]	= { "pg1_per_s_text", "PG1/s", KMT_V_STR, TOP_TEXT(6, 1) },
+	[TC_TEXT + 9]	= { "pg2_per_s_text", "PG2/s", KMT_V_STR, TOP_TEXT(6, 1) },
+	[TC_TEXT + 10]	= { "pg3_per_s_text", "PG3+/s", KMT_V_STR, TOP_TEXT(6, 1) },
+};
+
+/* the sort columns of the rates, in the order of their members */
+static const enum kmt_top_col top_rates[] = {
+	KMT_TOP_ALLOCS, KMT_TOP_FREES, KMT_TOP_BYTES, KMT_TOP_GROWTH,
+	KMT_TOP_WASTE, KMT_TOP_PAGES,
+};
+
+/* the cache view's rows have neither address nor pid */
+static size_t top_no_col(enum kmt_top_view view)
+{
+	return view == KMT_TOP_CACHE ? TC_ID : TC_NR;
+}
+
+/* the columns of view's rows, in r's arena; NULL out of memory */
+static struct kmt_col *top_view_cols(struct kmt_report *r,
+				     enum kmt_top_view view)
+{
+	static const char *const titles[KMT_TOP_NR_VIEWS] = {
+		[KMT_TOP_CALLSITE] = "CALLSITE", [KMT_TOP_CACHE] = "CACHE",
+		[KMT_TOP_PROCESS] = "PID COMM", [KMT_TOP_STACK] = "STACK",
+	};
+	struct kmt_col *cols = kmt_arena_alloc(&r->arena, sizeof(top_cols));
+
+	if (!cols)
+		return NULL;
+	memcpy(cols, top_cols, sizeof(top_cols));
+	cols[TC_LABEL] = (struct kmt_col){
+		kmt_top_view_name(view), titles[view], KMT_V_STR,
+		KMT_COL_NO_TEXT,
+	};
+	/* the callsite's address, or the pid; the cache view has neither */
+	if (view == KMT_TOP_PROCESS)
+		cols[TC_ID] = (struct kmt_col){ "pid", "Pid", KMT_V_U64,
+						KMT_COL_NO_TEXT };
+	else
+		cols[TC_ID] = (struct kmt_col){ "address", "Address", KMT_V_STR,
+						KMT_COL_NO_TEXT };
+	cols[TC_TEXT_LABEL] = (struct kmt_col){
+		"label", titles[view], KMT_V_STR,
+		KMT_COL_LEFT | TOP_TEXT(0, 2),
+	};
+	if (top_no_col(view) < TC_NR)
+		memmove(cols + TC_ID, cols + TC_ID + 1,
+			sizeof(*cols) * (TC_NR - TC_ID - 1));
+	return cols;
+}
+
+/* "~" before a number that is an estimate */
+static const char *top_cell(struct kmt_report *r, int est, double v)
+{
+	char a[32];
+
+	human(a, sizeof(a), v);
+	return est ? kmt_report_printf(r, "~%s", a) : kmt_report_strdup(r, a);
+}
+
+static int top_row(struct kmt_top *t, const struct kmt_top_show *sh,
+		   struct kmt_report *r, struct kmt_table *tab,
+		   const struct kmt_top_row *row)
+{
+	union kmt_val v[TC_NR] = { { 0 } }, *to = kmt_table_add_row(tab);
+	size_t k, c, skip = top_no_col(sh->view);
+	double secs = kmt_top_interval(t);
+	int64_t pages[KMT_TOP_ORDERS];
+	char label[TOP_LABEL];
+	int est = t->sample > 1;
+
+	if (!to)
+		return -ENOMEM;
+	if (secs <= 0)
+		secs = 1e-9;
+	v[TC_LABEL].str = kmt_report_strdup(r, kmt_top_row_label(t, sh->view,
+								 row, label,
+								 sizeof(label)));
+	v[TC_TEXT_LABEL].str = v[TC_LABEL].str;
+	if (sh->view == KMT_TOP_PROCESS)
+		v[TC_ID].u = row->key;
+	else
+		v[TC_ID].str = kmt_report_printf(r, "0x%llx",
+						 (unsigned long long)row->site);
+	v[TC_ALLOCS].u = row->allocs;
+	v[TC_FREES].u = row->frees;
+	v[TC_BYTES].u = row->bytes;
+	v[TC_WASTE].u = row->waste;
+	for (k = 0; k < KMT_TOP_ORDERS; k++)
+		pages[k] = (int64_t)row->pages[k];
+	v[TC_PAGES].list = kmt_report_list(r, pages, KMT_TOP_ORDERS);
+	v[TC_PAGES_EST].u = row->est_pages;
+	v[TC_LIVE].u = row->live;
+	v[TC_LIVE_BYTES].u = row->live_bytes;
+	for (k = 0; k < sizeof(top_rates) / sizeof(top_rates[0]); k++)
+		v[TC_RATES + k].d = kmt_top_row_value(t, row, top_rates[k]);
+	v[TC_TEXT].str = top_cell(r, 0, row->d_allocs / secs);
+	v[TC_TEXT + 1].str = top_cell(r, 0, row->d_frees / secs);
+	v[TC_TEXT + 2].str = top_cell(r, 0, row->d_bytes / secs);
+	v[TC_TEXT + 3].str = top_cell(r, est, (double)row->live);
+	v[TC_TEXT + 4].str = top_cell(r, est, (double)row->live_bytes);
+	v[TC_TEXT + 5].str = top_cell(r, 0, row->d_live_bytes / secs);
+	v[TC_TEXT + 6].str = top_cell(r, 0, row->d_waste / secs);
+	for (k = 0; k < KMT_TOP_ORDERS; k++)
+		v[TC_TEXT + 7 + k].str = top_cell(r, row->est_pages,
+						  row->d_pages[k] / secs);
+	for (c = 0, k = 0; c < TC_NR; c++) {
+		if (c != skip)
+			to[k++] = v[c];
+	}
+	return 0;
+}
+
+int kmt_top_report(struct kmt_top *t, const struct kmt_top_show *sh,
+		   struct kmt_report *r)
+{
+	size_t n = t->nr_rows, i, more;
+	struct kmt_summary *end;
+	struct kmt_table *tab;
+	struct kmt_col *cols;
+	int err;
+
+	r->meta.first_ts = t->start_ns;
+	r->meta.last_ts = t->now_ns;
+	if (sh->limit && n > sh->limit)
+		n = sh->limit;
+	more = t->nr_rows - n;
+	if (top_header(t, sh, r))
+		return -ENOMEM;
+	cols = top_view_cols(r, sh->view);
+	tab = cols ? kmt_report_add_table(r, "", "rows", NULL, cols,
+					  TC_NR - (top_no_col(sh->view) < TC_NR),
+					  KMT_TABLE_FIXED) : NULL;
+	if (!tab || kmt_table_reserve(tab, n))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (top_row(t, sh, r, tab, &t->rows[i]))
+			return -ENOMEM;
+	}
+	/* what JSON says of the rows left out, and text unless a screen */
+	end = kmt_report_add_summary(r, "", "rows_omitted", NULL);
+	if (!end)
+		return -ENOMEM;
+	err = top_u64(end, "rows_omitted", more);
+	if (more && !sh->screen)
+		err |= top_note(r, end, kmt_report_printf(r, "... %zu more row%s",
+							  more,
+							  more == 1 ? "" : "s"));
+	if (!sh->screen)
+		err |= kmt_summary_blank(end);
+	return err || r->oom ? -ENOMEM : 0;
 }

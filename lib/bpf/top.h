@@ -131,6 +131,31 @@ const char *kmt_top_row_label(struct kmt_top *t, enum kmt_top_view view,
 double kmt_top_row_value(const struct kmt_top *t, const struct kmt_top_row *r,
 			 enum kmt_top_col c);
 
+/* what a refresh shows (kmt_top_report) */
+struct kmt_top_show {
+	enum kmt_top_view view;
+	enum kmt_top_col sort;
+	size_t limit;		/* rows; 0: all */
+	const char *target;	/* "system wide", "process 12,13" */
+	/*
+	 * A screen drawn again in place: no line for the rows left out,
+	 * no blank line after the table
+	 */
+	int screen;
+};
+
+/*
+ * A refresh (t's rows built for s->view and s->sort) as sections of r,
+ * at the document's top level: the summary "refresh" (the header lines;
+ * for JSON the time, interval, totals and counters), the table "rows"
+ * (text as the screen's columns, JSON each row's totals and rates), and
+ * the summary "rows_omitted".  r's meta spans the start to this refresh.
+ * 0, or -ENOMEM.
+ */
+struct kmt_report;
+int kmt_top_report(struct kmt_top *t, const struct kmt_top_show *s,
+		   struct kmt_report *r);
+
 /* the cache key of a kmalloc of bytes_alloc size (not an address) */
 #define KMT_TOP_KMALLOC_SIZE(bytes)	((1ULL << 40) | (uint32_t)(bytes))
 #define KMT_TOP_CACHE_IS_SIZE(c)	(((c) >> 40) == 1)

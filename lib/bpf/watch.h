@@ -72,6 +72,14 @@ struct kmt_watch {
 	char errmsg[512];
 };
 
+/* what a report of an interval shows (kmt_watch_report) */
+struct kmt_watch_show {
+	const char *target;	/* "system wide", "process 12,13" */
+	size_t limit;		/* stacks and callsites; 0: all */
+	int frames;		/* of each stack in text; 0: all */
+	int final;		/* the report at the end */
+};
+
 void kmt_watch_init(struct kmt_watch *w, struct kmt_bpf *b,
 		    struct kmt_bpf_names *names, uint64_t older_than_ns,
 		    uint64_t now_ns);
@@ -82,5 +90,16 @@ void kmt_watch_free(struct kmt_watch *w);
  * any more back to the kernel.  0 or -errno (errmsg).
  */
 int kmt_watch_update(struct kmt_watch *w, uint64_t now_ns);
+
+/*
+ * The last update as sections of r, at the document's top level: the
+ * summary "interval" (the header lines; for JSON the totals and
+ * counters), the tables "stacks" (each stack under its row in text) and
+ * "callsites", and the summaries "stacks_omitted" and "end".  r's meta
+ * spans the start to this update.  0, or -ENOMEM.
+ */
+struct kmt_report;
+int kmt_watch_report(struct kmt_watch *w, const struct kmt_watch_show *s,
+		     struct kmt_report *r);
 
 #endif

@@ -18,7 +18,10 @@
  * how to record them; a view not recorded at all is the table
  * <group>.not_recorded (none_seen for text inputs).  The report's
  * header is the table meta (meta.events, meta.recorded_events,
- * meta.unreadable).
+ * meta.unreadable).  A summary's members nested in an object (top's
+ * totals) are columns "object.member".  The reports of a series (top's
+ * refreshes, watch's intervals) are one table too, each line led by the
+ * report's number, seq,table,row,column,value.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -48,6 +51,8 @@ static void csv_str(FILE *out, const char *s)
 
 static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
 {
+	size_t i;
+
 	switch (type) {
 	case KMT_V_U64:
 	case KMT_V_DURATION:
@@ -72,16 +77,24 @@ static void csv_val(FILE *out, enum kmt_val_type type, const union kmt_val *v)
 	case KMT_V_BOOL:
 		fputc(v->u ? '1' : '0', out);
 		break;
+	case KMT_V_LIST:
+		for (i = 0; v->list && i < v->list->n; i++)
+			fprintf(out, "%s%" PRId64, i ? " " : "", v->list->v[i]);
+		break;
 	}
 }
 
 /*
- * "table,row,column," before a value; suffix is added to the table,
- * group.key, or either alone where the other is "" (or key NULL)
+ * "table,row,column," before a value, after the report's seq in a
+ * series; suffix is added to the table, group.key, or either alone
+ * where the other is "" (or key NULL)
  */
-static void cell_head(FILE *out, const char *group, const char *key,
-		      const char *suffix, size_t row, const char *column)
+static void cell_head(FILE *out, uint64_t seq, const char *group,
+		      const char *key, const char *suffix, size_t row,
+		      const char *column)
 {
+	if (seq)
+		fprintf(out, "%" PRIu64 ",", seq);
 	/* a section at the document's top level (group "") is its key */
 	if (!key)
 		key = "";
@@ -91,50 +104,55 @@ static void cell_head(FILE *out, const char *group, const char *key,
 	fputc(',', out);
 }
 
-static void cell_str(FILE *out, const char *group, const char *key,
-		     const char *suffix, size_t row, const char *column,
-		     const char *val)
+static void cell_str(FILE *out, uint64_t seq, const char *group,
+		     const char *key, const char *suffix, size_t row,
+		     const char *column, const char *val)
 {
-	cell_head(out, group, key, suffix, row, column);
+	cell_head(out, seq, group, key, suffix, row, column);
 	csv_str(out, val);
 	fputc('\n', out);
 }
 
-static void cell_u64(FILE *out, const char *group, const char *key,
-		     const char *suffix, size_t row, const char *column,
-		     uint64_t val)
+static void cell_u64(FILE *out, uint64_t seq, const char *group,
+		     const char *key, const char *suffix, size_t row,
+		     const char *column, uint64_t val)
 {
-	cell_head(out, group, key, suffix, row, column);
+	cell_head(out, seq, group, key, suffix, row, column);
 	fprintf(out, "%" PRIu64 "\n", val);
 }
 
 /* what a view or columns need and how to record them, in table path */
-static void csv_missing(FILE *out, const char *group, const char *key,
-			const char *suffix, size_t row,
+static void csv_missing(FILE *out, uint64_t seq, const char *group,
+			const char *key, const char *suffix, size_t row,
 			const struct kmt_missing *m)
 {
 	size_t i;
 
 	/* a row per event, so that (row, column) names one value */
 	for (i = 0; i < m->nr_events; i++)
-		cell_str(out, group, key, suffix, row + i, "event",
+		cell_str(out, seq, group, key, suffix, row + i, "event",
 			 m->events[i]);
-	cell_str(out, group, key, suffix, row, "record_with", m->record_with);
+	cell_str(out, seq, group, key, suffix, row, "record_with",
+		 m->record_with);
 }
 
-static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
-		      size_t r1, union kmt_val *buf)
+static void csv_table(FILE *out, uint64_t seq, const struct kmt_section *sec,
+		      size_t r0, size_t r1, union kmt_val *buf)
 {
 	const struct kmt_table *t = &sec->table;
+	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	size_t k, c;
 
 	for (k = r0; k < r1; k++) {
 		const union kmt_val *row = kmt_table_row(t, k, buf);
+		uint64_t absent = kmt_row_absent(row, ac);
 
 		for (c = 0; c < t->ncols; c++) {
-			if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+			if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY |
+						 KMT_COL_ABSENT)) ||
+			    kmt_cell_absent(absent, c))
 				continue;
-			cell_head(out, sec->group, sec->key, "", k,
+			cell_head(out, seq, sec->group, sec->key, "", k,
 				  t->cols[c].key);
 			if (!(t->unrecorded >> c & 1))
 				csv_val(out, t->cols[c].type, &row[c]);
@@ -144,8 +162,9 @@ static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
 	if (r1 < t->nrows)
 		return;
 	/* an empty table is there too, and what -l left out is said */
-	cell_u64(out, sec->group, sec->key, "_rows", 0, "drawn", t->nrows);
-	cell_u64(out, sec->group, sec->key, "_rows", 0, "total",
+	cell_u64(out, seq, sec->group, sec->key, "_rows", 0, "drawn",
+		 t->nrows);
+	cell_u64(out, seq, sec->group, sec->key, "_rows", 0, "total",
 		 t->total_rows > t->nrows ? t->total_rows : t->nrows);
 	if (t->unrecorded && t->missing) {
 		const char *suffix = t->missing->known ? "_not_recorded" :
@@ -155,22 +174,25 @@ static void csv_table(FILE *out, const struct kmt_section *sec, size_t r0,
 
 		for (c = 0; c < t->ncols; c++) {
 			if (t->unrecorded >> c & 1)
-				cell_str(out, sec->group, sec->key, suffix,
+				cell_str(out, seq, sec->group, sec->key, suffix,
 					 n++, "column", t->cols[c].key);
 		}
-		csv_missing(out, sec->group, sec->key, suffix, 0, t->missing);
+		csv_missing(out, seq, sec->group, sec->key, suffix, 0,
+			    t->missing);
 	} else if (t->unrecorded_kind && t->missing) {
 		const char *suffix = t->missing->known ? "_not_recorded" :
 							 "_none_seen";
 
 		/* "leaks.callsites_not_recorded,0,kind,page" */
-		cell_str(out, sec->group, sec->key, suffix, 0,
+		cell_str(out, seq, sec->group, sec->key, suffix, 0,
 			 t->cols[t->unrecorded_col].key, t->unrecorded_kind);
-		csv_missing(out, sec->group, sec->key, suffix, 0, t->missing);
+		csv_missing(out, seq, sec->group, sec->key, suffix, 0,
+			    t->missing);
 	}
 }
 
-static void csv_summary(FILE *out, const struct kmt_section *sec)
+static void csv_summary(FILE *out, uint64_t seq,
+			const struct kmt_section *sec)
 {
 	/* the objects (KMT_SUM_BEGIN) the items are in: "outer.inner." */
 	char col[160], in[128] = "";
@@ -201,7 +223,7 @@ static void csv_summary(FILE *out, const struct kmt_section *sec)
 		}
 		if (it->kind == KMT_SUM_VALUE) {
 			snprintf(col, sizeof(col), "%s%s", in, it->key);
-			cell_head(out, sec->group, sec->key, "", 0, col);
+			cell_head(out, seq, sec->group, sec->key, "", 0, col);
 			if (!it->missing)
 				csv_val(out, it->type, &it->v);
 			fputc('\n', out);
@@ -209,12 +231,12 @@ static void csv_summary(FILE *out, const struct kmt_section *sec)
 		}
 		/* as JSON nests them: key.count and key.of */
 		snprintf(col, sizeof(col), "%s%s.%s", in, it->key, a);
-		cell_head(out, sec->group, sec->key, "", 0, col);
+		cell_head(out, seq, sec->group, sec->key, "", 0, col);
 		if (!it->missing)
 			csv_val(out, it->type, &it->v);
 		fputc('\n', out);
 		snprintf(col, sizeof(col), "%s%s.%s", in, it->key, b);
-		cell_head(out, sec->group, sec->key, "", 0, col);
+		cell_head(out, seq, sec->group, sec->key, "", 0, col);
 		if (!it->missing)
 			fprintf(out, "%" PRIu64, it->v2.u);
 		fputc('\n', out);
@@ -226,6 +248,7 @@ int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
 			  size_t r0, size_t r1, FILE *out)
 {
 	const struct kmt_section *sec = lay->r->sections[i];
+	uint64_t seq = lay->r->meta.seq;
 	union kmt_val *buf;
 
 	if (sec->flags & KMT_SEC_TEXT_ONLY)
@@ -236,16 +259,16 @@ int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
 			     sizeof(*buf));
 		if (!buf)
 			return -1;
-		csv_table(out, sec, r0, r1, buf);
+		csv_table(out, seq, sec, r0, r1, buf);
 		free(buf);
 		break;
 	case KMT_SEC_SUMMARY:
-		csv_summary(out, sec);
+		csv_summary(out, seq, sec);
 		break;
 	case KMT_SEC_MISSING:
-		cell_str(out, sec->group, sec->key, "", 0, "view",
+		cell_str(out, seq, sec->group, sec->key, "", 0, "view",
 			 sec->missing.view);
-		csv_missing(out, sec->group, sec->key, "", 0,
+		csv_missing(out, seq, sec->group, sec->key, "", 0,
 			    &sec->missing.why);
 		break;
 	}
@@ -256,69 +279,74 @@ int kmt_render_csv_piece(const struct kmt_layout *lay, size_t i,
 int kmt_render_csv_head(const struct kmt_report *r, FILE *out)
 {
 	const struct kmt_report_meta *m = &r->meta;
+	uint64_t seq = m->seq;
 	size_t i;
 
-	fputs("table,row,column,value\n", out);
+	fputs(seq ? "seq,table,row,column,value\n" : "table,row,column,value\n",
+	      out);
 	if (m->bare)
 		return ferror(out) ? -1 : 0;
-	cell_str(out, "meta", NULL, "", 0, "input", m->input);
-	cell_str(out, "meta", NULL, "", 0, "format", m->format);
+	cell_str(out, seq, "meta", NULL, "", 0, "input", m->input);
+	cell_str(out, seq, "meta", NULL, "", 0, "format", m->format);
 	/* a snapshot says what JSON's meta says of it: what was unread */
 	if (m->snapshot) {
-		cell_u64(out, "meta", NULL, "", 0, "unreadable_records",
+		cell_u64(out, seq, "meta", NULL, "", 0, "unreadable_records",
 			 m->unreadable);
 		goto notes;
 	}
-	cell_str(out, "meta", NULL, "", 0, "kernel",
+	cell_str(out, seq, "meta", NULL, "", 0, "kernel",
 		 m->kernel ? m->kernel : "");
-	cell_u64(out, "meta", NULL, "", 0, "cpus", (uint64_t)m->nr_cpus);
-	cell_u64(out, "meta", NULL, "", 0, "first_ts_ns", m->first_ts);
-	cell_u64(out, "meta", NULL, "", 0, "last_ts_ns", m->last_ts);
+	cell_u64(out, seq, "meta", NULL, "", 0, "cpus", (uint64_t)m->nr_cpus);
+	cell_u64(out, seq, "meta", NULL, "", 0, "first_ts_ns", m->first_ts);
+	cell_u64(out, seq, "meta", NULL, "", 0, "last_ts_ns", m->last_ts);
 	if (m->boot_id && *m->boot_id)
-		cell_str(out, "meta", NULL, "", 0, "boot_id", m->boot_id);
+		cell_str(out, seq, "meta", NULL, "", 0, "boot_id", m->boot_id);
 	if (m->has_start) {
 		char when[64];
 
-		cell_str(out, "meta", NULL, "", 0, "start_time",
+		cell_str(out, seq, "meta", NULL, "", 0, "start_time",
 			 kmt_utc_text(m->start_unix_ns, 1, when,
 					sizeof(when)));
-		cell_u64(out, "meta", NULL, "", 0, "start_unix_ns",
+		cell_u64(out, seq, "meta", NULL, "", 0, "start_unix_ns",
 			 m->start_unix_ns);
 	}
 	if (m->time_start || m->time_end) {
-		cell_u64(out, "meta", NULL, "", 0, "window_start_ns",
+		cell_u64(out, seq, "meta", NULL, "", 0, "window_start_ns",
 			 m->time_start);
-		cell_u64(out, "meta", NULL, "", 0, "window_end_ns",
+		cell_u64(out, seq, "meta", NULL, "", 0, "window_end_ns",
 			 m->time_end);
 	}
-	cell_u64(out, "meta", NULL, "", 0, "other_events", m->other_events);
-	cell_u64(out, "meta", NULL, "", 0, "lost_events", m->lost_events);
-	cell_u64(out, "meta", NULL, "", 0, "lost_records", m->lost_records);
-	cell_u64(out, "meta", NULL, "", 0, "unreadable_records",
+	cell_u64(out, seq, "meta", NULL, "", 0, "other_events",
+		 m->other_events);
+	cell_u64(out, seq, "meta", NULL, "", 0, "lost_events", m->lost_events);
+	cell_u64(out, seq, "meta", NULL, "", 0, "lost_records",
+		 m->lost_records);
+	cell_u64(out, seq, "meta", NULL, "", 0, "unreadable_records",
 		 m->unreadable);
-	cell_u64(out, "meta", NULL, "", 0, "out_of_order_events",
+	cell_u64(out, seq, "meta", NULL, "", 0, "out_of_order_events",
 		 m->out_of_order);
-	cell_u64(out, "meta", NULL, "", 0, "has_stacks", !!m->has_stacks);
-	cell_u64(out, "meta", NULL, "", 0, "event_types_known",
+	cell_u64(out, seq, "meta", NULL, "", 0, "has_stacks",
+		 !!m->has_stacks);
+	cell_u64(out, seq, "meta", NULL, "", 0, "event_types_known",
 		 !!m->types_known);
 	if (m->matches_nothing)
-		cell_str(out, "meta", NULL, "", 0, "matches_nothing",
+		cell_str(out, seq, "meta", NULL, "", 0, "matches_nothing",
 			 m->matches_nothing);
 	for (i = 0; i < m->nr_event_types; i++) {
-		cell_str(out, "meta", NULL, ".events", i, "event",
+		cell_str(out, seq, "meta", NULL, ".events", i, "event",
 			 m->events[i].name);
-		cell_u64(out, "meta", NULL, ".events", i, "count",
+		cell_u64(out, seq, "meta", NULL, ".events", i, "count",
 			 m->events[i].count);
 	}
 	for (i = 0; i < m->nr_recorded; i++)
-		cell_str(out, "meta", NULL, ".recorded_events", i, "event",
+		cell_str(out, seq, "meta", NULL, ".recorded_events", i, "event",
 			 m->recorded[i]);
 notes:
 	for (i = 0; i < m->nr_notes; i++) {
 		if (m->notes[i].unit)
-			cell_u64(out, "meta", NULL, ".unreadable", i,
+			cell_u64(out, seq, "meta", NULL, ".unreadable", i,
 				 m->notes[i].unit, m->notes[i].where);
-		cell_str(out, "meta", NULL, ".unreadable", i, "why",
+		cell_str(out, seq, "meta", NULL, ".unreadable", i, "why",
 			 m->notes[i].why);
 	}
 	return ferror(out) ? -1 : 0;

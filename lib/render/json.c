@@ -34,6 +34,7 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 			 enum kmt_val_type type, const union kmt_val *v)
 {
 	char buf[32];
+	size_t i;
 
 	switch (type) {
 	case KMT_V_U64:
@@ -61,6 +62,12 @@ void kmt_render_json_val(struct kmt_json *j, const char *key,
 	case KMT_V_LINES:
 	case KMT_V_STACK:
 		json_lines(j, key, v->str, type == KMT_V_STACK);
+		break;
+	case KMT_V_LIST:
+		kmt_json_arr_open(j, key);
+		for (i = 0; v->list && i < v->list->n; i++)
+			kmt_json_s64(j, NULL, v->list->v[i]);
+		kmt_json_arr_close(j);
 		break;
 	}
 }
@@ -135,7 +142,7 @@ static void json_series(struct kmt_json *j, const char *key,
 		return;
 	kmt_json_obj_open(j, key);
 	for (c = 0; c < t->ncols; c++) {
-		if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+		if (t->cols[c].flags & (KMT_COL_TEXT_ONLY | KMT_COL_ABSENT))
 			continue;
 		kmt_json_arr_open(j, t->cols[c].key);
 		for (r = 0; r < t->nrows; r++)
@@ -150,6 +157,7 @@ static void json_series(struct kmt_json *j, const char *key,
 static void json_table(struct kmt_json *j, const char *key,
 		       const struct kmt_table *t)
 {
+	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	union kmt_val *buf;
 	size_t r, c;
 
@@ -163,10 +171,13 @@ static void json_table(struct kmt_json *j, const char *key,
 	kmt_json_arr_open(j, key);
 	for (r = 0; r < t->nrows; r++) {
 		const union kmt_val *row = kmt_table_row(t, r, buf);
+		uint64_t absent = kmt_row_absent(row, ac);
 
 		kmt_json_obj_open(j, NULL);
 		for (c = 0; c < t->ncols; c++) {
-			if (!(t->cols[c].flags & KMT_COL_TEXT_ONLY))
+			if (!(t->cols[c].flags & (KMT_COL_TEXT_ONLY |
+						  KMT_COL_ABSENT)) &&
+			    !kmt_cell_absent(absent, c))
 				json_cell(j, t, c, &row[c]);
 		}
 		kmt_json_obj_close(j);
@@ -363,7 +374,8 @@ static void json_section(struct kmt_json *j, const struct kmt_section *sec)
 
 int kmt_render_json(const struct kmt_report *r, FILE *out)
 {
-	return kmt_render_json_except(r, out, NULL, 1);
+	/* a report of a series is a line of a stream of them */
+	return kmt_render_json_except(r, out, NULL, !r->meta.seq);
 }
 
 int kmt_render_json_except(const struct kmt_report *r, FILE *out,

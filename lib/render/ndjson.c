@@ -17,6 +17,10 @@
  * A summary's item named as a column every row carries (check's
  * "kernel", "boot_id") is left out of its row, which has it already:
  * one member of a name per row, as the engines require.
+ *
+ * A report of a
+ * series (top's refreshes, watch's intervals) says which one in every
+ * row, "seq" from 1, its span_ns the time from the series' start.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +55,8 @@ static void row_open(struct kmt_json *j, FILE *out,
 	snprintf(table, sizeof(table), "%s%s%s%s", sec->group,
 		 *sec->group && *sec->key ? "." : "", sec->key, suffix);
 	kmt_json_str(j, "table", table);
+	if (m->seq)
+		kmt_json_u64(j, "seq", m->seq);
 }
 
 static void row_close(struct kmt_json *j)
@@ -64,16 +70,20 @@ static void table_rows(const struct kmt_report_meta *m,
 		       FILE *out)
 {
 	const struct kmt_table *t = &sec->table;
+	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	struct kmt_json j;
 	size_t row, c;
 
 	for (row = 0; row < t->nrows; row++) {
 		const union kmt_val *v = kmt_table_row(t, row, buf);
+		uint64_t absent = kmt_row_absent(v, ac);
 
 		row_open(&j, out, m, sec, "");
 		/* the columns as --json has them: null where not recorded */
 		for (c = 0; c < t->ncols; c++) {
-			if (t->cols[c].flags & KMT_COL_TEXT_ONLY)
+			if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY |
+						 KMT_COL_ABSENT)) ||
+			    kmt_cell_absent(absent, c))
 				continue;
 			if (t->unrecorded >> c & 1)
 				kmt_json_null(&j, t->cols[c].key);

@@ -184,6 +184,22 @@ static size_t pct_width(double d)
 	return kmt_dec_width(milli / 1000) + 5;
 }
 
+/* "1 2 3", cut at size as snprintf cuts */
+static void fmt_list(char *buf, size_t size, const struct kmt_list *l)
+{
+	size_t i, used = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; l && i < l->n && used < size; i++) {
+		n = snprintf(buf + used, size - used, "%s%" PRId64, i ? " " : "",
+			     l->v[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
 /*
  * The text of a value: in buf, or the string itself for a string value;
  * its length in *len.
@@ -258,6 +274,9 @@ static const char *cell_text(char *buf, size_t size, enum kmt_val_type type,
 	case KMT_V_BOOL:
 		*len = v->u ? 3 : 2;
 		return v->u ? "yes" : "no";
+	case KMT_V_LIST:
+		fmt_list(buf, size, v->list);
+		break;
 	}
 	*len = strlen(buf);
 	return buf;
@@ -299,8 +318,10 @@ static size_t cell_width(enum kmt_val_type type, const union kmt_val *v,
 		return v->str ? strlen(v->str) : 0;
 	case KMT_V_HEX:
 		return hex_width(v->u);
-	case KMT_V_DOUBLE:
 	case KMT_V_BOOL:
+		return v->u ? 3 : 2;
+	case KMT_V_DOUBLE:
+	case KMT_V_LIST:
 		break;
 	}
 	cell_text(buf, sizeof(buf), type, v, flags, &n);
@@ -568,23 +589,40 @@ static void rule(FILE *out, size_t width)
 	fputc('\n', out);
 }
 
+/* columns that are no column of the text: drawn elsewhere or not at all */
+#define NOT_COLUMN (KMT_COL_NO_TEXT | KMT_COL_ABSENT | KMT_COL_BELOW)
+
+/* what the pieces of a table share: its column widths, measured once */
+struct text_layout {
+	size_t *w;
+	size_t line;		/* at least as long as any line of the table */
+	int fits;		/* every row line fits (struct line) */
+	int absent;		/* the KMT_COL_ABSENT column, or -1 */
+	int below;		/* the table has KMT_COL_BELOW columns */
+	size_t indent;		/* where their lines start: the second column */
+};
+
 /* the heading (row NULL) or a row of a table */
 static void table_line(struct line *l, const struct kmt_table *t,
-		       const size_t *w, const union kmt_val *row)
+		       const struct text_layout *lay, const union kmt_val *row)
 {
 	/* 4 bytes each, so that a fitting line copies a constant size */
 	const char *sep = t->style == KMT_TABLE_PERF ? " | " : "  \0";
 	size_t seplen = t->style == KMT_TABLE_PERF ? 3 : 2;
-	int first = 1;
+	uint64_t absent = row ? kmt_row_absent(row, lay->absent) : 0;
+	int first = 1, fixed = t->style == KMT_TABLE_FIXED;
+	const size_t *w = lay->w;
 	size_t c;
 
 	for (c = 0; c < t->ncols; c++) {
 		const struct kmt_col *col = &t->cols[c];
 		int left = col->flags & KMT_COL_LEFT;
 
-		if (col->flags & KMT_COL_NO_TEXT)
+		if (col->flags & NOT_COLUMN)
 			continue;
-		if (t->col_text && t->col_text[c].sep) {
+		if (fixed) {
+			pad(l, kmt_col_gap(col));
+		} else if (t->col_text && t->col_text[c].sep) {
 			put(l, t->col_text[c].sep, strlen(t->col_text[c].sep));
 		} else if (first) {
 			put(l, " ", 1);
@@ -595,7 +633,9 @@ static void table_line(struct line *l, const struct kmt_table *t,
 			put(l, sep, seplen);
 		}
 		first = 0;
-		if (row && (t->unrecorded >> c & 1) && t->missing) {
+		if (kmt_cell_absent(absent, c)) {
+			field(l, "", 0, w[c], left);
+		} else if (row && (t->unrecorded >> c & 1) && t->missing) {
 			const char *word = kmt_missing_word(t->missing);
 
 			field(l, word, strlen(word), w[c], left);
@@ -618,12 +658,27 @@ static void table_line(struct line *l, const struct kmt_table *t,
 	}
 }
 
-/* what the pieces of a table share: its column widths, measured once */
-struct text_layout {
-	size_t *w;
-	size_t line;		/* at least as long as any line of the table */
-	int fits;		/* every row line fits (struct line) */
-};
+/*
+ * KMT_TABLE_FIXED: the widths are the columns' own, nothing is measured;
+ * the lines under the rows start where the second column does
+ */
+static void fixed_widths(const struct kmt_table *t, struct text_layout *lay)
+{
+	size_t c, line = 0, drawn = 0;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct kmt_col *col = &t->cols[c];
+
+		if (col->flags & NOT_COLUMN)
+			continue;
+		line += kmt_col_gap(col);
+		if (drawn++ < 2)
+			lay->indent = line;
+		lay->w[c] = kmt_col_width(col);
+		line += lay->w[c];
+	}
+	lay->line = line;
+}
 
 /*
  * Column widths: the widest cell or heading.  A joined pair ("Total/Per")
@@ -632,10 +687,11 @@ struct text_layout {
  */
 static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 {
-	size_t n = t->ncols ? t->ncols : 1, r, c, line = 0;
+	size_t n = t->ncols ? t->ncols : 1, r, c, line = 0, drawn = 0;
 	size_t *w = calloc(n, sizeof(*w));
 	struct col_measure *m = calloc(n, sizeof(*m));
 	union kmt_val *rowbuf = calloc(n, sizeof(*rowbuf));
+	int fixed = t->style == KMT_TABLE_FIXED;
 
 	if (!w || !m || !rowbuf) {
 		free(w);
@@ -643,20 +699,29 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		free(rowbuf);
 		return -ENOMEM;
 	}
+	lay->w = w;
+	lay->absent = kmt_table_col_flagged(t, KMT_COL_ABSENT);
+	lay->below = kmt_table_col_flagged(t, KMT_COL_BELOW) >= 0;
+	if (fixed) {
+		fixed_widths(t, lay);
+		goto done;
+	}
 	for (r = 0; r < t->nrows; r++) {
 		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
+		uint64_t absent = kmt_row_absent(row, lay->absent);
 
 		for (c = 0; c < t->ncols; c++) {
 			const struct kmt_col *col = &t->cols[c];
 
-			if (!(col->flags & KMT_COL_NO_TEXT))
+			if (!(col->flags & NOT_COLUMN) &&
+			    !kmt_cell_absent(absent, c))
 				measure(&m[c], col->type, &row[c], col->flags);
 		}
 	}
 	for (c = 0; c < t->ncols && t->nrows; c++) {
 		const struct kmt_col *col = &t->cols[c];
 
-		if (!(col->flags & KMT_COL_NO_TEXT))
+		if (!(col->flags & NOT_COLUMN))
 			w[c] = measured_width(&m[c], col->type, col->flags);
 	}
 	/* a width of its own, cell by cell: a wider cell leaves the line */
@@ -673,7 +738,7 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		    need < strlen(kmt_missing_word(t->missing)))
 			need = strlen(kmt_missing_word(t->missing));
 
-		if (col->flags & KMT_COL_NO_TEXT)
+		if (col->flags & NOT_COLUMN)
 			continue;
 		if (col->flags & KMT_COL_JOIN_NEXT) {
 			if (w[c] + 1 + w[c + 1] < need)
@@ -687,10 +752,16 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		const struct kmt_col *col = &t->cols[c];
 		size_t cw = w[c];
 
-		if (col->flags & KMT_COL_NO_TEXT)
+		if (col->flags & NOT_COLUMN)
 			continue;
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			cw = w[c] + 1 + w[c + 1];
+		/* the second column starts after the first and a separator */
+		if (drawn++ == 1)
+			lay->indent = line +
+				      (t->style == KMT_TABLE_PERF ? 3 : 2);
+		else if (drawn == 1)
+			lay->indent = 1;
 		if (t->col_text && t->col_text[c].sep)
 			line += cw + strlen(t->col_text[c].sep);
 		else
@@ -698,11 +769,11 @@ static int measure_table(const struct kmt_table *t, struct text_layout *lay)
 		if (col->flags & KMT_COL_JOIN_NEXT)
 			c++;
 	}
+	lay->line = line;
+done:
 	free(m);
 	free(rowbuf);
-	lay->w = w;
-	lay->line = line;
-	lay->fits = line + PAD_SLACK <= LINE_TEXT_MAX;
+	lay->fits = lay->line + PAD_SLACK <= LINE_TEXT_MAX;
 	return 0;
 }
 
@@ -730,7 +801,7 @@ static void table_notes(const struct kmt_table *t, const char *margin,
 		fprintf(f, "%s%s:", margin, kmt_missing_word(t->missing));
 		for (c = 0; c < t->ncols; c++) {
 			if (!(t->unrecorded >> c & 1) ||
-			    (t->cols[c].flags & KMT_COL_NO_TEXT))
+			    (t->cols[c].flags & NOT_COLUMN))
 				continue;
 			fprintf(f, "%s %s", k++ ? "," : "", t->cols[c].title);
 		}
@@ -793,6 +864,23 @@ static int lines_piece(const struct kmt_table *t, size_t r0, size_t r1,
 }
 
 /*
+ * A row's KMT_COL_BELOW lines, written as they are: they are not cut
+ * (a stack may be longer than a line of the table may)
+ */
+static void below_lines(struct out *o, const struct kmt_table *t,
+			const struct text_layout *lay, const union kmt_val *row)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (!(t->cols[c].flags & KMT_COL_BELOW) || !row[c].str)
+			continue;
+		out_flush(o);
+		fprintf(o->f, "%*s%s\n", (int)lay->indent, "", row[c].str);
+	}
+}
+
+/*
  * Rows [r0, r1) of a table; its title and heading before them when r0
  * is 0, what ends it after them when r1 is its last.  -ENOMEM, or 0.
  */
@@ -802,6 +890,7 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 	union kmt_val *rowbuf = calloc(t->ncols ? t->ncols : 1,
 				       sizeof(*rowbuf));
 	struct out o = { .f = f, .buf = malloc(OUT_BUF) };
+	int fixed = t->style == KMT_TABLE_FIXED;
 	size_t r, line = lay->line;
 	struct line l;
 
@@ -818,16 +907,21 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 		if (t->style == KMT_TABLE_PERF)
 			rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
 		line_begin(&o, &l, 0);
-		table_line(&l, t, lay->w, NULL);
+		table_line(&l, t, lay, NULL);
 		line_end(&o, &l);
 		out_flush(&o);
-		rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
-			RULE_WIDTH : line);
+		if (!fixed)
+			rule(f, t->style == KMT_TABLE_PERF && line < RULE_WIDTH ?
+				RULE_WIDTH : line);
 	}
 	for (r = r0; r < r1; r++) {
+		const union kmt_val *row = kmt_table_row(t, r, rowbuf);
+
 		line_begin(&o, &l, lay->fits);
-		table_line(&l, t, lay->w, kmt_table_row(t, r, rowbuf));
+		table_line(&l, t, lay, row);
 		line_end(&o, &l);
+		if (lay->below)
+			below_lines(&o, t, lay, row);
 	}
 	out_flush(&o);
 	free(o.buf);
@@ -837,7 +931,7 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 	if (t->total_rows > t->nrows)
 		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
 			t->total_rows - t->nrows == 1 ? "" : "s");
-	if (!t->nrows && t->style != KMT_TABLE_BARE)
+	if (!t->nrows && !fixed && t->style != KMT_TABLE_BARE)
 		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
@@ -865,7 +959,7 @@ static void put_blanks(FILE *f, size_t n)
 }
 
 /* a line of a fixed table: its heading (row NULL) or a row, as printf */
-static void fixed_line(const struct kmt_table *t, const union kmt_val *row,
+static void widths_line(const struct kmt_table *t, const union kmt_val *row,
 		       FILE *f)
 {
 	char buf[CELL_BUF];
@@ -899,7 +993,7 @@ static void fixed_line(const struct kmt_table *t, const union kmt_val *row,
 	fputc('\n', f);
 }
 
-static int fixed_piece(const struct kmt_table *t, size_t r0, size_t r1,
+static int widths_piece(const struct kmt_table *t, size_t r0, size_t r1,
 		       FILE *f)
 {
 	union kmt_val *rowbuf;
@@ -914,10 +1008,10 @@ static int fixed_piece(const struct kmt_table *t, size_t r0, size_t r1,
 		fputc('\n', f);
 		if (t->title)
 			fprintf(f, "%s\n", t->title);
-		fixed_line(t, NULL, f);
+		widths_line(t, NULL, f);
 	}
 	for (r = r0; r < r1; r++)
-		fixed_line(t, kmt_table_row(t, r, rowbuf), f);
+		widths_line(t, kmt_table_row(t, r, rowbuf), f);
 	free(rowbuf);
 	if (r1 == t->nrows)
 		table_end_bare(t, f);
@@ -1005,8 +1099,10 @@ static void render_summary(const struct kmt_summary *s, FILE *out)
 	for (i = 0; i < s->nr; i++) {
 		const struct kmt_sum_item *it = &s->items[i];
 
+		/* members of JSON's alone */
 		if ((it->flags & KMT_COL_NO_TEXT) ||
-		    it->kind == KMT_SUM_BEGIN || it->kind == KMT_SUM_END)
+		    it->kind == KMT_SUM_BEGIN || it->kind == KMT_SUM_END ||
+		    (!it->label && it->kind != KMT_SUM_BLANK))
 			continue;
 		if (it->missing && it->kind != KMT_SUM_BLANK &&
 		    it->kind != KMT_SUM_NOTE) {
@@ -1188,10 +1284,10 @@ struct kmt_layout *kmt_render_text_layout(const struct kmt_report *r,
 		const struct kmt_section *sec = r->sections[i];
 		struct text_layout *tl;
 
-		/* fixed tables have their widths, blocks none */
+		/* tables of given widths have them, blocks none */
 		if (sec->kind != KMT_SEC_TABLE ||
 		    (sec->flags & KMT_SEC_NO_TEXT) ||
-		    sec->table.style == KMT_TABLE_FIXED ||
+		    sec->table.style == KMT_TABLE_WIDTHS ||
 		    sec->table.style == KMT_TABLE_BLOCK)
 			continue;
 		tl = calloc(1, sizeof(*tl));
@@ -1217,8 +1313,8 @@ int kmt_render_text_piece(const struct kmt_layout *lay, size_t i,
 	if (sec->kind == KMT_SEC_TABLE) {
 		if (sec->table.style == KMT_TABLE_LINES)
 			ret = lines_piece(&sec->table, r0, r1, out);
-		else if (sec->table.style == KMT_TABLE_FIXED)
-			ret = fixed_piece(&sec->table, r0, r1, out);
+		else if (sec->table.style == KMT_TABLE_WIDTHS)
+			ret = widths_piece(&sec->table, r0, r1, out);
 		else if (sec->table.style == KMT_TABLE_BLOCK)
 			ret = block_piece(&sec->table, r0, r1, out);
 		else

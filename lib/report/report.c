@@ -62,6 +62,33 @@ int kmt_table_col(const struct kmt_table *t, const char *key)
 	return -1;
 }
 
+int kmt_table_col_flagged(const struct kmt_table *t, unsigned int flag)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++) {
+		if (t->cols[i].flags & flag)
+			return (int)i;
+	}
+	return -1;
+}
+
+const struct kmt_list *kmt_report_list(struct kmt_report *r,
+				       const int64_t *v, size_t n)
+{
+	struct kmt_list *l = kmt_arena_alloc(&r->arena,
+					     sizeof(*l) + n * sizeof(l->v[0]));
+
+	if (!l) {
+		r->oom = 1;
+		return NULL;
+	}
+	l->n = n;
+	if (n)
+		memcpy(l->v, v, n * sizeof(l->v[0]));
+	return l;
+}
+
 struct kmt_section *kmt_report_section(const struct kmt_report *r,
 				       const char *group, const char *key)
 {

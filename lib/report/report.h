@@ -34,6 +34,8 @@ enum kmt_val_type {
 	 * (str): as KMT_V_LINES, but JSON's frames without the indentation
 	 */
 	KMT_V_STACK,
+	KMT_V_LIST,	/* integers (a trend, counts by order), struct
+			 * kmt_list: text and CSV "1 2 3", JSON an array */
 };
 
 enum kmt_col_flags {
@@ -55,7 +57,29 @@ enum kmt_col_flags {
 	 */
 	KMT_COL_RATE	  = 1 << 7,
 	KMT_COL_NS	  = 1 << 8,
+	/*
+	 * Not a value but a u64 of the columns (bit c) this row has no
+	 * value in: left out of the row in JSON, ndjson and CSV, blank in
+	 * text (a member only some rows have).  Drawn nowhere itself.
+	 */
+	KMT_COL_ABSENT	  = 1 << 9,
+	/*
+	 * Text, with KMT_COL_TEXT_ONLY, a string: not a column but a line
+	 * of its own under the row, from where the row's second column
+	 * starts (a stack under its callsite); NULL: no line.
+	 */
+	KMT_COL_BELOW	  = 1 << 10,
 };
+
+/*
+ * KMT_TABLE_FIXED, in a column's flags: its width in text (up to 255),
+ * and the blanks before it (up to 15; the first column's: at the start
+ * of the line)
+ */
+#define KMT_COL_WIDTH(n)	(((unsigned int)(n) & 0xff) << 16)
+#define KMT_COL_GAP(n)		(((unsigned int)(n) & 0xf) << 24)
+#define kmt_col_width(col)	((col)->flags >> 16 & 0xff)
+#define kmt_col_gap(col)	((col)->flags >> 24 & 0xf)
 
 struct kmt_col {
 	const char *key;	/* JSON member name */
@@ -64,11 +88,18 @@ struct kmt_col {
 	unsigned int flags;
 };
 
+/* the value of a KMT_V_LIST cell or item */
+struct kmt_list {
+	size_t n;
+	int64_t v[];
+};
+
 union kmt_val {
 	uint64_t u;
 	int64_t s;
 	double d;
 	const char *str;
+	const struct kmt_list *list;	/* NULL: empty */
 };
 
 /*
@@ -107,13 +138,13 @@ enum kmt_table_style {
 	 */
 	KMT_TABLE_LINES,
 	/*
-	 * Columns of fixed widths (the table's widths), as printf's "%-*s"
+	 * Columns of the widths the table gives (widths), as printf's "%-*s"
 	 * and "%*s" draw them: a wider cell pushes the rest of its line
 	 * only.  Text: a blank line, the title if any, a heading of the
 	 * titles, the rows, a space between columns and no rule; a table
 	 * without rows draws nothing.
 	 */
-	KMT_TABLE_FIXED,
+	KMT_TABLE_WIDTHS,
 	/*
 	 * Records of many lines, as page_owner_sort prints its groups.
 	 * Text: no heading, no blank line before; a row is the title and
@@ -121,6 +152,15 @@ enum kmt_table_style {
 	 * is what goes before its value: ", PID "), then a newline.
 	 */
 	KMT_TABLE_BLOCK,
+	/*
+	 * Columns of fixed widths, as top and ps draw theirs, so that a
+	 * screen drawn again in place does not move: each column's gap of
+	 * blanks, then its cell in its width (KMT_COL_GAP, KMT_COL_WIDTH; a
+	 * wider cell widens its own line only, as printf's "%8s" does); the
+	 * heading with no rule under it, and for no rows nothing more.
+	 * Flags LEFT, NO_TEXT, TEXT_ONLY, ABSENT and BELOW apply.
+	 */
+	KMT_TABLE_FIXED,
 	/*
 	 * Text: the rows alone, in the columns' col_text, with no title,
 	 * heading, rule, blank line or "(none)" around them: lines that
@@ -188,7 +228,7 @@ struct kmt_table {
 	 */
 	const char *const *legend;
 	size_t nr_legend;
-	/* KMT_TABLE_FIXED: the width of each column's cells in text */
+	/* KMT_TABLE_WIDTHS: the width of each column's cells in text */
 	const unsigned int *widths;
 	/* text: one per column (ncols), or NULL: the style's layout */
 	const struct kmt_col_text *col_text;
@@ -231,7 +271,11 @@ enum kmt_sum_kind {
 
 struct kmt_sum_item {
 	enum kmt_sum_kind kind;
-	const char *label;	/* text, exactly as printed before the value */
+	/*
+	 * text, exactly as printed before the value; NULL: the value is not
+	 * in text (JSON, ndjson and CSV only)
+	 */
+	const char *label;
 	const char *key;	/* JSON member name */
 	enum kmt_val_type type;
 	union kmt_val v, v2;
@@ -383,6 +427,14 @@ struct kmt_report_meta {
 	 * boot and start columns, which every row carries everywhere.
 	 */
 	int bare;
+	/*
+	 * The report is one of a series that a command draws as it runs
+	 * (top's refreshes, watch's intervals), the seq-th from 1, and
+	 * first_ts..last_ts the time from the series' start to it; 0: a
+	 * report alone.  JSON is then one line a report (JSON Lines), CSV's
+	 * lines begin with seq, and ndjson's rows carry it, "seq".
+	 */
+	uint64_t seq;
 };
 
 /* a number -> a text made for a report (in its arena, or static) */
@@ -492,6 +544,28 @@ int kmt_table_mark_kind_unrecorded(struct kmt_table *t, const char *col,
 void kmt_summary_mark_unrecorded(struct kmt_summary *s,
 				 const char *const *keys, size_t nr,
 				 const struct kmt_missing *m);
+
+/* the index of t's first column with flag (KMT_COL_ABSENT), or -1 */
+int kmt_table_col_flagged(const struct kmt_table *t, unsigned int flag);
+
+/* the columns row has no value in, by its KMT_COL_ABSENT column ac */
+static inline uint64_t kmt_row_absent(const union kmt_val *row, int ac)
+{
+	return ac >= 0 ? row[ac].u : 0;
+}
+
+/* whether column c is among them (the first 64 columns can be) */
+static inline int kmt_cell_absent(uint64_t absent, size_t c)
+{
+	return c < 64 && (absent >> c & 1);
+}
+
+/*
+ * A list of n values (KMT_V_LIST) in r's arena; NULL when out of memory,
+ * with r->oom set
+ */
+const struct kmt_list *kmt_report_list(struct kmt_report *r,
+				       const int64_t *v, size_t n);
 
 /* room for n more rows at once; 0 or -ENOMEM */
 int kmt_table_reserve(struct kmt_table *t, size_t n);

@@ -283,6 +283,11 @@ static size_t ref_text(char *buf, size_t size, const struct width_case *c,
 		snprintf(buf, size, "%" PRIu64 ".%06" PRIu64,
 			 v->u / 1000000000, v->u / 1000 % 1000000);
 		break;
+	case KMT_V_LIST:
+		for (k = 0, o = 0; v->list && k < v->list->n && o < size; k++)
+			o += (size_t)snprintf(buf + o, size - o, "%s%" PRId64,
+					      k ? " " : "", v->list->v[k]);
+		break;
 	}
 	n = strlen(buf);
 	if ((c->type == KMT_V_DOUBLE || c->type == KMT_V_PCT) && n > 255)
@@ -1152,7 +1157,7 @@ static void test_fixed_and_blocks(void)
 	s = kmt_report_add_summary(&r, "flags", "", NULL);
 	CHECK(s && !kmt_summary_add(s, &flag));
 	t = kmt_report_add_table(&r, "", "fixed", NULL, fixed_cols, 3,
-				 KMT_TABLE_FIXED);
+				 KMT_TABLE_WIDTHS);
 	CHECK(t != NULL);
 	if (!s || !t)
 		goto out;
@@ -1166,7 +1171,7 @@ static void test_fixed_and_blocks(void)
 	v[1].u = 5;
 	v[2].d = NAN;
 	t = kmt_report_add_table(&r, "", "empty", "Empty", fixed_cols, 3,
-				 KMT_TABLE_FIXED);
+				 KMT_TABLE_WIDTHS);
 	CHECK(t != NULL);
 	if (!t)
 		goto out;
