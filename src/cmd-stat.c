@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "options.h"
+#include "analysis/counts.h"
 #include "record/counter.h"
 #include "record/recorder.h"
 #include "render/render.h"

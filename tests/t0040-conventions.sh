@@ -305,7 +305,8 @@ fi
 # folder of lib/   the folders its files may include: its own and those
 # upstream of it in the data flow (sources -> events -> analyses ->
 # report model -> renderers; record writes what source reads, and
-# source/tracedat-format.h is the format both share), and renderers
+# source/tracedat-format.h is the format both share; analyses and the
+# in-kernel counting of bpf make reports), and renderers
 # only the report model, which says what they draw; run, the engines,
 # composes them all and nothing includes it
 LAYERS='
@@ -314,9 +315,9 @@ event       util
 source      util event
 record      util event source
 report      util event
-analysis    util event source report
+analysis    util event source record report
 render      util report
-bpf         util event
+bpf         util event report
 run         util event source analysis report render
 '
 

@@ -44,8 +44,6 @@ int kmt_counters_read(struct kmt_counters *c, uint64_t *values);
 
 void kmt_counters_free(struct kmt_counters *c);
 
-struct kmt_report;
-
 /* a stretch of counts: the whole run, or one interval of -I */
 struct kmt_counts {
 	const char *target;	/* "system wide", the command, "process 12" */
@@ -53,20 +51,5 @@ struct kmt_counts {
 	double seconds;		/* the time they were counted in */
 	double at;		/* -I: the interval's end since the start; < 0 */
 };
-
-/*
- * The counts as a report's sections, at the document's top level (group
- * ""): the summary "summary" (target, with -I the time, seconds) and the
- * table "events" (event, count, rate a second); text draws them as perf
- * stat does, with the time elapsed under a whole run and the time
- * before each row of an interval.  0 or -ENOMEM.
- */
-int kmt_counters_report(struct kmt_report *r, const struct kmt_counters *c,
-			const struct kmt_counts *k);
-/*
- * What goes once before the counts of every interval (text: perf stat's
- * heading "#  time  counts  event").  0 or -ENOMEM.
- */
-int kmt_counters_report_heading(struct kmt_report *r);
 
 #endif

@@ -154,12 +154,56 @@ static void json_series(struct kmt_json *j, const char *key,
 	json_unrecorded(j, key, t);
 }
 
+/* the length of "x" in a column key "x.y" (a member of object x), or 0 */
+static size_t object_len(const char *key)
+{
+	const char *dot = strchr(key, '.');
+
+	return dot ? (size_t)(dot - key) : 0;
+}
+
+void kmt_render_json_cells(struct kmt_json *j, const struct kmt_table *t,
+			   const union kmt_val *row)
+{
+	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
+	uint64_t absent = kmt_row_absent(row, ac);
+	const char *open = NULL;	/* the object the last member went in */
+	size_t open_len = 0, c;
+	char name[64];
+
+	for (c = 0; c < t->ncols; c++) {
+		const char *key = t->cols[c].key;
+		size_t n;
+
+		if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY | KMT_COL_ABSENT)) ||
+		    kmt_cell_absent(absent, c))
+			continue;
+		n = object_len(key);
+		if (open && (n != open_len || strncmp(key, open, n))) {
+			kmt_json_obj_close(j);
+			open = NULL;
+		}
+		if (n && !open) {
+			snprintf(name, sizeof(name), "%.*s", (int)n, key);
+			kmt_json_obj_open(j, name);
+			open = key;
+			open_len = n;
+		}
+		if (t->unrecorded >> c & 1)
+			kmt_json_null(j, key + (n ? n + 1 : 0));
+		else
+			kmt_render_json_val(j, key + (n ? n + 1 : 0),
+					    t->cols[c].type, &row[c]);
+	}
+	if (open)
+		kmt_json_obj_close(j);
+}
+
 static void json_table(struct kmt_json *j, const char *key,
 		       const struct kmt_table *t)
 {
-	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	union kmt_val *buf;
-	size_t r, c;
+	size_t r;
 
 	if (t->style == KMT_TABLE_SERIES) {
 		json_series(j, key, t);
@@ -170,16 +214,8 @@ static void json_table(struct kmt_json *j, const char *key,
 		return;
 	kmt_json_arr_open(j, key);
 	for (r = 0; r < t->nrows; r++) {
-		const union kmt_val *row = kmt_table_row(t, r, buf);
-		uint64_t absent = kmt_row_absent(row, ac);
-
 		kmt_json_obj_open(j, NULL);
-		for (c = 0; c < t->ncols; c++) {
-			if (!(t->cols[c].flags & (KMT_COL_TEXT_ONLY |
-						  KMT_COL_ABSENT)) &&
-			    !kmt_cell_absent(absent, c))
-				json_cell(j, t, c, &row[c]);
-		}
+		kmt_render_json_cells(j, t, kmt_table_row(t, r, buf));
 		kmt_json_obj_close(j);
 	}
 	kmt_json_arr_close(j);

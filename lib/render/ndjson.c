@@ -70,27 +70,13 @@ static void table_rows(const struct kmt_report_meta *m,
 		       FILE *out)
 {
 	const struct kmt_table *t = &sec->table;
-	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	struct kmt_json j;
-	size_t row, c;
+	size_t row;
 
 	for (row = 0; row < t->nrows; row++) {
-		const union kmt_val *v = kmt_table_row(t, row, buf);
-		uint64_t absent = kmt_row_absent(v, ac);
-
 		row_open(&j, out, m, sec, "");
 		/* the columns as --json has them: null where not recorded */
-		for (c = 0; c < t->ncols; c++) {
-			if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY |
-						 KMT_COL_ABSENT)) ||
-			    kmt_cell_absent(absent, c))
-				continue;
-			if (t->unrecorded >> c & 1)
-				kmt_json_null(&j, t->cols[c].key);
-			else
-				kmt_render_json_val(&j, t->cols[c].key,
-						    t->cols[c].type, &v[c]);
-		}
+		kmt_render_json_cells(&j, t, kmt_table_row(t, row, buf));
 		row_close(&j);
 	}
 	if (t->total_rows > t->nrows) {

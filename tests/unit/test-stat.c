@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "analysis/counts.h"
 #include "record/counter.h"
 #include "render/render.h"
 #include "report/report.h"
