@@ -792,130 +792,210 @@ static const struct kmt_col diff_cols[2][6] = {
 	},
 };
 
-static int draw_text(struct diff *d, struct side *s, int lines, FILE *out)
+/* a summary item for JSON, CSV and ndjson alone */
+static int json_item(struct kmt_summary *sum, enum kmt_sum_kind kind,
+		     const char *key, enum kmt_val_type type, union kmt_val v)
 {
-	struct kmt_report rep;
-	size_t dim, i;
-	int ret = 0;
+	struct kmt_sum_item it = {
+		.kind = kind, .key = key, .type = type, .v = v,
+		.flags = KMT_COL_NO_TEXT,
+	};
 
-	kmt_report_init(&rep);
+	return kmt_summary_add(sum, &it);
+}
+
+static int note(struct kmt_summary *sum, const char *text)
+{
+	struct kmt_sum_item it = { .kind = KMT_SUM_NOTE, .label = text };
+
+	return text ? kmt_summary_add(sum, &it) : -ENOMEM;
+}
+
+/* a side as JSON has it: {"input", "format", "kernel", "span_s"} */
+static int side_items(struct kmt_report *rep, struct kmt_summary *sum,
+		      const char *key, const struct side *sd)
+{
+	const char *format = NULL, *kernel = NULL;
+	const struct kmt_jv *v;
+	int err = 0;
+
+	if (sd->model) {
+		format = sd->model->meta.format;
+		kernel = sd->model->meta.kernel;
+	} else {
+		v = kmt_jv_get(sd->doc, "format");
+		format = v && v->type == KMT_J_STR ? v->str : NULL;
+		v = kmt_jv_get(sd->doc, "kernel");
+		kernel = v && v->type == KMT_J_STR ? v->str : NULL;
+	}
+	if (kernel && !*kernel)
+		kernel = NULL;
+	err |= json_item(sum, KMT_SUM_BEGIN, key, KMT_V_U64, (union kmt_val){ 0 });
+	err |= json_item(sum, KMT_SUM_VALUE, "input", KMT_V_STR,
+			 (union kmt_val){ .str = kmt_report_strdup(rep, sd->path) });
+	err |= json_item(sum, KMT_SUM_VALUE, "format", KMT_V_STR,
+			 (union kmt_val){ .str = format ?
+				 kmt_report_strdup(rep, format) : NULL });
+	err |= json_item(sum, KMT_SUM_VALUE, "kernel", KMT_V_STR,
+			 (union kmt_val){ .str = kernel ?
+				 kmt_report_strdup(rep, kernel) : NULL });
+	err |= json_item(sum, KMT_SUM_VALUE, "span_s", KMT_V_DOUBLE,
+			 (union kmt_val){ .d = sd->span });
+	err |= json_item(sum, KMT_SUM_END, NULL, KMT_V_U64, (union kmt_val){ 0 });
+	return err;
+}
+
+/*
+ * What the comparison says before its tables: the sides, whether flows
+ * are rates, the dimensions one side lacks (text's "# " lines), and for
+ * JSON the sides and the sort key.
+ */
+static int add_head(struct diff *d, struct side *s, struct kmt_report *rep)
+{
+	const struct diff_kind *k = d->k;
+	struct kmt_summary *sum;
+	size_t dim;
+	int err = 0, w;
+
+	sum = kmt_report_add_summary(rep, "", "sides", NULL);
+	if (!sum)
+		return -ENOMEM;
+	for (w = 0; w < 2; w++)
+		err |= note(sum, k == &report_kind ?
+			    kmt_report_printf(rep, "# %s: %s (%.6f s)",
+					      w ? "B" : "A", s[w].path, s[w].span) :
+			    kmt_report_printf(rep, "# %s: %s", w ? "B" : "A",
+					      s[w].path));
+	if (d->rates)
+		err |= note(sum, "# the spans differ: allocations, bytes and "
+			    "waste compared per second; live at the end as it is");
+	for (dim = 0; dim < k->nr_dims; dim++) {
+		if (s[0].has[dim] != s[1].has[dim])
+			err |= note(sum, kmt_report_printf(rep, "# %s: not in %s",
+							   k->dims[dim],
+							   s[0].has[dim] ? "B" : "A"));
+	}
+	err |= side_items(rep, sum, "a", &s[0]);
+	err |= side_items(rep, sum, "b", &s[1]);
+	err |= json_item(sum, KMT_SUM_VALUE, "rates", KMT_V_BOOL,
+			 (union kmt_val){ .u = (uint64_t)d->rates });
+	err |= json_item(sum, KMT_SUM_VALUE, "sort", KMT_V_STR,
+			 (union kmt_val){ .str = k->metrics[d->sort].name });
+	return err ? -ENOMEM : 0;
+}
+
+/*
+ * The columns of a dimension's table: text's (the sort key's figure in
+ * A and B, the difference and the change; [1]: rates, which are not
+ * whole), then JSON's, every figure of both sides ("allocs.a", ...).
+ */
+#define TEXT_COLS 6
+
+static struct kmt_col *table_cols(const struct diff *d, int rate,
+				  struct kmt_report *rep, size_t *ncols)
+{
+	const struct diff_kind *k = d->k;
+	size_t n = TEXT_COLS + 1 + 2 * k->nr_metrics, m, c;
+	struct kmt_col *cols = kmt_arena_zalloc(&rep->arena, n * sizeof(*cols));
+
+	if (!cols)
+		return NULL;
+	memcpy(cols, diff_cols[rate], TEXT_COLS * sizeof(*cols));
+	for (c = 2; c < TEXT_COLS; c++)
+		cols[c].flags |= KMT_COL_TEXT_ONLY;
+	c = TEXT_COLS;
+	cols[c++] = (struct kmt_col){ "in", "In", KMT_V_STR, KMT_COL_NO_TEXT };
+	for (m = 0; m < k->nr_metrics; m++) {
+		cols[c].key = kmt_report_printf(rep, "%s.a", k->metrics[m].name);
+		cols[c].title = cols[c].key;
+		cols[c].type = KMT_V_DOUBLE;
+		cols[c++].flags = KMT_COL_NO_TEXT;
+		cols[c].key = kmt_report_printf(rep, "%s.b", k->metrics[m].name);
+		cols[c].title = cols[c].key;
+		cols[c].type = KMT_V_DOUBLE;
+		cols[c++].flags = KMT_COL_NO_TEXT;
+	}
+	*ncols = n;
+	return rep->oom ? NULL : cols;
+}
+
+/*
+ * The comparison as a report: a table per dimension either side has,
+ * sorted by the growth of the sort key, at most lines rows (0: all).
+ */
+static int diff_report(struct diff *d, struct side *s, int lines,
+		       struct kmt_report *rep)
+{
+	const struct kmt_report *b = s[1].model ? s[1].model : s[0].model;
+	size_t dim, i, m, ncols;
+
+	rep->meta.bare = 1;
+	rep->meta.input = kmt_report_printf(rep, "%s and %s", s[0].path,
+					    s[1].path);
+	rep->meta.format = "kmemtrace diff";
+	/* ndjson's origin columns: the recording B, or A, where made here */
+	if (b) {
+		rep->meta.host = b->meta.host;
+		rep->meta.kernel = b->meta.kernel;
+		rep->meta.boot_id = b->meta.boot_id;
+		rep->meta.first_ts = b->meta.first_ts;
+		rep->meta.last_ts = b->meta.last_ts;
+		rep->meta.has_start = b->meta.has_start;
+		rep->meta.start_unix_ns = b->meta.start_unix_ns;
+	}
+	if (add_head(d, s, rep))
+		return -ENOMEM;
 	for (dim = 0; dim < d->k->nr_dims; dim++) {
 		struct sorted sc = { d, s, (int)dim };
-		int m = dim_metric(d->k, (int)dim, d->sort);
-		int rate = d->rates && d->k->metrics[m].flow;
+		int sm = dim_metric(d->k, (int)dim, d->sort);
+		int rate = d->rates && d->k->metrics[sm].flow;
 		const char *title;
 		struct kmt_table *t;
+		struct kmt_col *cols;
 		size_t n = d->nr[dim];
 
 		if (!s[0].has[dim] && !s[1].has[dim])
 			continue;
 		qsort_r(d->rows[dim], n, sizeof(struct drow), cmp_growth, &sc);
-		title = kmt_report_printf(&rep, "DIFF by %s: %s%s, sorted by growth",
-					  d->k->dims[dim], d->k->metrics[m].title,
+		title = kmt_report_printf(rep, "DIFF by %s: %s%s, sorted by growth",
+					  d->k->dims[dim], d->k->metrics[sm].title,
 					  rate ? " per second" : "");
-		t = kmt_report_add_table(&rep, "diff", d->k->dims[dim], title,
-					 diff_cols[rate], 6, KMT_TABLE_PLAIN);
+		cols = table_cols(d, rate, rep, &ncols);
+		t = cols ? kmt_report_add_table(rep, "", d->k->dims[dim], title,
+						cols, ncols, KMT_TABLE_PLAIN) :
+			   NULL;
 		if (!t)
-			goto oom;
+			return -ENOMEM;
 		for (i = 0; i < n && (!lines || i < (size_t)lines); i++) {
 			const struct drow *r = &d->rows[dim][i];
 			union kmt_val *v = kmt_table_add_row(t);
-			double a = value(d, &s[0], r, 0, m);
-			double b = value(d, &s[1], r, 1, m);
+			double a = value(d, &s[0], r, 0, sm);
+			double bv = value(d, &s[1], r, 1, sm);
 
 			if (!v)
-				goto oom;
+				return -ENOMEM;
 			v[0].str = kmt_strtab_get(&d->strs, r->kind);
 			v[1].str = kmt_strtab_get(&d->strs, r->name);
 			if (rate) {
 				v[2].d = a;
-				v[3].d = b;
-				v[4].d = b - a;
+				v[3].d = bv;
+				v[4].d = bv - a;
 			} else {
 				v[2].s = llround(a);
-				v[3].s = llround(b);
-				v[4].s = llround(b) - llround(a);
+				v[3].s = llround(bv);
+				v[4].s = llround(bv) - llround(a);
 			}
-			v[5].str = change(&rep, a, b, r->in[0], r->in[1]);
+			v[5].str = change(rep, a, bv, r->in[0], r->in[1]);
+			v[6].str = r->in[0] && r->in[1] ? "both" :
+				   r->in[0] ? "a" : "b";
+			for (m = 0; m < d->k->nr_metrics; m++) {
+				v[7 + 2 * m].d = value(d, &s[0], r, 0, (int)m);
+				v[8 + 2 * m].d = value(d, &s[1], r, 1, (int)m);
+			}
 		}
 		t->total_rows = n;
 	}
-	if (rep.oom)
-		goto oom;
-	ret = kmt_render_text_more(&rep, out) ? -1 : 0;
-	kmt_report_free(&rep);
-	return ret;
-oom:
-	kmt_report_free(&rep);
-	errno = ENOMEM;
-	return -1;
-}
-
-static void json_side(struct kmt_json *j, const char *key,
-		      const struct side *s)
-{
-	const struct kmt_jv *v;
-
-	kmt_json_obj_open(j, key);
-	kmt_json_str(j, "input", s->path);
-	if (s->model) {
-		const struct kmt_report_meta *m = &s->model->meta;
-
-		kmt_json_str(j, "format", m->format);
-		kmt_json_str(j, "kernel", m->kernel && *m->kernel ? m->kernel :
-								   NULL);
-		kmt_json_double(j, "span_s", s->span);
-		kmt_json_obj_close(j);
-		return;
-	}
-	v = kmt_jv_get(s->doc, "format");
-	kmt_json_str(j, "format", v && v->type == KMT_J_STR ? v->str : NULL);
-	v = kmt_jv_get(s->doc, "kernel");
-	kmt_json_str(j, "kernel", v && v->type == KMT_J_STR ? v->str : NULL);
-	kmt_json_double(j, "span_s", s->span);
-	kmt_json_obj_close(j);
-}
-
-static int draw_json(struct diff *d, struct side *s, int lines, FILE *out)
-{
-	struct kmt_json j;
-	size_t dim, i, m;
-
-	kmt_json_init(&j, out, 1);
-	kmt_json_obj_open(&j, NULL);
-	json_side(&j, "a", &s[0]);
-	json_side(&j, "b", &s[1]);
-	kmt_json_bool(&j, "rates", d->rates);
-	kmt_json_str(&j, "sort", d->k->metrics[d->sort].name);
-	for (dim = 0; dim < d->k->nr_dims; dim++) {
-		struct sorted sc = { d, s, (int)dim };
-
-		if (!s[0].has[dim] && !s[1].has[dim])
-			continue;
-		qsort_r(d->rows[dim], d->nr[dim], sizeof(struct drow),
-			cmp_growth, &sc);
-		kmt_json_arr_open(&j, d->k->dims[dim]);
-		for (i = 0; i < d->nr[dim] && (!lines || i < (size_t)lines); i++) {
-			const struct drow *r = &d->rows[dim][i];
-
-			kmt_json_obj_open(&j, NULL);
-			kmt_json_str(&j, "kind", kmt_strtab_get(&d->strs, r->kind));
-			kmt_json_str(&j, "name", kmt_strtab_get(&d->strs, r->name));
-			kmt_json_str(&j, "in", r->in[0] && r->in[1] ? "both" :
-					       r->in[0] ? "a" : "b");
-			for (m = 0; m < d->k->nr_metrics; m++) {
-				kmt_json_obj_open(&j, d->k->metrics[m].name);
-				kmt_json_double(&j, "a", value(d, &s[0], r, 0, m));
-				kmt_json_double(&j, "b", value(d, &s[1], r, 1, m));
-				kmt_json_obj_close(&j);
-			}
-			kmt_json_obj_close(&j);
-		}
-		kmt_json_arr_close(&j);
-	}
-	kmt_json_obj_close(&j);
-	kmt_json_finish(&j);
-	return ferror(out) ? -1 : 0;
+	return rep->oom ? -ENOMEM : 0;
 }
 
 static void html_num(double v, int rate, FILE *out)
@@ -1156,15 +1236,14 @@ out:
 }
 
 /*
- * Compares the inputs A and B by k's tables and draws the comparison:
- * the exit status.
+ * Compares the inputs A and B by k's tables and draws the comparison
+ * with rd, or as the HTML page (rd NULL): the exit status.
  */
-enum { DRAW_TEXT, DRAW_JSON, DRAW_HTML };
-
 static int compare(const struct diff_kind *k, char **paths,
 		   const struct pass *ps, const char *sort, int lines,
-		   int how, const char *output)
+		   const struct kmt_renderer *rd, const char *output)
 {
+	struct kmt_report rep;
 	char tmp[4096];
 	struct side s[2];
 	struct diff d;
@@ -1215,36 +1294,26 @@ static int compare(const struct diff_kind *k, char **paths,
 		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
+	/* the comparison is made whole before anything is written */
+	kmt_report_init(&rep);
+	if (rd && diff_report(&d, s, lines, &rep)) {
+		kmt_report_free(&rep);
+		ret = kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+		goto out;
+	}
 	/* a page is never left half written */
-	out = how == DRAW_HTML ? kmt_open_output_whole(output, tmp, sizeof(tmp)) :
-				 kmt_open_output(output);
+	out = !rd ? kmt_open_output_whole(output, tmp, sizeof(tmp)) :
+		    kmt_open_output(output);
 	if (!out) {
+		kmt_report_free(&rep);
 		ret = kmt_error(KMT_EXIT_RUNTIME, "cannot write '%s': %s", output,
 				strerror(errno));
 		goto out;
 	}
 	errno = 0;
-	if (how == DRAW_HTML) {
-		ret = draw_html(&d, s, lines, out);
-	} else if (how == DRAW_TEXT) {
-		if (k == &report_kind)
-			fprintf(out, "# A: %s (%.6f s)\n# B: %s (%.6f s)\n",
-				s[0].path, s[0].span, s[1].path, s[1].span);
-		else
-			fprintf(out, "# A: %s\n# B: %s\n", s[0].path, s[1].path);
-		if (d.rates)
-			fprintf(out, "# the spans differ: allocations, bytes and "
-				"waste compared per second; live at the end as it is\n");
-		for (dim = 0; dim < k->nr_dims; dim++) {
-			if (s[0].has[dim] != s[1].has[dim])
-				fprintf(out, "# %s: not in %s\n", k->dims[dim],
-					s[0].has[dim] ? "B" : "A");
-		}
-		ret = draw_text(&d, s, lines, out);
-	} else {
-		ret = draw_json(&d, s, lines, out);
-	}
-	ret = how == DRAW_HTML ?
+	ret = !rd ? draw_html(&d, s, lines, out) : rd->render(&rep, out);
+	kmt_report_free(&rep);
+	ret = !rd ?
 	      kmt_close_output_whole(out, output, tmp, ret ? (errno ? errno : EIO) : 0) :
 	      kmt_close_output(out, output, ret ? (errno ? errno : EIO) : 0);
 out:
@@ -1263,8 +1332,9 @@ int cmd_diff(int argc, char **argv)
 {
 	const char *output = NULL, *sort = NULL, *save = NULL;
 	struct pass ps = { 0, NULL, NULL, NULL };
-	const char *html = NULL, *pprof = NULL;
-	int json = 0, lines = 0, nargs;
+	const char *html = NULL, *pprof = NULL, *format = NULL;
+	const struct kmt_renderer *rd = NULL;
+	int json = 0, lines = 0, nargs, code;
 	const struct kmt_option options[] = {
 		OPT_GROUP("what is compared"),
 		OPT_WORDS('s', "sort", &sort, "key", list_metrics,
@@ -1282,7 +1352,9 @@ int cmd_diff(int argc, char **argv)
 		OPT_GROUP("output"),
 		OPT_INT('l', "limit", &lines, "n", 0, INT_MAX,
 			"print at most n rows per table (0: all, the default)"),
-		OPT_BOOL(0, "json", &json, "JSON: every row with every figure"),
+		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
+			  "output format: text (the default), json, csv or ndjson"),
+		OPT_BOOL(0, "json", &json, "JSON: every row with every figure (--format json)"),
 		OPT_STRING(0, "html", &html, "file",
 			   "a page with every table and figure, to attach to a report"),
 		OPT_STRING(0, "pprof", &pprof, "file",
@@ -1301,7 +1373,7 @@ int cmd_diff(int argc, char **argv)
 		if (nargs != 1)
 			return kmt_usage_error("--save takes one recording, not %d "
 					       "inputs", nargs);
-		if (json || html || pprof || output || sort || lines)
+		if (json || format || html || pprof || output || sort || lines)
 			return kmt_usage_error("--save writes the baseline alone");
 		if (is_json(argv[0]))
 			return kmt_usage_error("'%s' is already a saved report",
@@ -1311,22 +1383,27 @@ int cmd_diff(int argc, char **argv)
 	if (nargs != 2)
 		return kmt_usage_error("two inputs to compare, A and B, not %d",
 				       nargs);
-	if (html && (json || output))
-		return kmt_usage_error("--html names its file: no --json or -o with it");
+	if (html && (json || format || output))
+		return kmt_usage_error("--html names its file: no --json, --format "
+				       "or -o with it");
 	if (pprof) {
-		if (html || json || output || sort || lines)
+		if (html || json || format || output || sort || lines)
 			return kmt_usage_error("--pprof names its file and holds "
 					       "every sample: no --html, --json, "
 					       "-o, -s or -l with it");
 		return compare_pprof(argv, &ps, pprof);
 	}
-	return compare(&report_kind, argv, &ps, sort, lines,
-		       html ? DRAW_HTML : json ? DRAW_JSON : DRAW_TEXT,
+	if (!html) {
+		code = kmt_choose_section_format(format, json, &rd);
+		if (code)
+			return code;
+	}
+	return compare(&report_kind, argv, &ps, sort, lines, rd,
 		       html ? html : output);
 }
 
 static const char *const pageowner_diff_usage[] = {
-	"kmemtrace pageowner --diff [-s pages|records] [-l N] [--json] [-o <file>] <A> <B>",
+	"kmemtrace pageowner --diff [-s pages|records] [-l N] [--format F] [-o <file>] <A> <B>",
 	NULL
 };
 
@@ -1339,7 +1416,9 @@ int cmd_pageowner_diff(int argc, char **argv)
 {
 	const char *output = NULL, *sort = NULL;
 	struct pass ps = { 0, NULL, NULL, NULL };
-	int json = 0, lines = 0, diff = 0, nargs;
+	const char *format = NULL;
+	const struct kmt_renderer *rd;
+	int json = 0, lines = 0, diff = 0, nargs, code;
 	const struct kmt_option options[] = {
 		OPT_BOOL(0, "diff", &diff, "compare two dumps, or saved --json "
 			 "outputs of them: pages and records per stack, "
@@ -1348,7 +1427,9 @@ int cmd_pageowner_diff(int argc, char **argv)
 			  "the figure shown and sorted by its growth (default pages)"),
 		OPT_INT('l', "limit", &lines, "n", 0, INT_MAX,
 			"print at most n rows per table (0: all, the default)"),
-		OPT_BOOL(0, "json", &json, "JSON: every row with every figure"),
+		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
+			  "output format: text (the default), json, csv or ndjson"),
+		OPT_BOOL(0, "json", &json, "JSON: every row with every figure (--format json)"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the comparison to <file> ('-': stdout, the default)"),
 		OPT_END(),
@@ -1358,6 +1439,8 @@ int cmd_pageowner_diff(int argc, char **argv)
 	if (nargs != 2)
 		return kmt_usage_error("--diff compares two dumps, A and B, not %d",
 				       nargs);
-	return compare(&pageowner_kind, argv, &ps, sort, lines,
-		       json ? DRAW_JSON : DRAW_TEXT, output);
+	code = kmt_choose_section_format(format, json, &rd);
+	if (code)
+		return code;
+	return compare(&pageowner_kind, argv, &ps, sort, lines, rd, output);
 }

@@ -209,6 +209,43 @@ else
 	test_skip 'diff --pprof: what go tool pprof -diff_base shows, for every sample type' 'no go here (Debian: golang-go)'
 fi
 
+test_expect_success 'diff --format ndjson and csv: the rows and figures of --json' '
+	"$KMEMTRACE" diff --json -l 3 "$DATA/capture.dat" "$DATA/perf-both-g.data" >d.json &&
+	"$KMEMTRACE" diff --format ndjson -l 3 "$DATA/capture.dat" "$DATA/perf-both-g.data" >d.ndjson &&
+	"$KMEMTRACE" diff --format csv -l 3 "$DATA/capture.dat" "$DATA/perf-both-g.data" >d.csv &&
+	python3 - d.json d.ndjson d.csv <<-\EOF
+	import csv, json, sys
+	d = json.load(open(sys.argv[1]))
+	rows = [json.loads(l) for l in open(sys.argv[2])]
+	origin = ("host", "kernel", "input", "first_ts_ns", "span_ns",
+	          "boot_id", "start_time", "start_unix_ns", "table")
+	for r in rows:
+	    for k in origin:
+	        assert k in r, (k, r)
+	sides = [r for r in rows if r["table"] == "sides"]
+	assert len(sides) == 1 and sides[0]["a"] == d["a"] and sides[0]["b"] == d["b"]
+	assert sides[0]["rates"] == d["rates"] and sides[0]["sort"] == d["sort"]
+	for dim in ("callsites", "caches", "comms", "stacks"):
+	    got = [{k: v for k, v in r.items() if k not in origin}
+	           for r in rows if r["table"] == dim]
+	    assert got == d[dim], (dim, got, d[dim])
+	    assert len(got) <= 3
+	cells = {(r["table"], r["row"], r["column"]): r["value"]
+	         for r in csv.DictReader(open(sys.argv[3]))}
+	assert cells[("sides", "0", "a.input")] == d["a"]["input"]
+	for i, r in enumerate(d["callsites"]):
+	    assert cells[("callsites", str(i), "name")] == r["name"]
+	    b = float(cells[("callsites", str(i), "bytes.b")])
+	    assert abs(b - r["bytes"]["b"]) <= 1e-5 * abs(r["bytes"]["b"]), (b, r)
+	EOF
+'
+
+test_expect_success 'diff --format: an unknown name, or with --json or --html: exit 129' '
+	test_usage_error "$KMEMTRACE" diff --format html "$DATA/capture.dat" "$DATA/capture.dat" &&
+	test_usage_error "$KMEMTRACE" diff --format json --json "$DATA/capture.dat" "$DATA/capture.dat" &&
+	test_usage_error "$KMEMTRACE" diff --format csv --html x.html "$DATA/capture.dat" "$DATA/capture.dat"
+'
+
 if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/kmem ]; then
 	test_skip 'a planted allocation loop is the one difference' 'needs root and tracefs'
 	test_done
