@@ -816,6 +816,19 @@ static void table_notes(const struct kmt_table *t, const char *margin,
 		fprintf(f, "%s%s\n", margin, t->legend[k]);
 }
 
+/* cell c of a row as text (n bytes), or the word for "not recorded" */
+static const char *cell_or_missing(const struct kmt_table *t, size_t c,
+				   const union kmt_val *row,
+				   char buf[CELL_BUF], size_t *n)
+{
+	if ((t->unrecorded >> c & 1) && t->missing) {
+		*n = strlen(kmt_missing_word(t->missing));
+		return kmt_missing_word(t->missing);
+	}
+	return cell_text(buf, CELL_BUF, t->cols[c].type, &row[c],
+			 t->cols[c].flags, n);
+}
+
 /*
  * Rows [r0, r1) of a KMT_TABLE_LINES table, a line each: "title cell"
  * for each text column; after the last, what ends any table.
@@ -840,13 +853,7 @@ static int lines_piece(const struct kmt_table *t, size_t r0, size_t r1,
 
 			if (col->flags & KMT_COL_NO_TEXT)
 				continue;
-			if ((t->unrecorded >> c & 1) && t->missing) {
-				text = kmt_missing_word(t->missing);
-				n = strlen(text);
-			} else {
-				text = cell_text(buf, sizeof(buf), col->type,
-						 &row[c], col->flags, &n);
-			}
+			text = cell_or_missing(t, c, row, buf, &n);
 			fprintf(f, "%s%s %.*s", first ? "" : " ", col->title,
 				(int)n, text);
 			first = 0;
@@ -1065,13 +1072,7 @@ static int block_piece(const struct kmt_table *t, size_t r0, size_t r1,
 				continue;
 			if (title_len[c])
 				out_put(&o, col->title, title_len[c]);
-			if ((t->unrecorded >> c & 1) && t->missing) {
-				s = kmt_missing_word(t->missing);
-				n = strlen(s);
-			} else {
-				s = cell_text(buf, sizeof(buf), col->type,
-					      &row[c], col->flags, &n);
-			}
+			s = cell_or_missing(t, c, row, buf, &n);
 			out_put(&o, s, n);
 		}
 		out_put(&o, "\n", 1);
