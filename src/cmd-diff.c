@@ -26,12 +26,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/pageowner.h"
 #include "analysis/views.h"
 #include "builtin.h"
 #include "options.h"
 #include "render/render.h"
 #include "report/profile.h"
 #include "report/report.h"
+#include "run/pageowner.h"
 #include "run/report.h"
 #include "util/arena.h"
 #include "util/array.h"
@@ -93,13 +95,10 @@ struct diff_kind {
 	const struct source *sources;
 	size_t nr_sources;
 	/*
-	 * The side of an input that is not JSON: a report made in memory
-	 * (views), or, for page_owner dumps, the command's JSON written to
-	 * path (reduce)
+	 * The side of an input that is not JSON, a report made in memory:
+	 * a recording's with these views, or (NULL) a page_owner dump's
 	 */
 	const char *const *views;
-	int (*reduce)(const char *input, const char *path,
-		      const struct pass *ps);
 	const char *must_have;	/* a member every such JSON has */
 	const char *what;	/* "a kmemtrace report" */
 };
@@ -171,6 +170,9 @@ struct side {
 	/* a saved report (or a command's JSON), or a report made here */
 	struct kmt_jv *doc;
 	struct kmt_run *run;
+	/* a page_owner dump read here, and its report */
+	struct kmt_po_analysis *po;
+	struct kmt_report po_report;
 	const struct kmt_report *model;
 	double span;		/* seconds; 0 for a snapshot */
 	int has[MAX_DIMS];	/* the document holds the dimension's tables */
@@ -213,22 +215,6 @@ static int is_json(const char *path)
 			return buf[i] == '{';
 	}
 	return 0;
-}
-
-/*
- * Runs a command inside this one, which keeps its own choice of JSON
- * errors and, afterwards, its name on the messages (outer).
- */
-static int run_inside(int (*cmd)(int, char **), int argc, char **argv,
-		      const char *outer)
-{
-	int ret;
-
-	kmt_errors_lock_json(1);
-	ret = cmd(argc, argv);
-	kmt_errors_lock_json(0);
-	kmt_set_command(outer);
-	return ret;
 }
 
 /* the tables a comparison of recordings reads, as report's options */
@@ -342,25 +328,47 @@ static int save_report(const char *input, const char *path,
 	return err ? err : ret;
 }
 
-/* pageowner's JSON for a dump, grouped by stack, with its totals */
-static int run_pageowner(const char *input, const char *path,
-			 const struct pass *ps)
+/*
+ * A page_owner dump's report, made here: grouped by stack, with its
+ * totals, as `pageowner --json --summary --cull stacktrace` has it
+ * (what a baseline of a dump is).  The exit status.
+ */
+static int po_side(struct side *sd)
 {
-	char *argv[12];
-	int argc = 0;
+	struct kmt_po_report_opts o = { 0 };
+	struct kmt_po_sortkey key = { KMT_PO_KEY_TIMES, 1 };
+	struct kmt_po_options opt;
+	struct kmt_po_run run = { .input = sd->path };
+	enum kmt_run_status st;
 
-	(void)ps;
-	argv[argc++] = (char *)"pageowner";
-	argv[argc++] = (char *)"--json";
-	argv[argc++] = (char *)"--summary";
-	argv[argc++] = (char *)"--cull";
-	argv[argc++] = (char *)"stacktrace";
-	argv[argc++] = (char *)"-o";
-	argv[argc++] = (char *)path;
-	argv[argc++] = (char *)"--";
-	argv[argc++] = (char *)input;
-	argv[argc] = NULL;
-	return run_inside(cmd_pageowner, argc, argv, "pageowner");
+	memset(&opt, 0, sizeof(opt));
+	opt.cull = KMT_PO_CULL_STACK;
+	kmt_report_init(&sd->po_report);
+	sd->po = calloc(1, sizeof(*sd->po));
+	if (!sd->po || kmt_po_analysis_init(sd->po, &opt)) {
+		free(sd->po);
+		sd->po = NULL;
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+	}
+	st = kmt_po_run_read(&run, sd->po);
+	if (st == KMT_RUN_E_READ)
+		return kmt_error(kmt_read_exit(run.read_err), "%s", run.errmsg);
+	if (st)
+		return kmt_error(st == KMT_RUN_E_INPUT ? KMT_EXIT_INPUT :
+				 KMT_EXIT_RUNTIME, "%s", run.errmsg);
+	kmt_po_warn_malformed(sd->po, run.display);
+	if (kmt_po_analysis_finish(sd->po))
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+	o.input = run.display;
+	o.keys = &key;
+	o.nr_keys = 1;
+	o.totals = 1;
+	if (kmt_po_report(sd->po, &sd->po_report, &o) ||
+	    kmt_po_report_short(sd->po))
+		return kmt_error(KMT_EXIT_RUNTIME, "out of memory");
+	sd->model = &sd->po_report;
+	sd->span = 0;
+	return 0;
 }
 
 /* --pprof reads only the profile of each side (load_side's fields) */
@@ -373,14 +381,14 @@ static const struct diff_kind report_kind = {
 	report_metrics, KMT_NCOLS(report_metrics), M_BYTES, M_LIVE_BYTES,
 	report_dims, KMT_NCOLS(report_dims), report_sources,
 	KMT_NCOLS(report_sources),
-	report_views, NULL, "span_ns", "a kmemtrace report",
+	report_views, "span_ns", "a kmemtrace report",
 };
 
 static const struct diff_kind pageowner_kind = {
 	pageowner_metrics, KMT_NCOLS(pageowner_metrics), PM_PAGES, PM_PAGES,
 	pageowner_dims, KMT_NCOLS(pageowner_dims), pageowner_sources,
 	KMT_NCOLS(pageowner_sources),
-	NULL, run_pageowner, "groups", "kmemtrace pageowner's JSON",
+	NULL, "groups", "kmemtrace pageowner's JSON",
 };
 
 static int read_all(int fd, char **out, size_t *len)
@@ -441,19 +449,7 @@ static int load_side(const struct diff_kind *k, struct side *sd,
 	} else if (k->views) {
 		return model_side(k, sd, ps);
 	} else {
-		char path[64];
-
-		fd = memfd_create("kmemtrace-diff", MFD_CLOEXEC);
-		if (fd < 0)
-			return kmt_error(KMT_EXIT_RUNTIME, "cannot make a "
-					 "temporary file: %s", strerror(errno));
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		ret = k->reduce(sd->path, path, ps);
-		if (ret && ret != KMT_EXIT_PARTIAL) {
-			close(fd);
-			return ret;
-		}
-		lseek(fd, 0, SEEK_SET);
+		return po_side(sd);
 	}
 	ret = read_all(fd, &text, &len);
 	close(fd);
@@ -482,6 +478,11 @@ static void free_side(struct side *sd)
 {
 	kmt_arena_free(&sd->arena);
 	kmt_run_free(sd->run);
+	if (sd->po) {
+		kmt_report_free(&sd->po_report);
+		kmt_po_analysis_free(sd->po);
+		free(sd->po);
+	}
 }
 
 /*
@@ -505,6 +506,19 @@ static int side_table(const struct side *sd, const char *group,
 		const struct kmt_section *sec =
 			kmt_report_section(sd->model, group ? group : "", key);
 
+		/* what JSON has of it, not the text's own drawing */
+		if (sec && (sec->flags & KMT_SEC_TEXT_ONLY)) {
+			size_t i;
+
+			for (i = 0, sec = NULL; i < sd->model->nr && !sec; i++) {
+				const struct kmt_section *x = sd->model->sections[i];
+
+				if (!strcmp(x->group, group ? group : "") &&
+				    !strcmp(x->key, key) &&
+				    !(x->flags & KMT_SEC_TEXT_ONLY))
+					sec = x;
+			}
+		}
 		if (!sec || sec->kind != KMT_SEC_TABLE ||
 		    sec->table.style == KMT_TABLE_SERIES)
 			return 0;
@@ -643,6 +657,34 @@ static void add_frames(struct kmt_sb *sb, const struct kmt_jv *nv)
 	}
 }
 
+/* a stack of the model's, a frame a line, indented (KMT_V_STACK) */
+static int add_lines(struct kmt_sb *sb, const struct side_table *st,
+		     const char *col)
+{
+	int c = kmt_table_col(st->t, col);
+	const char *p;
+	int n = 0;
+
+	if (c < 0 || (st->t->cols[c].type != KMT_V_STACK &&
+		      st->t->cols[c].type != KMT_V_LINES) || !st->row[c].str)
+		return 0;
+	for (p = st->row[c].str; *p; ) {
+		size_t len;
+
+		p += strspn(p, " \t");
+		len = strcspn(p, "\n");
+		if (len) {
+			if (n++)
+				kmt_sb_adds(sb, " <- ");
+			add_name(sb, p, len, 1);
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 1;
+}
+
 static int add_side(struct diff *d, struct side *sd, int which)
 {
 	struct kmt_sb sb = KMT_SB_INIT;
@@ -672,10 +714,16 @@ static int add_side(struct diff *d, struct side *sd, int which)
 				kind = src->kind;
 			if (!name && st.jrow)
 				nv = kmt_jv_get(st.jrow, src->name_col);
-			if ((!name && !(nv && nv->type == KMT_J_ARR)) || !kind)
-				continue;
 			kmt_sb_reset(&sb);
-			if (!name)
+			if (!kind)
+				continue;
+			if (!name && st.t) {
+				/* a stack as lines */
+				if (!add_lines(&sb, &st, src->name_col))
+					continue;
+			} else if (!name && !(nv && nv->type == KMT_J_ARR)) {
+				continue;
+			} else if (!name)
 				add_frames(&sb, nv);	/* a stack as frames */
 			else if (strstr(name, " <- "))
 				add_stack(&sb, name);
@@ -819,7 +867,9 @@ static int side_items(struct kmt_report *rep, struct kmt_summary *sum,
 	const struct kmt_jv *v;
 	int err = 0;
 
-	if (sd->model) {
+	if (sd->po) {
+		/* what a dump's saved JSON says: no format, no kernel */
+	} else if (sd->model) {
 		format = sd->model->meta.format;
 		kernel = sd->model->meta.kernel;
 	} else {

@@ -9,8 +9,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +21,13 @@
 #include "render/render.h"
 #include "report/report.h"
 #include "source/pageowner.h"
+#include "run/pageowner.h"
 #include "source/source.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 
-#define PAGE_OWNER_PATH "/sys/kernel/debug/page_owner"
-#define SHOW_STACKS_PATH "/sys/kernel/debug/page_owner_stacks/show_stacks"
-#define WARN_MALFORMED 5
+#define PAGE_OWNER_PATH KMT_PO_PAGE_OWNER_PATH
+#define SHOW_STACKS_PATH KMT_PO_SHOW_STACKS_PATH
 
 static const char *const pageowner_usage[] = {
 	"kmemtrace pageowner [<options>] [-i <input>] [-o <output>]",
@@ -53,21 +51,36 @@ struct po_cmd {
 	struct kmt_report r;	/* what is drawn of a */
 };
 
-static void on_malformed(void *ctx, uint64_t line, const char *why)
+/* -d: each malformed record as it is read, in file order */
+static void tell_malformed(void *ctx, const char *display, uint64_t line,
+			   const char *why)
 {
-	struct po_cmd *c = ctx;
-
-	if (c->debug)
-		kmt_warning("'%s' line %llu: %s; record skipped", c->display,
-			    (unsigned long long)line, why);
-	kmt_po_add_malformed(&c->a, line, why);
+	(void)ctx;
+	kmt_warning("'%s' line %llu: %s; record skipped", display,
+		    (unsigned long long)line, why);
 }
 
-static int on_record(void *ctx, const struct kmt_po_record *r)
+/* the dump into c->a: the exit status, the message said */
+static int read_input(struct po_cmd *c)
 {
-	struct po_cmd *c = ctx;
+	struct kmt_po_run run = {
+		.input = c->input, .threads = c->threads, .in_order = c->debug,
+		.on_malformed = c->debug ? tell_malformed : NULL,
+	};
+	enum kmt_run_status st = kmt_po_run_read(&run, &c->a);
 
-	return kmt_po_add(&c->a, r);
+	c->display = run.display;
+	switch (st) {
+	case KMT_RUN_OK:
+		return 0;
+	case KMT_RUN_E_READ:
+		return kmt_error(kmt_read_exit(run.read_err), "%s", run.errmsg);
+	case KMT_RUN_E_INPUT:
+		return run.errmsg[0] ? kmt_error(KMT_EXIT_INPUT, "%s", run.errmsg) :
+				       KMT_EXIT_INPUT;
+	default:
+		return kmt_error(KMT_EXIT_RUNTIME, "%s", run.errmsg);
+	}
 }
 
 /* --- options --- */
@@ -97,283 +110,29 @@ static int split_names(const char *spec, char ***names, size_t *nr)
 
 /* --- reading a regular file in parts, a thread a part --- */
 
-/* below this, a file is read in one piece unless --threads says */
-#define AUTO_SPLIT_BYTES (16ULL << 20)
-#define AUTO_MAX_THREADS 4
-#define MAX_THREADS 64
+/* the first malformed records skipped, and how many in all */
+#define WARN_MALFORMED 5
 
-struct po_part {
-	struct kmt_po_part range;
-	struct kmt_po_reader r;
-	struct kmt_po_analysis a;
-	const char *display;
-	pthread_t thread;
-	int fd, ret, started;
-};
-
-static void *read_part(void *arg)
+void kmt_po_warn_malformed(const struct kmt_po_analysis *a,
+			   const char *display)
 {
-	struct po_part *p = arg;
-
-	p->ret = kmt_po_read_part(&p->r, p->fd, &p->range, p->display);
-	return NULL;
-}
-
-/* the CPUs this process may run on */
-static int usable_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 1;
-	return CPU_COUNT(&set);
-}
-
-static int plan_threads(const struct po_cmd *c, uint64_t size)
-{
-	int n;
-
-	/* -d reports malformed records as they come, in file order */
-	if (c->debug)
-		return 1;
-	if (c->threads)
-		return c->threads;
-	if (size < AUTO_SPLIT_BYTES)
-		return 1;
-	n = usable_cpus();
-	return n < AUTO_MAX_THREADS ? n : AUTO_MAX_THREADS;
-}
-
-/*
- * Reads ranges[1..n-1] in threads, each into an analysis of its own, and
- * ranges[0] here into c->a with r; then folds the others into c->a in
- * file order.  r ends with the totals of all parts.
- */
-static int read_parts(struct po_cmd *c, int fd,
-		      const struct kmt_po_part *ranges, int n,
-		      struct kmt_po_reader *r)
-{
-	struct po_part *parts = calloc((size_t)n, sizeof(*parts));
-	uint64_t lines;
-	int i, ret;
-
-	if (!parts)
-		return -ENOMEM;
-	for (i = 1; i < n; i++) {
-		struct po_part *p = &parts[i];
-
-		p->range = ranges[i];
-		p->fd = fd;
-		p->display = c->display;
-		if (kmt_po_analysis_init(&p->a, &c->a.opt)) {
-			p->ret = -ENOMEM;
-			continue;
-		}
-		kmt_po_reader_init(&p->r, kmt_po_add, kmt_po_add_malformed,
-				   &p->a);
-		/* without a thread the part is read here: slower, not wrong */
-		if (pthread_create(&p->thread, NULL, read_part, p))
-			read_part(p);
-		else
-			p->started = 1;
-	}
-	ret = kmt_po_read_part(r, fd, &ranges[0], c->display);
-	for (i = 1; i < n; i++) {
-		if (parts[i].started)
-			pthread_join(parts[i].thread, NULL);
-	}
-	/* each part's lines come after those of the parts before it */
-	lines = r->line - 1;
-	for (i = 1; i < n; i++) {
-		struct po_part *p = &parts[i];
-
-		if (!ret && p->ret) {
-			ret = p->ret;
-			memcpy(r->errmsg, p->r.errmsg, sizeof(r->errmsg));
-		}
-		if (!ret)
-			ret = kmt_po_analysis_merge(&c->a, &p->a, lines);
-		else
-			kmt_po_analysis_free(&p->a);
-		lines += p->r.line - 1;
-		r->nr_records += p->r.nr_records;
-		r->nr_malformed += p->r.nr_malformed;
-		r->nr_bytes += p->r.nr_bytes;
-		kmt_po_reader_free(&p->r);
-	}
-	free(parts);
-	return ret;
-}
-
-/*
- * The first bytes of the input, to tell other inputs from a dump: read
- * with pread from a regular file, so nothing is consumed; otherwise read
- * (at least a page_owner record from debugfs, which hands out one record
- * a read) and left in *buf for the reader.  0 or -errno.
- */
-#define HEAD_BUF (64 * 1024)
-
-static int peek_head(int fd, const struct stat *st, char **buf, size_t *len,
-		     int *consumed)
-{
-	*len = 0;
-	*consumed = !(S_ISREG(st->st_mode) && st->st_size > 0);
-	*buf = malloc(HEAD_BUF);
-	if (!*buf)
-		return -ENOMEM;
-	while (*len < KMT_INPUT_HEAD) {
-		ssize_t n = *consumed ?
-			    read(fd, *buf + *len, HEAD_BUF - *len) :
-			    pread(fd, *buf + *len, KMT_INPUT_HEAD - *len,
-				  (off_t)*len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return *len ? 0 : -errno;
-		if (n == 0)
-			break;
-		*len += (size_t)n;
-	}
-	return 0;
-}
-
-/* one line naming the command that reads what the input is, or 0 */
-static int not_a_dump(const struct po_cmd *c, const char *head, size_t len)
-{
-	const struct kmt_source_ops *ops;
-
-	if (len > KMT_INPUT_HEAD)
-		len = KMT_INPUT_HEAD;
-	if (kmt_po_sniff(head, len) == KMT_PO_SNIFF_SORTED)
-		return kmt_error(KMT_EXIT_INPUT, "'%s' is already sorted by page_owner_sort: give the page_owner dump it was made from",
-				 c->display);
-	ops = kmt_source_probe((const unsigned char *)head, len);
-	if (!ops)
-		return 0;
-	if (ops == &kmt_source_perfdata)
-		return kmt_error(KMT_EXIT_INPUT, "'%s' is a perf.data recording of kmem events: read it with 'kmemtrace report'",
-				 c->display);
-	if (ops == &kmt_source_tracedat)
-		return kmt_error(KMT_EXIT_INPUT, "'%s' is a trace.dat recording: read it with 'kmemtrace report'",
-				 c->display);
-	return kmt_error(KMT_EXIT_INPUT, "'%s' is ftrace text: read it with 'kmemtrace report'",
-			 c->display);
-}
-
-static int read_input(struct po_cmd *c)
-{
-	char *head = NULL;
-	size_t head_len = 0;
-	int consumed = 0;
-	struct kmt_po_part ranges[MAX_THREADS];
-	struct kmt_po_reader r;
-	int fd, ret, nr_parts;
-	struct stat st;
-
-	memset(&st, 0, sizeof(st));
-
-	if (!strcmp(c->input, "-")) {
-		fd = STDIN_FILENO;
-		c->display = "<stdin>";
-	} else {
-		c->display = c->input;
-		fd = open(c->input, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			int err = errno;
-
-			if (!strcmp(c->input, PAGE_OWNER_PATH) ||
-			    !strcmp(c->input, SHOW_STACKS_PATH))
-				return kmt_error(KMT_EXIT_INPUT, "cannot open '%s': %s (mount debugfs and boot with page_owner=on, or give -i FILE)",
-						 c->input, strerror(err));
-			return kmt_error(KMT_EXIT_INPUT, "cannot open '%s': %s",
-					 c->input, strerror(err));
-		}
-		if (fstat(fd, &st))
-			memset(&st, 0, sizeof(st));
-		if (S_ISDIR(st.st_mode)) {
-			close(fd);
-			return kmt_error(KMT_EXIT_INPUT, "cannot read '%s': %s",
-					 c->input, strerror(EISDIR));
-		}
-	}
-	ret = peek_head(fd, &st, &head, &head_len, &consumed);
-	/* a read that fails is tried again by the reader, which says why */
-	if (ret == -ENOMEM || (!ret && not_a_dump(c, head, head_len))) {
-		int code = ret ? kmt_error(KMT_EXIT_RUNTIME, "out of memory") :
-				 KMT_EXIT_INPUT;
-
-		free(head);
-		if (fd != STDIN_FILENO)
-			close(fd);
-		return code;
-	}
-	kmt_po_reader_init(&r, on_record, on_malformed, c);
-	nr_parts = 1;
-	/* what was read to look at goes to the reader first */
-	ret = !ret && consumed && head_len ? kmt_po_feed(&r, head, head_len) : 0;
-	free(head);
-	if (ret) {
-		if (fd != STDIN_FILENO)
-			close(fd);
-		kmt_po_reader_free(&r);
-		return kmt_error(KMT_EXIT_RUNTIME, "out of memory reading '%s'", c->display);
-	}
-	if (fd != STDIN_FILENO && S_ISREG(st.st_mode)) {
-		int want = plan_threads(c, (uint64_t)st.st_size);
-
-		if (want > 1)
-			nr_parts = kmt_po_plan_parts(fd, (uint64_t)st.st_size,
-						     ranges, want);
-	}
-	if (nr_parts > 1)
-		ret = read_parts(c, fd, ranges, nr_parts, &r);
-	else
-		ret = kmt_po_read_fd(&r, fd, c->display);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (ret < 0) {
-		if (ret == -ENOMEM && !r.errmsg[0])
-			snprintf(r.errmsg, sizeof(r.errmsg),
-				 "out of memory reading '%s'", c->display);
-		kmt_error(kmt_read_exit(ret), "%s",
-			  r.errmsg[0] ? r.errmsg : strerror(-ret));
-		kmt_po_reader_free(&r);
-		return kmt_read_exit(ret);
-	}
-	if (!r.nr_bytes) {
-		kmt_po_reader_free(&r);
-		return kmt_error(KMT_EXIT_INPUT, "'%s' is empty", c->display);
-	}
-	if (!r.nr_records) {
-		kmt_po_reader_free(&r);
-		if (c->a.nr_kept_malformed)
-			return kmt_error(KMT_EXIT_INPUT,
-					 "'%s' is not a page_owner dump: line %llu: %s",
-					 c->display,
-					 (unsigned long long)c->a.malformed[0].line,
-					 c->a.malformed[0].why);
-		return kmt_error(KMT_EXIT_INPUT, "'%s' holds no page_owner record",
-				 c->display);
-	}
-	kmt_po_reader_free(&r);
-	return 0;
-}
-
-static void warn_malformed(const struct po_cmd *c)
-{
-	const struct kmt_po_analysis *a = &c->a;
 	size_t i;
 
-	if (!a->nr_malformed || c->debug)
+	if (!a->nr_malformed)
 		return;
 	for (i = 0; i < a->nr_kept_malformed && i < WARN_MALFORMED; i++)
-		kmt_warning("'%s' line %llu: %s; record skipped", c->display,
+		kmt_warning("'%s' line %llu: %s; record skipped", display,
 			    (unsigned long long)a->malformed[i].line,
 			    a->malformed[i].why);
 	if (a->nr_malformed > WARN_MALFORMED)
 		kmt_warning("'%s': %llu malformed records skipped in all (-d lists each)",
-			    c->display, (unsigned long long)a->nr_malformed);
+			    display, (unsigned long long)a->nr_malformed);
+}
+
+static void warn_malformed(const struct po_cmd *c)
+{
+	if (!c->debug)
+		kmt_po_warn_malformed(&c->a, c->display);
 }
 
 /* the keys of --sort and --cull, for -h (help) and completion */
@@ -536,7 +295,7 @@ int cmd_pageowner(int argc, char **argv)
 			   "ndjson: the host name every row carries (default: this "
 			   "machine's for a dump read from debugfs)"),
 		OPT_BOOL('d', NULL, &c.debug, "report every malformed record as it is read"),
-		OPT_INT(0, "threads", &c.threads, "n", 0, MAX_THREADS,
+		OPT_INT(0, "threads", &c.threads, "n", 0, KMT_PO_MAX_THREADS,
 			"threads to use: a regular file is read in n parts at once "
 			"(0, the default: one a CPU, up to 4, for files of 16 MiB and more)"),
 		OPT_END(),
@@ -651,7 +410,7 @@ int cmd_pageowner(int argc, char **argv)
 	 */
 	if (!strcmp(c.input, PAGE_OWNER_PATH) ||
 	    !strcmp(c.input, SHOW_STACKS_PATH))
-		kmt_report_meta_here(&c.r, c.display, "page_owner");
+		kmt_report_meta_here(&c.r, c.input, "page_owner");
 	ret = read_input(&c);
 	if (ret)
 		goto out;
