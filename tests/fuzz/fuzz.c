@@ -27,9 +27,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "builtin.h"
 #include "event/session.h"
+#include "analysis/pageowner.h"
 #include "render/render.h"
+#include "run/pageowner.h"
 #include "run/report.h"
 #include "source/source.h"
 
@@ -141,20 +142,45 @@ static void run_report(const char *path, size_t size)
 #endif
 
 #if defined(FUZZ_TARGET_PAGEOWNER)
-/* a command with its arguments; its messages go to stderr */
-static void run_command(int (*fn)(int, char **), const char *const *args,
-			const char *path)
+/*
+ * A dump read as `kmemtrace pageowner` reads it (lib/run/pageowner.c,
+ * one thread), grouped by record or by stack, and drawn as text or as
+ * JSON with its totals to /dev/null.
+ */
+static void run_pageowner(const char *path, size_t size)
 {
-	char *argv[32];
-	int argc = 0;
+	static const struct kmt_po_sortkey key = { KMT_PO_KEY_TIMES, 1 };
+	const struct kmt_renderer *rd = kmt_renderer_find(size % 2 ? "json" :
+								       "text");
+	struct kmt_po_run run = { .input = path, .threads = 1 };
+	struct kmt_po_report_opts o = { 0 };
+	struct kmt_po_options opt;
+	struct kmt_po_analysis a;
+	struct kmt_report r;
+	FILE *out;
 
-	while (args[argc] && argc < 30) {
-		argv[argc] = (char *)args[argc];
-		argc++;
+	memset(&opt, 0, sizeof(opt));
+	opt.cull = size / 2 % 2 ? KMT_PO_CULL_STACK : 0;
+	if (kmt_po_analysis_init(&a, &opt))
+		abort();
+	kmt_report_init(&r);
+	if (kmt_po_run_read(&run, &a) == KMT_RUN_OK &&
+	    !kmt_po_analysis_finish(&a)) {
+		o.input = run.display;
+		o.keys = &key;
+		o.nr_keys = 1;
+		o.totals = size % 2;
+		r.meta.bare = 1;
+		if (!kmt_po_report(&a, &r, &o)) {
+			out = fopen("/dev/null", "we");
+			if (!out)
+				abort();
+			rd->render(&r, out);
+			fclose(out);
+		}
 	}
-	argv[argc++] = (char *)path;
-	argv[argc] = NULL;
-	fn(argc, argv);
+	kmt_report_free(&r);
+	kmt_po_analysis_free(&a);
 }
 #endif
 
@@ -250,14 +276,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #if defined(FUZZ_TARGET_REPORT)
 	run_report(path, size);
 #elif defined(FUZZ_TARGET_PAGEOWNER)
-	{
-		const char *text[] = { "pageowner", "--threads", "1", "-o",
-				       "/dev/null", NULL };
-		const char *json[] = { "pageowner", "--threads", "1", "--json",
-				       "--summary", "-o", "/dev/null", NULL };
-
-		run_command(cmd_pageowner, size % 2 ? json : text, path);
-	}
+	run_pageowner(path, size);
 #else
 	read_session(path);
 #endif

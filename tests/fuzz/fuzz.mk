@@ -8,8 +8,8 @@
 #   make fuzz FUZZ_SEEDS=small  seeded with tests/fuzz/seeds only (long runs)
 #
 # clang with libFuzzer, AddressSanitizer and UBSan, over the lib/ sources
-# (and the src/ commands the report and pageowner targets run) compiled
-# again into build/fuzz/obj.  The BPF loader and the recorder are left out:
+# compiled again into build/fuzz/obj: the report and pageowner targets
+# call lib/run as the commands do, no command.  The BPF loader and the recorder are left out:
 # no input reaches them.
 
 FUZZ_CC	?= clang
@@ -28,8 +28,7 @@ FUZZ_TARGETS ?= perfdata perfpipe tracedat6 tracedat7 tracedatz ftrace \
 		perfscript pageowner report
 
 FUZZ_LIB_SRCS := $(filter-out lib/bpf/% lib/record/%,$(LIB_SRCS))
-FUZZ_CMD_SRCS := src/cmd-report.c src/cmd-pageowner.c src/cmd-diff.c \
-		 src/message.c src/options.c src/help.c
+FUZZ_CMD_SRCS :=
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_O)/obj/%.o,$(FUZZ_LIB_SRCS) $(FUZZ_CMD_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_O)/fuzz-%,$(FUZZ_TARGETS))
 
