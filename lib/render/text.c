@@ -816,6 +816,22 @@ static void table_notes(const struct kmt_table *t, const char *margin,
 		fprintf(f, "%s%s\n", margin, t->legend[k]);
 }
 
+/* "... 12 more rows": the rows -l left out, after margin */
+static void more_rows(const struct kmt_table *t, const char *margin, FILE *f)
+{
+	if (t->total_rows > t->nrows)
+		fprintf(f, "%s... %zu more row%s\n", margin,
+			t->total_rows - t->nrows,
+			t->total_rows - t->nrows == 1 ? "" : "s");
+}
+
+/* what ends a table after its rows: the rows left out, its notes */
+static void table_end(const struct kmt_table *t, const char *margin, FILE *f)
+{
+	more_rows(t, margin, f);
+	table_notes(t, margin, f);
+}
+
 /* cell c of a row as text (n bytes), or the word for "not recorded" */
 static const char *cell_or_missing(const struct kmt_table *t, size_t c,
 				   const union kmt_val *row,
@@ -863,10 +879,7 @@ static int lines_piece(const struct kmt_table *t, size_t r0, size_t r1,
 	free(rowbuf);
 	if (r1 < t->nrows)
 		return 0;
-	if (t->total_rows > t->nrows)
-		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
-			t->total_rows - t->nrows == 1 ? "" : "s");
-	table_notes(t, " ", f);
+	table_end(t, " ", f);
 	return 0;
 }
 
@@ -935,24 +948,13 @@ static int table_piece(const struct kmt_table *t, const struct text_layout *lay,
 	free(rowbuf);
 	if (r1 < t->nrows)
 		return 0;
-	if (t->total_rows > t->nrows)
-		fprintf(f, " ... %zu more row%s\n", t->total_rows - t->nrows,
-			t->total_rows - t->nrows == 1 ? "" : "s");
+	more_rows(t, " ", f);
 	if (!t->nrows && !fixed && t->style != KMT_TABLE_BARE)
 		fprintf(f, " (none)\n");
 	if (t->style == KMT_TABLE_PERF)
 		rule(f, line > RULE_WIDTH ? line : RULE_WIDTH);
 	table_notes(t, " ", f);
 	return 0;
-}
-
-/* the text after the rows of a table without a margin (FIXED, BLOCK) */
-static void table_end_bare(const struct kmt_table *t, FILE *f)
-{
-	if (t->total_rows > t->nrows)
-		fprintf(f, "... %zu more row%s\n", t->total_rows - t->nrows,
-			t->total_rows - t->nrows == 1 ? "" : "s");
-	table_notes(t, "", f);
 }
 
 /* n blanks */
@@ -1021,7 +1023,7 @@ static int widths_piece(const struct kmt_table *t, size_t r0, size_t r1,
 		widths_line(t, kmt_table_row(t, r, rowbuf), f);
 	free(rowbuf);
 	if (r1 == t->nrows)
-		table_end_bare(t, f);
+		table_end(t, "", f);	/* no margin */
 	return 0;
 }
 
@@ -1082,7 +1084,7 @@ static int block_piece(const struct kmt_table *t, size_t r0, size_t r1,
 	free(rowbuf);
 	free(title_len);
 	if (r1 == t->nrows)
-		table_end_bare(t, f);
+		table_end(t, "", f);	/* no margin */
 	return 0;
 }
 
