@@ -127,6 +127,26 @@ test_expect_success 'the host: the recording says it, --host sets it' '
 		head -n 1 | grep -q "^{\"host\":\"db-7\","
 '
 
+test_expect_success 'no row names a member twice: a column named as a row origin is row_<name>' '
+	for r in capture.dat views/errors.txt perf-both-g.data; do
+		"$KMEMTRACE" report --format ndjson $ALL "$DATA/$r" 2>/dev/null ||
+			test $? = 3 || return 1
+	done >all.ndjson &&
+	python3 - all.ndjson <<-\EOF
+	import collections, json, sys
+	seen = set()
+	for line in open(sys.argv[1]):
+	    pairs = json.loads(line, object_pairs_hook=lambda p: p)
+	    keys = [k for k, v in pairs]
+	    twice = [k for k, c in collections.Counter(keys).items() if c > 1]
+	    assert not twice, (dict(pairs)["table"], twice)
+	    if dict(pairs)["table"] == "errors.callsites":
+	        assert "row_first_ts_ns" in keys, keys
+	        seen.add("errors")
+	assert seen == {"errors"}, seen
+	EOF
+'
+
 if ! command -v sqlite3 >/dev/null 2>&1; then
 	test_skip 'the README queries in sqlite' 'no sqlite3 here (Debian: sqlite3)'
 	test_done

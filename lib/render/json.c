@@ -162,18 +162,26 @@ static size_t object_len(const char *key)
 	return dot ? (size_t)(dot - key) : 0;
 }
 
+/* key is one of names (NULL-terminated; NULL: none) */
+static int named(const char *key, const char *const *names);
+
 void kmt_render_json_cells(struct kmt_json *j, const struct kmt_table *t,
-			   const union kmt_val *row)
+			   const union kmt_val *row, const char *const *taken)
 {
 	int ac = kmt_table_col_flagged(t, KMT_COL_ABSENT);
 	uint64_t absent = kmt_row_absent(row, ac);
 	const char *open = NULL;	/* the object the last member went in */
 	size_t open_len = 0, c;
-	char name[64];
+	char name[64], renamed[80];
 
 	for (c = 0; c < t->ncols; c++) {
 		const char *key = t->cols[c].key;
 		size_t n;
+
+		if (named(key, taken)) {
+			snprintf(renamed, sizeof(renamed), "row_%s", key);
+			key = renamed;
+		}
 
 		if ((t->cols[c].flags & (KMT_COL_TEXT_ONLY | KMT_COL_ABSENT)) ||
 		    kmt_cell_absent(absent, c))
@@ -215,7 +223,7 @@ static void json_table(struct kmt_json *j, const char *key,
 	kmt_json_arr_open(j, key);
 	for (r = 0; r < t->nrows; r++) {
 		kmt_json_obj_open(j, NULL);
-		kmt_render_json_cells(j, t, kmt_table_row(t, r, buf));
+		kmt_render_json_cells(j, t, kmt_table_row(t, r, buf), NULL);
 		kmt_json_obj_close(j);
 	}
 	kmt_json_arr_close(j);

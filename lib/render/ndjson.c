@@ -7,7 +7,9 @@
  * of the recording, its input and span, its boot and wall-clock start
  * where it records them (null where not: an engine's NULL, never a made
  * up time), and the table it is a row of ("slab.callsites"); then the
- * row's own columns, as --json names them.
+ * row's own columns, as --json names them (a column named as one of the
+ * origin's, errors.callsites' first_ts_ns, as row_<name>: one member of
+ * a name per row, as the engines require).
  * A time series (--timeline) gives a row per step.  Whatever else
  * --json's groups hold is a row too, named as --json names it, for a
  * fleet that only has these rows has nothing else: a summary
@@ -76,7 +78,8 @@ static void table_rows(const struct kmt_report_meta *m,
 	for (row = 0; row < t->nrows; row++) {
 		row_open(&j, out, m, sec, "");
 		/* the columns as --json has them: null where not recorded */
-		kmt_render_json_cells(&j, t, kmt_table_row(t, row, buf));
+		kmt_render_json_cells(&j, t, kmt_table_row(t, row, buf),
+				      row_columns);
 		row_close(&j);
 	}
 	if (t->total_rows > t->nrows) {

@@ -104,10 +104,12 @@ int kmt_render_folded(const struct kmt_report *r, FILE *out);
  * The members of a table's row as --json has them (json.c): null where
  * not recorded, none for text-only or absent cells, and a column keyed
  * "x.y" as member y of object x, which the columns after it of keys
- * "x.*" share ({"allocs": {"a": 1, "b": 2}})
+ * "x.*" share ({"allocs": {"a": 1, "b": 2}}).  A column named as one of
+ * taken (NULL-terminated, or NULL), members the row has already, is
+ * "row_<name>": ndjson's errors.callsites "row_first_ts_ns".
  */
 void kmt_render_json_cells(struct kmt_json *j, const struct kmt_table *t,
-			   const union kmt_val *row);
+			   const union kmt_val *row, const char *const *taken);
 
 /* a value of a table or summary as JSON, by its type (json.c) */
 void kmt_render_json_val(struct kmt_json *j, const char *key,
