@@ -49,7 +49,6 @@ const struct kmt_run_analysis kmt_run_analyses[] = {
 
 const size_t kmt_run_nr_analyses = NR_ANALYSES;
 
-#define analyses kmt_run_analyses
 
 /* what the second thread finishes: every analysis from the second on */
 struct second_part {
@@ -151,7 +150,7 @@ static int feed(struct kmt_run *run, const struct kmt_event *ev)
 	for (k = 0; k < run->nr_active; k++) {
 		size_t i = run->active[k];
 
-		ret = analyses[i].ops->on_event(run->ctx[i], ev);
+		ret = kmt_run_analyses[i].ops->on_event(run->ctx[i], ev);
 		if (ret) {
 			run->failed = i;
 			return ret < 0 ? ret : -EINVAL;
@@ -167,7 +166,7 @@ static int feed_error(struct kmt_run *run, int err)
 		return kmt_session_error(run->s, err,
 					 "out of memory tracking live objects");
 	return kmt_session_error(run->s, err, "out of memory in the %s analysis",
-				 analyses[run->failed].ops->name);
+				 kmt_run_analyses[run->failed].ops->name);
 }
 
 static int dispatch(void *arg, const struct kmt_event *ev)
@@ -338,15 +337,15 @@ static int has_class(const struct kmt_session *s, enum kmt_run_class kind)
 /* the name of analysis i's tables: slab, page, --leaks, ... */
 const char *kmt_run_table_name(size_t i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", analyses[i].kind == KMT_RUN_VIEW ? "--" : "",
-		 analyses[i].ops->name);
+	snprintf(buf, len, "%s%s", kmt_run_analyses[i].kind == KMT_RUN_VIEW ? "--" : "",
+		 kmt_run_analyses[i].ops->name);
 	return buf;
 }
 
 /* the keys of analysis i, "a, b, c", in buf */
 void kmt_run_key_names(size_t i, char *buf, size_t len)
 {
-	const struct kmt_analysis_ops *ops = analyses[i].ops;
+	const struct kmt_analysis_ops *ops = kmt_run_analyses[i].ops;
 	size_t k, o = 0;
 
 	buf[0] = '\0';
@@ -373,8 +372,8 @@ static int check_sort_keys(const char *spec, const struct kmt_run *run,
 
 		for (i = 0; i < NR_ANALYSES; i++)
 			known |= run->on[i] &&
-				 kmt_sort_has_key(analyses[i].ops->sort_keys,
-						  analyses[i].ops->nr_sort_keys,
+				 kmt_sort_has_key(kmt_run_analyses[i].ops->sort_keys,
+						  kmt_run_analyses[i].ops->nr_sort_keys,
 						  p, n);
 		if (known) {
 			p = end ? end + 1 : NULL;
@@ -382,7 +381,7 @@ static int check_sort_keys(const char *spec, const struct kmt_run *run,
 		}
 		o = (size_t)snprintf(msg, len, "unknown sort key '%.*s'", (int)n, p);
 		for (i = 0, nr = 0; i < NR_ANALYSES && o < len; i++) {
-			if (!run->on[i] || !analyses[i].ops->nr_sort_keys)
+			if (!run->on[i] || !kmt_run_analyses[i].ops->nr_sort_keys)
 				continue;
 			kmt_run_key_names(i, names, sizeof(names));
 			o += (size_t)snprintf(msg + o, len - o, "%s %s keys: %s",
@@ -412,8 +411,8 @@ static int seal_analyses(struct kmt_run *run, size_t from, size_t to)
 	size_t i;
 
 	for (i = from; i < to; i++) {
-		if (run->on[i] && analyses[i].ops->seal &&
-		    analyses[i].ops->seal(run->ctx[i]))
+		if (run->on[i] && kmt_run_analyses[i].ops->seal &&
+		    kmt_run_analyses[i].ops->seal(run->ctx[i]))
 			return -ENOMEM;
 	}
 	return 0;
@@ -425,7 +424,7 @@ static int seal_analyses(struct kmt_run *run, size_t from, size_t to)
  */
 static int unrecorded(const struct kmt_session *s, size_t i)
 {
-	uint32_t needs = analyses[i].ops->needs;
+	uint32_t needs = kmt_run_analyses[i].ops->needs;
 
 	return needs && !(needs & kmt_session_types(s));
 }
@@ -439,12 +438,12 @@ static int finish_one(struct kmt_run *run, size_t i, struct kmt_report *r)
 	char name[64];
 
 	if (!unrecorded(run->s, i))
-		return analyses[i].ops->finish(run->ctx[i], r) ? -ENOMEM : 0;
+		return kmt_run_analyses[i].ops->finish(run->ctx[i], r) ? -ENOMEM : 0;
 	/* asked for by its option: --page, --pcpu */
-	snprintf(name, sizeof(name), "--%s", analyses[i].ops->name);
-	return kmt_report_add_missing(r, analyses[i].ops->name,
+	snprintf(name, sizeof(name), "--%s", kmt_run_analyses[i].ops->name);
+	return kmt_report_add_missing(r, kmt_run_analyses[i].ops->name,
 				      kmt_report_strdup(r, name),
-				      analyses[i].ops->needs &
+				      kmt_run_analyses[i].ops->needs &
 				      ~kmt_session_types(run->s),
 				      run->s->types_known);
 }
@@ -518,11 +517,11 @@ struct kmt_run *kmt_run_create(const struct kmt_run_spec *spec,
 		run->s = &run->own;
 	}
 	for (i = 0; i < NR_ANALYSES; i++)
-		any_view |= analyses[i].kind == KMT_RUN_VIEW &&
+		any_view |= kmt_run_analyses[i].kind == KMT_RUN_VIEW &&
 			    kmt_run_wanted(&spec->want, i);
 	for (i = 0; i < NR_ANALYSES; i++) {
 		run->on[i] = kmt_run_wanted(&spec->want, i) ||
-			     (analyses[i].kind != KMT_RUN_VIEW &&
+			     (kmt_run_analyses[i].kind != KMT_RUN_VIEW &&
 			      !spec->want.slab && !spec->want.page && !any_view);
 	}
 	if (spec->kernel && !kmt_run_valid_release(spec->kernel)) {
@@ -555,7 +554,7 @@ struct kmt_run *kmt_run_create(const struct kmt_run_spec *spec,
 	for (i = 0; i < NR_ANALYSES; i++) {
 		if (!run->on[i])
 			continue;
-		run->ctx[i] = analyses[i].ops->create(run->s, &run->spec.opts);
+		run->ctx[i] = kmt_run_analyses[i].ops->create(run->s, &run->spec.opts);
 		if (!run->ctx[i])
 			return run_fail(run, status, KMT_RUN_E_NOMEM,
 					run->s->errmsg[0] ? run->s->errmsg :
@@ -649,8 +648,8 @@ enum kmt_run_status kmt_run_finish(struct kmt_run *run,
 	for (i = 0; i < NR_ANALYSES; i++) {
 		/* unasked analyses without events would print only zeros */
 		run->drawn[i] = run->on[i] &&
-				(analyses[i].kind == KMT_RUN_VIEW || want->slab ||
-				 want->page || has_class(run->s, analyses[i].kind));
+				(kmt_run_analyses[i].kind == KMT_RUN_VIEW || want->slab ||
+				 want->page || has_class(run->s, kmt_run_analyses[i].kind));
 		if (run->drawn[i] && nr++ == 1)
 			second = i;
 	}
@@ -704,7 +703,7 @@ void kmt_run_free(struct kmt_run *run)
 	kmt_report_free(&run->r);
 	for (i = 0; i < NR_ANALYSES; i++) {
 		if (run->ctx[i])
-			analyses[i].ops->destroy(run->ctx[i]);
+			kmt_run_analyses[i].ops->destroy(run->ctx[i]);
 	}
 	if (run->live)
 		kmt_live_free(run->live);
@@ -736,7 +735,7 @@ void *kmt_run_context(const struct kmt_run *run,
 	size_t i;
 
 	for (i = 0; i < NR_ANALYSES; i++) {
-		if (analyses[i].ops == ops)
+		if (kmt_run_analyses[i].ops == ops)
 			return run->ctx[i];
 	}
 	return NULL;
