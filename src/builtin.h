@@ -21,11 +21,6 @@ int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* kmemtrace pageowner --diff A B (cmd-diff.c) */
 int cmd_pageowner_diff(int argc, char **argv);
-
-struct kmt_po_analysis;
-/* the first malformed records of a dump skipped, as warnings */
-void kmt_po_warn_malformed(const struct kmt_po_analysis *a,
-			   const char *display);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_watch(int argc, char **argv);

@@ -110,11 +110,14 @@ static int split_names(const char *spec, char ***names, size_t *nr)
 
 /* --- reading a regular file in parts, a thread a part --- */
 
-/* the first malformed records skipped, and how many in all */
+/*
+ * the first malformed records skipped, and how many in all (run/diff.c
+ * collects the same words for pageowner --diff: keep them alike)
+ */
 #define WARN_MALFORMED 5
 
-void kmt_po_warn_malformed(const struct kmt_po_analysis *a,
-			   const char *display)
+static void kmt_po_warn_malformed(const struct kmt_po_analysis *a,
+				  const char *display)
 {
 	size_t i;
 
