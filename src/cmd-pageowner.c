@@ -110,32 +110,17 @@ static int split_names(const char *spec, char ***names, size_t *nr)
 
 /* --- reading a regular file in parts, a thread a part --- */
 
-/*
- * the first malformed records skipped, and how many in all (run/diff.c
- * collects the same words for pageowner --diff: keep them alike)
- */
-#define WARN_MALFORMED 5
-
-static void kmt_po_warn_malformed(const struct kmt_po_analysis *a,
-				  const char *display)
+static void say_warning(void *ctx, const char *text)
 {
-	size_t i;
-
-	if (!a->nr_malformed)
-		return;
-	for (i = 0; i < a->nr_kept_malformed && i < WARN_MALFORMED; i++)
-		kmt_warning("'%s' line %llu: %s; record skipped", display,
-			    (unsigned long long)a->malformed[i].line,
-			    a->malformed[i].why);
-	if (a->nr_malformed > WARN_MALFORMED)
-		kmt_warning("'%s': %llu malformed records skipped in all (-d lists each)",
-			    display, (unsigned long long)a->nr_malformed);
+	(void)ctx;
+	kmt_warning("%s", text);
 }
 
+/* the records skipped, unless -d told each as it was read */
 static void warn_malformed(const struct po_cmd *c)
 {
 	if (!c->debug)
-		kmt_po_warn_malformed(&c->a, c->display);
+		kmt_po_run_skipped(&c->a, c->display, say_warning, NULL);
 }
 
 /* the keys of --sort and --cull, for -h (help) and completion */

@@ -338,30 +338,12 @@ static enum kmt_run_status run_views(struct kmt_diff *d, struct side *sd,
  * the most malformed records told one by one: `kmemtrace pageowner`
  * says them in the same words (src/cmd-pageowner.c), keep them alike
  */
-#define WARN_MALFORMED 5
-
-/* the records a dump's read skipped, as `kmemtrace pageowner` says them */
-static void warn_malformed(struct kmt_diff *d, const struct kmt_po_analysis *a,
-			   const char *display)
+/* a warning of the load, for kmt_po_run_skipped */
+static void warn_cb(void *ctx, const char *text)
 {
-	char msg[1024];
-	size_t i;
-
-	if (!a->nr_malformed)
-		return;
-	for (i = 0; i < a->nr_kept_malformed && i < WARN_MALFORMED; i++) {
-		snprintf(msg, sizeof(msg), "'%s' line %llu: %s; record skipped",
-			 display, (unsigned long long)a->malformed[i].line,
-			 a->malformed[i].why);
-		warn(d, msg);
-	}
-	if (a->nr_malformed > WARN_MALFORMED) {
-		snprintf(msg, sizeof(msg), "'%s': %llu malformed records skipped "
-			 "in all (-d lists each)", display,
-			 (unsigned long long)a->nr_malformed);
-		warn(d, msg);
-	}
+	warn(ctx, text);
 }
+
 
 /*
  * A page_owner dump's report, made here: grouped by stack, with its
@@ -391,7 +373,7 @@ static enum kmt_run_status po_side(struct kmt_diff *d, struct side *sd)
 	if (st)
 		return fail(d, st == KMT_RUN_E_INPUT || st == KMT_RUN_E_READ ?
 			    st : KMT_RUN_E_NOMEM, "%s", run.errmsg);
-	warn_malformed(d, sd->po, run.display);
+	kmt_po_run_skipped(sd->po, run.display, warn_cb, d);
 	if (kmt_po_analysis_finish(sd->po))
 		return fail(d, KMT_RUN_E_NOMEM, "out of memory");
 	o.input = run.display;

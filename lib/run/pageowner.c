@@ -336,3 +336,28 @@ enum kmt_run_status kmt_po_run_read(struct kmt_po_run *c,
 	return KMT_RUN_OK;
 }
 
+
+/* the first malformed records told one by one; the rest counted */
+#define TOLD_MALFORMED 5
+
+void kmt_po_run_skipped(const struct kmt_po_analysis *a, const char *display,
+			void (*say)(void *ctx, const char *text), void *ctx)
+{
+	char msg[1024];
+	size_t i;
+
+	if (!a->nr_malformed)
+		return;
+	for (i = 0; i < a->nr_kept_malformed && i < TOLD_MALFORMED; i++) {
+		snprintf(msg, sizeof(msg), "'%s' line %llu: %s; record skipped",
+			 display, (unsigned long long)a->malformed[i].line,
+			 a->malformed[i].why);
+		say(ctx, msg);
+	}
+	if (a->nr_malformed > TOLD_MALFORMED) {
+		snprintf(msg, sizeof(msg), "'%s': %llu malformed records skipped "
+			 "in all (-d lists each)", display,
+			 (unsigned long long)a->nr_malformed);
+		say(ctx, msg);
+	}
+}

@@ -44,4 +44,11 @@ struct kmt_po_run {
 enum kmt_run_status kmt_po_run_read(struct kmt_po_run *run,
 				    struct kmt_po_analysis *a);
 
+/*
+ * The records a read of display skipped, as sentences for warnings: the
+ * first few by line, then how many in all; each to say(ctx, text).
+ */
+void kmt_po_run_skipped(const struct kmt_po_analysis *a, const char *display,
+			void (*say)(void *ctx, const char *text), void *ctx);
+
 #endif
