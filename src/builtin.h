@@ -90,8 +90,8 @@ int kmt_choose_input(const char *opt, const char *pos, const char *dflt,
 struct kmt_renderer;
 
 /*
- * --format NAME of a command whose output is its report sections
- * (check, allocinfo): text, json, csv or ndjson, text by default, json
+ * --format NAME of every command but report (format.c): text, json,
+ * csv or ndjson, the renderers that draw any sections, text by default, json
  * with --json (json set), which excludes --format.  The renderer in
  * *rd, and errors as JSON too for json; 0, or KMT_EXIT_USAGE after the
  * message.  kmt_list_section_formats is --format's list of words.

@@ -36,9 +36,7 @@ static const char *const pageowner_usage[] = {
 };
 
 /* the formats pageowner draws: the renderers of its sections */
-static const char *const po_formats[] = { "text", "json", "csv", "ndjson" };
 
-#define NR_PO_FORMATS (sizeof(po_formats) / sizeof(po_formats[0]))
 
 struct po_cmd {
 	const char *input, *display, *output;
@@ -158,35 +156,6 @@ static void list_cull_keys(FILE *out, int help)
 	list_keys(out, help, 1);
 }
 
-static void list_formats(FILE *out, int help)
-{
-	size_t i;
-
-	if (help)
-		fputs("\nformats (--format):", out);
-	for (i = 0; i < NR_PO_FORMATS; i++)
-		fprintf(out, help ? " %s" : "%s\n", po_formats[i]);
-	if (help)
-		fputc('\n', out);
-}
-
-/* the renderer of --format name in *rd: 0, or the usage error's status */
-static int find_format(const char *name, const struct kmt_renderer **rd)
-{
-	char list[64];
-	size_t i, o = 0;
-
-	for (i = 0; i < NR_PO_FORMATS; i++) {
-		*rd = kmt_renderer_find(po_formats[i]);
-		if (*rd && !strcmp(name, po_formats[i]))
-			return 0;
-	}
-	for (i = 0; i < NR_PO_FORMATS && o < sizeof(list); i++)
-		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s",
-				      i ? ", " : "", po_formats[i]);
-	return kmt_usage_error("unknown format '%s': the formats are %s",
-			       name, list);
-}
 
 /* makes the report of c->a in c->r and draws it; the exit status */
 static int draw(struct po_cmd *c, const struct kmt_renderer *rd,
@@ -275,7 +244,7 @@ int cmd_pageowner(int argc, char **argv)
 		OPT_ALIAS("line", &c.limit),
 		OPT_BOOL(0, "summary", &c.summary,
 			 "totals by allocator class, migratetype, order and memcg first"),
-		OPT_WORDS(0, "format", &format, "name", list_formats,
+		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
 			  "output format (listed below; default text; json, csv "
 			  "and ndjson hold the totals too)"),
 		OPT_BOOL(0, "json", &c.json, "write JSON (--format json)"),
@@ -315,13 +284,9 @@ int cmd_pageowner(int argc, char **argv)
 				       c.output, argv[1]);
 	if (nargs == 2)
 		c.output = argv[1];
-	if (c.json && format)
-		return kmt_usage_error("--format and --json exclude each other");
-	ret = find_format(format ? format : c.json ? "json" : "text", &rd);
+	ret = kmt_choose_section_format(format, c.json, &rd);
 	if (ret)
 		return ret;
-	if (!strcmp(rd->name, "json"))
-		kmt_errors_as_json(1);
 	ret = kmt_choose_input(input, nargs ? argv[0] : NULL,
 			       stacks ? SHOW_STACKS_PATH : PAGE_OWNER_PATH,
 			       "mount debugfs and boot with page_owner=on, or give -i FILE",

@@ -26,23 +26,6 @@ static const char *const stat_usage[] = {
 	NULL
 };
 
-/* the formats stat draws: each report's sections stand alone or follow */
-static const char *const formats[] = { "text", "json", "csv", "ndjson" };
-
-#define NR_FORMATS (sizeof(formats) / sizeof(formats[0]))
-
-static void list_formats(FILE *out, int help)
-{
-	size_t i;
-
-	if (help)
-		fputs("\nformats (--format):", out);
-	for (i = 0; i < NR_FORMATS; i++)
-		fprintf(out, help ? " %s" : "%s\n", formats[i]);
-	if (help)
-		fputc('\n', out);
-}
-
 struct stat_out {
 	const struct kmt_counters *c;
 	const struct kmt_renderer *rd;
@@ -96,7 +79,7 @@ int cmd_stat(int argc, char **argv)
 		TARGET_OPT_DURATION(&t),
 		OPT_INT('I', "interval", &interval_ms, "ms", 10, INT_MAX,
 			"print the counts of every interval"),
-		OPT_WORDS(0, "format", &format, "name", list_formats,
+		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
 			  "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "JSON output, one object per interval with -I (--format json)"),
 		OPT_STRING('o', "output", &output, "file",
@@ -113,26 +96,16 @@ int cmd_stat(int argc, char **argv)
 	struct kmt_sb what = KMT_SB_INIT;
 	struct kmt_counts k = { .at = -1 };
 	int nargs, ret, code = 0, e;
-	size_t i;
 
 	nargs = kmt_parse_options(argc, argv, options, stat_usage,
 				  KMT_PARSE_STOP_AT_NON_OPTION);
 	code = target_check(&t, nargs, argv);
 	if (code)
 		return code;
-	if (json && format)
-		return kmt_usage_error("--format and --json exclude each other");
-	if (!format)
-		format = json ? "json" : "text";
-	for (i = 0; i < NR_FORMATS && strcmp(format, formats[i]); i++)
-		;
-	if (i == NR_FORMATS)
-		return kmt_usage_error("unknown format '%s': the formats are text, json, csv, ndjson",
-				       format);
-	out.rd = kmt_renderer_find(format);
-	out.json = !strcmp(format, "json");
-	if (out.json)
-		kmt_errors_as_json(1);
+	code = kmt_choose_section_format(format, json, &out.rd);
+	if (code)
+		return code;
+	out.json = !strcmp(out.rd->name, "json");
 	tick_ns = (uint64_t)interval_ms * 1000000;
 
 	{

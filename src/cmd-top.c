@@ -235,7 +235,7 @@ int cmd_top(int argc, char **argv)
 		OPT_STRING(0, "view", &view_arg, "view", "callsite (default), cache, process or stack"),
 		OPT_STRING('s', "sort", &sort_arg, "column", "allocs, frees, bytes (default), live, live-bytes, growth, waste, pages"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "rows printed in batch mode (default 20; 0: all)"),
-		OPT_WORDS(0, "format", &format, "name", live_out_list_formats, "batch mode in this format (listed below; default text)"),
+		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats, "batch mode in this format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "batch mode, one JSON object a refresh (--format json)"),
 		OPT_STRING('o', "output", &output, "file", "write the batch output to <file> ('-': stdout)"),
 		OPT_STRING(0, "host", &host, "name", "ndjson: the host name every row carries (default: this machine's)"),

@@ -66,7 +66,7 @@ int cmd_watch(int argc, char **argv)
 			     "only objects at least this old: 500ms, 5s (default), 2m, 1h"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "stacks and callsites printed (default 10; 0: all)"),
 		OPT_INT(0, "frames", &frames, "n", 0, INT_MAX, "frames of each stack printed (default all)"),
-		OPT_WORDS(0, "format", &format, "name", live_out_list_formats, "output format (listed below; default text)"),
+		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats, "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "one JSON object an interval (--format json)"),
 		OPT_STRING('o', "output", &output, "file", "write the reports to <file> ('-': stdout)"),
 		OPT_STRING(0, "host", &host, "name", "ndjson: the host name every row carries (default: this machine's)"),

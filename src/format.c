@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --format of the commands whose output is their report sections alone
- * (check, allocinfo): the formats that draw any sections, chosen as
- * report chooses, --json kept as the alias it is.
+ * --format of every command but report: the formats that draw any
+ * report sections and whose documents can follow one another (a series
+ * of top's refreshes), chosen as report chooses, --json kept as the
+ * alias it is.  They come from the renderers' table: html draws report's
+ * views whole and pprof and folded its profile, so neither is one.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,19 +12,22 @@
 #include "builtin.h"
 #include "render/render.h"
 
-/* html draws report's views, pprof and folded its profile: not these */
-static const char *const section_formats[] = {
-	"text", "json", "csv", "ndjson", NULL
-};
+static int draws_sections(const struct kmt_renderer *rd)
+{
+	return !rd->group && !rd->all_views;
+}
 
 void kmt_list_section_formats(FILE *out, int help)
 {
+	const struct kmt_renderer *rd;
 	size_t i;
 
 	if (help)
 		fputs("\nformats (--format):", out);
-	for (i = 0; section_formats[i]; i++)
-		fprintf(out, help ? " %s" : "%s\n", section_formats[i]);
+	for (i = 0; (rd = kmt_renderer_at(i)); i++) {
+		if (draws_sections(rd))
+			fprintf(out, help ? " %s" : "%s\n", rd->name);
+	}
 	if (help)
 		fputc('\n', out);
 }
@@ -30,28 +35,27 @@ void kmt_list_section_formats(FILE *out, int help)
 int kmt_choose_section_format(const char *format, int json,
 			      const struct kmt_renderer **rd)
 {
-	char names[64];
+	const struct kmt_renderer *known;
+	char names[256];
 	size_t i, o = 0;
 
 	if (format && json)
 		return kmt_usage_error("--format and --json exclude each other");
 	if (!format)
 		format = json ? "json" : "text";
-	for (i = 0; section_formats[i]; i++) {
-		if (!strcmp(format, section_formats[i]))
-			break;
-	}
-	if (!section_formats[i]) {
-		for (i = 0; section_formats[i] && o < sizeof(names); i++)
-			o += (size_t)snprintf(names + o, sizeof(names) - o,
-					      "%s%s", i ? ", " : "",
-					      section_formats[i]);
-		return kmt_usage_error("unknown format '%s': the formats are %s",
-				       format, names);
-	}
 	*rd = kmt_renderer_find(format);
-	/* as with --json: an error is one JSON object on stdout too */
-	if (!strcmp(format, "json"))
-		kmt_errors_as_json(1);
-	return 0;
+	if (*rd && draws_sections(*rd)) {
+		/* as with --json: an error is one JSON object on stdout too */
+		if (!strcmp(format, "json"))
+			kmt_errors_as_json(1);
+		return 0;
+	}
+	names[0] = '\0';
+	for (i = 0; (known = kmt_renderer_at(i)) && o < sizeof(names); i++) {
+		if (draws_sections(known))
+			o += (size_t)snprintf(names + o, sizeof(names) - o,
+					      "%s%s", o ? ", " : "", known->name);
+	}
+	return kmt_usage_error("unknown format '%s': the formats are %s",
+			       format, names);
 }

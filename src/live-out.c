@@ -12,53 +12,11 @@
 #include "live-out.h"
 #include "render/render.h"
 
-/* a format whose documents can follow one another */
-static int for_series(const struct kmt_renderer *rd)
-{
-	return !rd->group && !rd->all_views;
-}
-
-void live_out_list_formats(FILE *out, int help)
-{
-	const struct kmt_renderer *rd;
-	size_t i;
-
-	if (help)
-		fputs("\nformats (--format):", out);
-	for (i = 0; (rd = kmt_renderer_at(i)); i++) {
-		if (for_series(rd))
-			fprintf(out, help ? " %s" : "%s\n", rd->name);
-	}
-	if (help)
-		fputc('\n', out);
-}
-
 int live_out_format(struct live_out *o, const char *format, int json)
 {
-	const struct kmt_renderer *rd;
-	char names[256];
-	size_t i, n = 0;
-
 	memset(o, 0, sizeof(*o));
 	kmt_report_init(&o->here);
-	if (format && json)
-		return kmt_usage_error("--format and --json exclude each other");
-	if (!format)
-		format = json ? "json" : "text";
-	o->rd = kmt_renderer_find(format);
-	if (o->rd && for_series(o->rd)) {
-		if (!strcmp(format, "json"))
-			kmt_errors_as_json(1);
-		return 0;
-	}
-	names[0] = '\0';
-	for (i = 0; (rd = kmt_renderer_at(i)) && n < sizeof(names); i++) {
-		if (for_series(rd))
-			n += (size_t)snprintf(names + n, sizeof(names) - n,
-					      "%s%s", n ? ", " : "", rd->name);
-	}
-	return kmt_usage_error("unknown format '%s': the formats are %s",
-			       format, names);
+	return kmt_choose_section_format(format, json, &o->rd);
 }
 
 int live_out_open(struct live_out *o, const char *path, const char *host)

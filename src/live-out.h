@@ -24,8 +24,6 @@ struct live_out {
 	uint64_t seq;			/* reports drawn */
 };
 
-/* --format: the formats a series can be drawn in, for -h and completion */
-void live_out_list_formats(FILE *out, int help);
 /*
  * The renderer of --format (text without it) or --json; 0, or the exit
  * code after the message
