@@ -73,6 +73,13 @@ void kmt_warning(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* the exit code of a failed read: out of memory is no fault of the input */
 int kmt_read_exit(int err);
+/*
+ * A lib engine's step that failed (enum kmt_run_status, run/report.h):
+ * msg said as its exit status means (a usage error, the input's fault,
+ * a read's as kmt_read_exit of read_err, or the machine's), or not at
+ * all when msg is empty; the exit status.
+ */
+int kmt_run_exit(int status, int read_err, const char *msg);
 
 /*
  * The input of a command that reads one (report, check, pageowner):

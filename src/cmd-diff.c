@@ -28,16 +28,6 @@ static const char *const diff_usage[] = {
 };
 
 
-/* a failed step's message, with the exit status its status means */
-static int diff_error(enum kmt_run_status st, const char *msg, int read_err)
-{
-	if (st == KMT_RUN_E_SPEC)
-		return kmt_usage_error("%s", msg);
-	return kmt_error(st == KMT_RUN_E_INPUT ? KMT_EXIT_INPUT :
-			 st == KMT_RUN_E_READ ? kmt_read_exit(read_err) :
-			 KMT_EXIT_RUNTIME, "%s", msg);
-}
-
 /*
  * --save: report's JSON of a recording with the tables a comparison
  * reads, so that the baseline compares exactly as its recording would.
@@ -55,11 +45,10 @@ static int save_report(const char *input, const char *path,
 
 	st = kmt_diff_save_spec(ds, &spec, msg, sizeof(msg));
 	if (st)
-		return diff_error(st, msg, 0);
+		return kmt_run_exit(st, 0, msg);
 	run = kmt_run_create(&spec, &st, msg, sizeof(msg));
 	if (!run)
-		return st == KMT_RUN_E_SPEC ? kmt_usage_error("%s", msg) :
-					      kmt_error(KMT_EXIT_RUNTIME, "%s", msg);
+		return kmt_run_exit(st, 0, msg);
 	st = kmt_run_read(run, input);
 	if (st == KMT_RUN_OK) {
 		if (kmt_run_warning(run))
@@ -67,10 +56,8 @@ static int save_report(const char *input, const char *path,
 		st = kmt_run_finish(run, NULL);
 	}
 	if (st) {
-		ret = st == KMT_RUN_E_INPUT ? KMT_EXIT_INPUT :
-		      st == KMT_RUN_E_READ ?
-		      kmt_read_exit(kmt_run_read_error(run)) : KMT_EXIT_RUNTIME;
-		kmt_error(ret, "%s", kmt_run_error(run));
+		ret = kmt_run_exit(st, kmt_run_read_error(run),
+				   kmt_run_error(run));
 		kmt_run_free(run);
 		return ret;
 	}
@@ -108,8 +95,8 @@ static int load_sides(struct kmt_diff *d, char **paths)
 		for (i = 0; (w = kmt_diff_warning(d, i)); i++)
 			kmt_warning("%s", w);
 		if (st)
-			return diff_error(st, kmt_diff_error(d),
-					  kmt_diff_read_error(d));
+			return kmt_run_exit(st, kmt_diff_read_error(d),
+					    kmt_diff_error(d));
 	}
 	return 0;
 }
@@ -284,7 +271,7 @@ static int compare_pprof(char **paths, const struct kmt_diff_spec *ds,
 	spec.what = KMT_DIFF_PROFILES;
 	d = kmt_diff_create(&spec, &st, msg, sizeof(msg));
 	if (!d)
-		return diff_error(st, msg, 0);
+		return kmt_run_exit(st, 0, msg);
 	ret = load_sides(d, paths);
 	if (ret)
 		goto out;
@@ -325,7 +312,7 @@ static int compare(const struct kmt_diff_spec *spec, char **paths,
 
 	d = kmt_diff_create(spec, &st, msg, sizeof(msg));
 	if (!d)
-		return diff_error(st, msg, 0);
+		return kmt_run_exit(st, 0, msg);
 	if (!strcmp(paths[0], "-") && !strcmp(paths[1], "-")) {
 		kmt_diff_free(d);
 		return kmt_usage_error("only one of A and B can be the standard input");

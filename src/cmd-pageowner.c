@@ -68,17 +68,7 @@ static int read_input(struct po_cmd *c)
 	enum kmt_run_status st = kmt_po_run_read(&run, &c->a);
 
 	c->display = run.display;
-	switch (st) {
-	case KMT_RUN_OK:
-		return 0;
-	case KMT_RUN_E_READ:
-		return kmt_error(kmt_read_exit(run.read_err), "%s", run.errmsg);
-	case KMT_RUN_E_INPUT:
-		return run.errmsg[0] ? kmt_error(KMT_EXIT_INPUT, "%s", run.errmsg) :
-				       KMT_EXIT_INPUT;
-	default:
-		return kmt_error(KMT_EXIT_RUNTIME, "%s", run.errmsg);
-	}
+	return kmt_run_exit(st, run.read_err, run.errmsg);
 }
 
 /* --- options --- */

@@ -150,11 +150,9 @@ static void test_knobs(struct kmt_run_spec *spec)
 /* the exit status of a step that failed: its message said */
 static int run_failed(struct kmt_run *run, enum kmt_run_status st)
 {
-	int code = st == KMT_RUN_E_INPUT ? KMT_EXIT_INPUT :
-		   st == KMT_RUN_E_READ ? kmt_read_exit(kmt_run_read_error(run)) :
-		   KMT_EXIT_RUNTIME;
+	int code = kmt_run_exit(st, kmt_run_read_error(run),
+				kmt_run_error(run));
 
-	kmt_error(code, "%s", kmt_run_error(run));
 	kmt_run_free(run);
 	return code;
 }
@@ -176,8 +174,7 @@ static int run_report(struct kmt_run_spec *spec, const char *input,
 
 	run = kmt_run_create(spec, &st, msg, sizeof(msg));
 	if (!run)
-		return st == KMT_RUN_E_SPEC ? kmt_usage_error("%s", msg) :
-					      kmt_error(KMT_EXIT_RUNTIME, "%s", msg);
+		return kmt_run_exit(st, 0, msg);
 	/* the command line is sound: now the input */
 	rd = kmt_choose_input(input, pos, "kmemtrace.dat", "give -i FILE",
 			      &input, msg, sizeof(msg));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "run/report.h"
 #include "util/json.h"
 
 /* set once, as a command starts: the name its messages carry */
@@ -91,6 +92,28 @@ int kmt_read_exit(int err)
 {
 	return err == -ENOMEM || err == ENOMEM ? KMT_EXIT_RUNTIME :
 						 KMT_EXIT_INPUT;
+}
+
+int kmt_run_exit(int status, int read_err, const char *msg)
+{
+	int code;
+
+	switch (status) {
+	case KMT_RUN_OK:
+		return KMT_EXIT_OK;
+	case KMT_RUN_E_SPEC:
+		return kmt_usage_error("%s", msg);
+	case KMT_RUN_E_INPUT:
+		code = KMT_EXIT_INPUT;
+		break;
+	case KMT_RUN_E_READ:
+		code = kmt_read_exit(read_err);
+		break;
+	default:
+		code = KMT_EXIT_RUNTIME;
+		break;
+	}
+	return *msg ? kmt_error(code, "%s", msg) : code;
 }
 
 int kmt_choose_input(const char *opt, const char *pos, const char *dflt,
