@@ -219,28 +219,13 @@ static void remove_stale_instances(void)
 
 static int read_file(const char *path, struct kmt_sb *sb)
 {
-	char buf[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			close(fd);
-			return -err;
-		}
-		if (n == 0)
-			break;
-		kmt_sb_add(sb, buf, n);
-	}
+	ret = kmt_sb_read_fd(sb, fd);
 	close(fd);
-	return sb->oom ? -ENOMEM : 0;
+	return ret;
 }
 
 static int read_formats(const char *system, char ***names,

@@ -414,25 +414,6 @@ static const struct diff_kind *kind_of(enum kmt_diff_what what)
 	       what == KMT_DIFF_PROFILES ? &profile_kind : &report_kind;
 }
 
-static int read_all(int fd, char **out, size_t *len)
-{
-	struct kmt_sb sb = KMT_SB_INIT;
-	char buf[65536];
-	ssize_t n;
-
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		kmt_sb_add(&sb, buf, (size_t)n);
-	if (n < 0 || sb.oom) {
-		int err = n < 0 ? errno : ENOMEM;
-
-		kmt_sb_release(&sb);
-		return -err;
-	}
-	*out = sb.buf;
-	*len = sb.len;
-	return 0;
-}
-
 /* a side made here: its report's model, its span */
 static enum kmt_run_status model_side(struct kmt_diff *d, struct side *sd)
 {
@@ -453,9 +434,9 @@ static enum kmt_run_status load_side(struct kmt_diff *d, struct side *sd)
 	const struct kmt_diff_spec *ps = &d->spec;
 	const struct diff_kind *k = d->k;
 	const struct kmt_jv *span;
+	struct kmt_sb text = KMT_SB_INIT;
 	const char *what;
-	char *text = NULL;
-	size_t len = 0, off;
+	size_t off;
 	int fd, ret, json = kmt_diff_is_saved(sd->path);
 
 	kmt_arena_init(&sd->arena);
@@ -474,14 +455,16 @@ static enum kmt_run_status load_side(struct kmt_diff *d, struct side *sd)
 	} else {
 		return po_side(d, sd);
 	}
-	ret = read_all(fd, &text, &len);
+	ret = kmt_sb_read_fd(&text, fd);
 	close(fd);
-	if (ret)
+	if (ret) {
+		kmt_sb_release(&text);
 		return fail(d, ret == -ENOMEM ? KMT_RUN_E_NOMEM : KMT_RUN_E_INPUT,
 			    "cannot read '%s': %s", sd->path, strerror(-ret));
-	ret = kmt_json_parse(&sd->arena, text ? text : "", len, &sd->doc,
+	}
+	ret = kmt_json_parse(&sd->arena, kmt_sb_str(&text), text.len, &sd->doc,
 			     &off, &what);
-	free(text);
+	kmt_sb_release(&text);
 	if (ret == -ENOMEM)
 		return fail(d, KMT_RUN_E_NOMEM, "out of memory");
 	if (ret)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -166,4 +168,22 @@ char *kmt_fmt_thousands(char *buf, size_t size, unsigned long long v)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+int kmt_sb_read_fd(struct kmt_sb *sb, int fd)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		kmt_sb_add(sb, buf, (size_t)n);
+	}
+	return sb->oom ? -ENOMEM : 0;
 }

@@ -25,6 +25,11 @@ void kmt_sb_addf(struct kmt_sb *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void kmt_sb_vaddf(struct kmt_sb *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/*
+ * What fd holds from where it stands to its end, added to sb (read
+ * again after EINTR); 0, -errno, or -ENOMEM (sb->oom).
+ */
+int kmt_sb_read_fd(struct kmt_sb *sb, int fd);
 /* the text, "" when empty */
 const char *kmt_sb_str(const struct kmt_sb *sb);
 

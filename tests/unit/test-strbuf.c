@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The string buffer and the thousands formatter. */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -160,7 +162,32 @@ static void test_u64(void)
 	}
 }
 
-KMT_TESTS(
+/* a file read to its end, past one read's worth, and a bad fd */
+static void test_read_fd(void)
+{
+	struct kmt_sb sb = KMT_SB_INIT;
+	FILE *f = tmpfile();
+	size_t i;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 100000; i++)
+		fputc('a' + (int)(i % 26), f);
+	fflush(f);
+	rewind(f);
+	kmt_sb_adds(&sb, "head:");
+	CHECK(kmt_sb_read_fd(&sb, fileno(f)) == 0);
+	CHECK_EQ_U64(sb.len, 100005);
+	CHECK(sb.buf[5] == 'a' && sb.buf[100004] == 'a' + 99999 % 26);
+	CHECK(kmt_sb_read_fd(&sb, fileno(f)) == 0);	/* at the end: nothing */
+	CHECK_EQ_U64(sb.len, 100005);
+	fclose(f);
+	CHECK(kmt_sb_read_fd(&sb, -1) == -EBADF);
+	kmt_sb_release(&sb);
+}
+
+KMT_TESTS(KMT_TEST(test_read_fd), 
 	KMT_TEST(test_empty),
 	KMT_TEST(test_u64),
 	KMT_TEST(test_add_addc_adds),
