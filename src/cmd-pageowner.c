@@ -49,13 +49,11 @@ struct po_cmd {
 	struct kmt_report r;	/* what is drawn of a */
 };
 
-/* -d: each malformed record as it is read, in file order */
-static void tell_malformed(void *ctx, const char *display, uint64_t line,
-			   const char *why)
+/* a record the read skipped: -d tells each, else the first few */
+static void say_warning(void *ctx, const char *text)
 {
 	(void)ctx;
-	kmt_warning("'%s' line %llu: %s; record skipped", display,
-		    (unsigned long long)line, why);
+	kmt_warning("%s", text);
 }
 
 /* the dump into c->a: the exit status, the message said */
@@ -63,7 +61,7 @@ static int read_input(struct po_cmd *c)
 {
 	struct kmt_po_run run = {
 		.input = c->input, .threads = c->threads, .in_order = c->debug,
-		.on_malformed = c->debug ? tell_malformed : NULL,
+		.on_malformed = c->debug ? say_warning : NULL,
 	};
 	enum kmt_run_status st = kmt_po_run_read(&run, &c->a);
 
@@ -97,12 +95,6 @@ static int split_names(const char *spec, char ***names, size_t *nr)
 }
 
 /* --- reading a regular file in parts, a thread a part --- */
-
-static void say_warning(void *ctx, const char *text)
-{
-	(void)ctx;
-	kmt_warning("%s", text);
-}
 
 /* the records skipped, unless -d told each as it was read */
 static void warn_malformed(const struct po_cmd *c)

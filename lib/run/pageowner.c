@@ -27,13 +27,23 @@ struct po_ctx {
 	struct kmt_po_analysis *a;
 };
 
+/* "'dump' line 7: bad PFN; record skipped" */
+static void skipped_text(char *buf, size_t len, const char *display,
+			 uint64_t line, const char *why)
+{
+	snprintf(buf, len, "'%s' line %llu: %s; record skipped", display,
+		 (unsigned long long)line, why);
+}
+
 static void on_malformed(void *arg, uint64_t line, const char *why)
 {
 	struct po_ctx *ctx = arg;
+	char text[1024];
 
-	if (ctx->run->on_malformed)
-		ctx->run->on_malformed(ctx->run->ctx, ctx->run->display, line,
-				       why);
+	if (ctx->run->on_malformed) {
+		skipped_text(text, sizeof(text), ctx->run->display, line, why);
+		ctx->run->on_malformed(ctx->run->ctx, text);
+	}
 	kmt_po_add_malformed(ctx->a, line, why);
 }
 
@@ -349,9 +359,8 @@ void kmt_po_run_skipped(const struct kmt_po_analysis *a, const char *display,
 	if (!a->nr_malformed)
 		return;
 	for (i = 0; i < a->nr_kept_malformed && i < TOLD_MALFORMED; i++) {
-		snprintf(msg, sizeof(msg), "'%s' line %llu: %s; record skipped",
-			 display, (unsigned long long)a->malformed[i].line,
-			 a->malformed[i].why);
+		skipped_text(msg, sizeof(msg), display, a->malformed[i].line,
+			     a->malformed[i].why);
 		say(ctx, msg);
 	}
 	if (a->nr_malformed > TOLD_MALFORMED) {

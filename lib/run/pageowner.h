@@ -20,14 +20,14 @@ struct kmt_po_analysis;
  * what `kmemtrace pageowner` and `pageowner --diff` read with.  Fill
  * input (a path, "-" for stdin), threads (0: as the file's size says)
  * and in_order (malformed records told in file order: one thread), and
- * on_malformed to hear of each record skipped.
+ * on_malformed to hear of each record skipped as it is read, in the
+ * words kmt_po_run_skipped uses.
  */
 struct kmt_po_run {
 	const char *input;
 	int threads;
 	int in_order;
-	void (*on_malformed)(void *ctx, const char *display, uint64_t line,
-			     const char *why);
+	void (*on_malformed)(void *ctx, const char *text);
 	void *ctx;
 	/* set by the read: the input as messages name it ("<stdin>") */
 	const char *display;
