@@ -85,8 +85,7 @@ struct kmt_run {
 	struct kmt_filter filter;
 	struct kmt_filter *active_filter;
 	struct kmt_callsite_cache callsites;
-	/* what matched no event, for the report */
-	const char *empty;
+	/* a filter or window that matched no event: said, and in the report */
 	char warning[1024];
 	/* finish's: the report, the analyses drawn, the second thread */
 	struct kmt_report r;
@@ -616,7 +615,6 @@ enum kmt_run_status kmt_run_read(struct kmt_run *run, const char *input)
 		return run_error(run, KMT_RUN_E_INPUT, msg);
 	case 2:
 		snprintf(run->warning, sizeof(run->warning), "%s", msg);
-		run->empty = run->warning;
 		break;
 	}
 	/* tasks are not put in processes by guess */
@@ -657,7 +655,7 @@ enum kmt_run_status kmt_run_finish(struct kmt_run *run,
 	kmt_analysis_meta(r, run->s);
 	if (run->spec.host)
 		r->meta.host = run->spec.host;
-	r->meta.matches_nothing = run->empty;
+	r->meta.matches_nothing = kmt_run_warning(run);
 	run->sp.first = second;
 	if (rd && run->spec.threads > 1 && nr && rd->layout)
 		run->par = start_second(run, rd);
