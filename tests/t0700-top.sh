@@ -55,6 +55,9 @@ if ! "$KMEMTRACE" top -b -n 1 -d 0.1 >/dev/null 2>bpf.err &&
 	exit 0
 fi
 
+# wait_for RE FILE: up to 20 s for a line of FILE matching RE.  A helper's
+# output file is emptied before the helper starts: `cmd >f &` truncates f
+# in the child, after wait_for may already have read the last test's f.
 wait_for () {
 	i=0
 	while ! grep -q "$1" "$2" 2>/dev/null; do
@@ -78,6 +81,7 @@ test_expect_success 'batch text: -n refreshes, header, drops, columns' '
 # one live object for sure: the helper keeps its eventfds, and a live
 # map of one holds the first (the machine's own objects come and go)
 test_expect_success 'batch text: each count agrees with its noun, "1 object", "2 rows"' '
+	: >helper.out
 	"$HELPERS/kmt-fdleak" -w -n 10 -k 10 >helper.out &
 	wait_for "^[0-9]" helper.out || exit 1
 	hp=$(head -n 1 helper.out)
@@ -119,6 +123,7 @@ test_expect_success 'every view in JSON, one object a refresh, rows sorted' '
 '
 
 test_expect_success '-p: only that process, and it stops when the process ends' '
+	: >helper.out
 	"$HELPERS/kmt-fdleak" -w -n 200 -k 0 >helper.out &
 	wait_for "^[0-9]" helper.out || exit 1
 	hp=$(head -n 1 helper.out)
@@ -139,6 +144,7 @@ test_expect_success '-p: only that process, and it stops when the process ends' 
 # One process's 200 eventfds seen by three tops at once, each drawing
 # the same counts in its format: ndjson and CSV must say what JSON says
 test_expect_success '--format ndjson and csv: the rows JSON has, with the machine and the refresh' '
+	: >fmt-helper.out
 	"$HELPERS/kmt-fdleak" -w -n 200 -k 0 >fmt-helper.out &
 	wait_for "^[0-9]" fmt-helper.out || exit 1
 	hp=$(head -n 1 fmt-helper.out)

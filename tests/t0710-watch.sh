@@ -50,6 +50,9 @@ if ! "$KMEMTRACE" watch --duration 0.1 -I 1 >/dev/null 2>bpf.err &&
 	exit 0
 fi
 
+# wait_for RE FILE: up to 20 s for a line of FILE matching RE.  A helper's
+# output file is emptied before the helper starts: `cmd >f &` truncates f
+# in the child, after wait_for may already have read the last test's f.
 wait_for () {
 	i=0
 	while ! grep -q "$1" "$2" 2>/dev/null; do
@@ -75,6 +78,7 @@ test_expect_success 'a count and its noun agree: "1 object", "1 stack", "1 addre
 test_expect_success 'a steady leak stands out at the default settings, the machine busy' '
 	"$TOP/bench/workload.sh" 6 >/dev/null 2>&1 &
 	busy=$!
+	: >helper.out
 	"$HELPERS/kmt-fdleak" -w -n 0 -k 0 -s 16 -L 40 -t 250 >helper.out &
 	wait_for "^[0-9]" helper.out || exit 1
 	hp=$(head -n 1 helper.out)
@@ -111,6 +115,7 @@ test_expect_success 'a steady leak stands out at the default settings, the machi
 '
 
 test_expect_success 'frees in softirq context are seen: no false leaks' '
+	: >helper.out
 	"$HELPERS/kmt-fdleak" -w -n 50 -k 10 -u 300 >helper.out &
 	wait_for "^[0-9]" helper.out || exit 1
 	hp=$(head -n 1 helper.out)
@@ -141,6 +146,7 @@ test_expect_success 'frees in softirq context are seen: no false leaks' '
 # drawing the same objects in its format: ndjson and CSV must say what
 # JSON says
 test_expect_success '--format ndjson and csv: the stacks and callsites JSON has, with the machine and the interval' '
+	: >fmt-helper.out
 	"$HELPERS/kmt-fdleak" -w -n 50 -k 10 >fmt-helper.out &
 	wait_for "^[0-9]" fmt-helper.out || exit 1
 	hp=$(head -n 1 fmt-helper.out)
@@ -210,6 +216,7 @@ test_expect_success '--format ndjson and csv: the stacks and callsites JSON has,
 watch_leak () {
 	out=$1
 	shift
+	: >helper.out
 	"$HELPERS/kmt-fdleak" -w -n 1000 -k 600 >helper.out &
 	hp=$!
 	wait_for "^[0-9]" helper.out || return 1

@@ -31,7 +31,9 @@ if ! have_root_tracefs; then
 	exit 0
 fi
 
-# waits up to 20 s for a line matching $1 in file $2
+# wait_for RE FILE: up to 20 s for a line of FILE matching RE.  A helper's
+# output file is emptied before the helper starts: `cmd >f &` truncates f
+# in the child, after wait_for may already have read the last test's f.
 wait_for () {
 	i=0
 	while ! grep -q "$1" "$2" 2>/dev/null; do
@@ -44,6 +46,7 @@ wait_for () {
 N=1000 K=100
 
 test_expect_success 'the helper runs under record, top and watch at once' '
+	: >helper.out
 	"$HELPERS/kmt-fdleak" -w -n $N -k $K >helper.out &
 	wait_for "^[0-9]" helper.out || exit 1
 	hp=$(head -n 1 helper.out) && echo $hp >hp || exit 1
