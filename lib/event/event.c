@@ -15,6 +15,14 @@ static const char *const type_names[KMT_EV_NR] = {
 	[KMT_EV_PAGE_ZONE_LOCKED] = "mm_page_alloc_zone_locked",
 	[KMT_EV_PCPU_DRAIN]	= "mm_page_pcpu_drain",
 	[KMT_EV_EXTFRAG]	= "mm_page_alloc_extfrag",
+	[KMT_EV_PERCPU_ALLOC]	= "percpu_alloc_percpu",
+	[KMT_EV_PERCPU_FREE]	= "percpu_free_percpu",
+	[KMT_EV_PERCPU_FAIL]	= "percpu_alloc_percpu_fail",
+	[KMT_EV_PERCPU_CHUNK_NEW] = "percpu_create_chunk",
+	[KMT_EV_PERCPU_CHUNK_DEL] = "percpu_destroy_chunk",
+	[KMT_EV_VMAP_ALLOC]	= "alloc_vmap_area",
+	[KMT_EV_VMAP_FREE]	= "free_vmap_area_noflush",
+	[KMT_EV_VMAP_PURGE]	= "purge_vmap_area_lazy",
 };
 
 /* every name a kernel has used for one of our tracepoints */
@@ -81,6 +89,14 @@ static const char *const record_options[KMT_EV_NR] = {
 	[KMT_EV_PAGE_ZONE_LOCKED] = "--pcpu",
 	[KMT_EV_PCPU_DRAIN]	= "--pcpu",
 	[KMT_EV_EXTFRAG]	= "--extfrag",
+	[KMT_EV_PERCPU_ALLOC]	= "--percpu",
+	[KMT_EV_PERCPU_FREE]	= "--percpu",
+	[KMT_EV_PERCPU_FAIL]	= "--percpu",
+	[KMT_EV_PERCPU_CHUNK_NEW] = "--percpu",
+	[KMT_EV_PERCPU_CHUNK_DEL] = "--percpu",
+	[KMT_EV_VMAP_ALLOC]	= "--vmalloc",
+	[KMT_EV_VMAP_FREE]	= "--vmalloc",
+	[KMT_EV_VMAP_PURGE]	= "--vmalloc",
 };
 
 const char *kmt_ev_record_option(unsigned int type)
@@ -92,6 +108,12 @@ const char *kmt_ev_record_option(unsigned int type)
 const char *kmt_ev_type_name(unsigned int type)
 {
 	return type < KMT_EV_NR ? type_names[type] : "unknown";
+}
+
+const char *kmt_ev_system(unsigned int type)
+{
+	return kmt_ev_is_percpu(type) ? "percpu" :
+	       kmt_ev_is_vmalloc(type) ? "vmalloc" : "kmem";
 }
 
 unsigned int kmt_ev_type_from_tracepoint(const char *name)

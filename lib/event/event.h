@@ -20,6 +20,29 @@ enum kmt_ev_type {
 	KMT_EV_PAGE_ZONE_LOCKED, /* mm_page_alloc_zone_locked */
 	KMT_EV_PCPU_DRAIN,	/* mm_page_pcpu_drain */
 	KMT_EV_EXTFRAG,		/* mm_page_alloc_extfrag */
+	/*
+	 * The percpu allocator (percpu: system).  ptr is the percpu
+	 * address, bytes_req the size asked for one CPU, bytes_alloc what
+	 * all CPUs' copies take (kernels before 6.0 print neither it nor
+	 * call_site nor gfp_flags: then 0, and the event has no
+	 * KMT_EVF_HAS_GFP).
+	 */
+	KMT_EV_PERCPU_ALLOC,	/* percpu_alloc_percpu */
+	KMT_EV_PERCPU_FREE,	/* percpu_free_percpu: ptr */
+	KMT_EV_PERCPU_FAIL,	/* percpu_alloc_percpu_fail: bytes_req */
+	KMT_EV_PERCPU_CHUNK_NEW, /* percpu_create_chunk: ptr = base_addr */
+	KMT_EV_PERCPU_CHUNK_DEL, /* percpu_destroy_chunk: ptr = base_addr */
+	/*
+	 * vmalloc's address space (vmalloc: system, 5.19 on).  No call
+	 * site: the stack says who.
+	 */
+	KMT_EV_VMAP_ALLOC,	/* alloc_vmap_area: ptr = va_start,
+				 * bytes_req = bytes_alloc = size;
+				 * KMT_EVF_FAILED when it failed */
+	KMT_EV_VMAP_FREE,	/* free_vmap_area_noflush: ptr = va_start */
+	KMT_EV_VMAP_PURGE,	/* purge_vmap_area_lazy: ptr = start,
+				 * bytes_alloc = end - start,
+				 * bytes_req = areas purged */
 	KMT_EV_NR
 };
 
@@ -59,6 +82,7 @@ enum kmt_ev_flags {
 	KMT_EVF_FILTERED	= 1 << 9, /* the --pid/--comm/--cpu filter has
 					   * decided: KMT_EVF_PASSES or not */
 	KMT_EVF_PASSES		= 1 << 10,
+	KMT_EVF_FAILED		= 1 << 11, /* vmap alloc: failed=1 */
 };
 
 struct kmt_event {
@@ -90,6 +114,9 @@ void kmt_event_init(struct kmt_event *ev);
 /* "kmalloc", "kmem_cache_alloc", ... for type */
 const char *kmt_ev_type_name(unsigned int type);
 
+/* the tracepoint's system: "kmem", "percpu" or "vmalloc" */
+const char *kmt_ev_system(unsigned int type);
+
 static inline int kmt_ev_is_slab(unsigned int type)
 {
 	return type >= KMT_EV_KMALLOC && type <= KMT_EV_CACHE_FREE;
@@ -97,7 +124,17 @@ static inline int kmt_ev_is_slab(unsigned int type)
 
 static inline int kmt_ev_is_page(unsigned int type)
 {
-	return type >= KMT_EV_PAGE_ALLOC && type < KMT_EV_NR;
+	return type >= KMT_EV_PAGE_ALLOC && type <= KMT_EV_EXTFRAG;
+}
+
+static inline int kmt_ev_is_percpu(unsigned int type)
+{
+	return type >= KMT_EV_PERCPU_ALLOC && type <= KMT_EV_PERCPU_CHUNK_DEL;
+}
+
+static inline int kmt_ev_is_vmalloc(unsigned int type)
+{
+	return type >= KMT_EV_VMAP_ALLOC && type <= KMT_EV_VMAP_PURGE;
 }
 
 /*
@@ -120,5 +157,14 @@ const char *kmt_ev_record_option(unsigned int type);
 				 KMT_EV_BIT(KMT_EV_PAGE_FREE_BATCHED))
 #define KMT_EV_PCPU_BITS	(KMT_EV_BIT(KMT_EV_PAGE_ZONE_LOCKED) |	\
 				 KMT_EV_BIT(KMT_EV_PCPU_DRAIN))
+/* the percpu allocator's events (not the page allocator's pcp lists) */
+#define KMT_EV_PERCPU_BITS	(KMT_EV_BIT(KMT_EV_PERCPU_ALLOC) |	\
+				 KMT_EV_BIT(KMT_EV_PERCPU_FREE) |	\
+				 KMT_EV_BIT(KMT_EV_PERCPU_FAIL) |	\
+				 KMT_EV_BIT(KMT_EV_PERCPU_CHUNK_NEW) |	\
+				 KMT_EV_BIT(KMT_EV_PERCPU_CHUNK_DEL))
+#define KMT_EV_VMALLOC_BITS	(KMT_EV_BIT(KMT_EV_VMAP_ALLOC) |	\
+				 KMT_EV_BIT(KMT_EV_VMAP_FREE) |		\
+				 KMT_EV_BIT(KMT_EV_VMAP_PURGE))
 
 #endif
