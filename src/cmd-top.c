@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bpf-run.h"
+#include "bpf/cgroups.h"
 #include "bpf/names.h"
 #include "bpf/top.h"
 #include "builtin.h"
@@ -232,7 +233,7 @@ int cmd_top(int argc, char **argv)
 				 "refresh every <duration> (default 2s, at least 50ms)"),
 		OPT_BOOL('b', "batch", &batch, "batch mode: print refreshes as text, no terminal"),
 		OPT_INT('n', "iterations", &iterations, "n", 0, INT_MAX, "stop after <n> refreshes (0: never)"),
-		OPT_STRING(0, "view", &view_arg, "view", "callsite (default), cache, process or stack"),
+		OPT_STRING(0, "view", &view_arg, "view", "callsite (default), cache, process, stack or cgroup (memory cgroups: counted only when asked at the start)"),
 		OPT_STRING('s', "sort", &sort_arg, "column", "allocs, frees, bytes (default), live, live-bytes, growth, waste, pages"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "rows printed in batch mode (default 20; 0: all)"),
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats, "batch mode in this format (listed below; default text)"),
@@ -256,6 +257,7 @@ int cmd_top(int argc, char **argv)
 	struct kmt_bpf_config cfg;
 	struct kmt_bpf bpf;
 	struct kmt_bpf_names names;
+	struct kmt_cgroups cgroups;
 	struct kmt_top top;
 	struct top_out o;
 	struct term tm = { .raw = 0 };
@@ -297,6 +299,17 @@ int cmd_top(int argc, char **argv)
 	cfg.live_max = (uint32_t)live_max;
 	cfg.stacks_max = (uint32_t)stacks_max;
 	cfg.stack_agg_max = cfg.stacks_max * 2;
+	memset(&cgroups, 0, sizeof(cgroups));
+	if (view == KMT_TOP_CGROUP) {
+		if (kmt_cgroups_init(&cgroups)) {
+			kmt_cgroups_free(&cgroups);
+			kmt_error(KMT_EXIT_RUNTIME, "cannot count by cgroup: %s",
+				  cgroups.errmsg);
+			return 2;
+		}
+		cfg.cgroup_mode = cgroups.mode;
+		cfg.count_cgroups = 1;
+	}
 	code = bpf_run_prepare(&run, &cfg);
 	if (code)
 		goto out_run;
@@ -322,6 +335,8 @@ int cmd_top(int argc, char **argv)
 			bpf_run_size(pinned, sizeof(pinned),
 				     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
 	kmt_top_init(&top, &bpf, &names, now_ns());
+	if (cfg.count_cgroups)
+		kmt_top_set_cgroups(&top, &cgroups);
 	live_out_start(&o.lo);
 	o.t = &top;
 	o.run = &run;
@@ -410,5 +425,7 @@ out_bpf:
 out_run:
 	code = bpf_run_finish(&run, code);
 	bpf_run_free(&run);
+	if (cfg.count_cgroups)
+		kmt_cgroups_free(&cgroups);
 	return code;
 }

@@ -72,12 +72,20 @@ static struct kmt_watch_group *group_for(struct kmt_watch *w,
 	if (g && (is_new || (!g->stack && k->stack_id > 0))) {
 		if (is_new)
 			g->key = *k;
-		g->stack = kmt_bpf_names_stack(w->names, w->bpf, k->stack_id,
-					       k->kind == KMT_K_PAGE_ALLOC ?
-					       0 : k->site);
-		g->site = k->kind == KMT_K_PAGE_ALLOC ?
-			  kmt_bpf_names_page_site(w->names, g->stack) :
-			  k->site;
+		if (KMT_K_SITE_IS_STACK(k->kind)) {
+			/* vmalloc: the caller is in the stack */
+			g->stack = kmt_bpf_names_rare_stack(w->names, w->bpf,
+							    k->stack_id);
+			g->site = kmt_bpf_names_rare_site(w->names, g->stack);
+		} else {
+			g->stack = kmt_bpf_names_stack(w->names, w->bpf,
+						       k->stack_id,
+						       k->kind == KMT_K_PAGE_ALLOC ?
+						       0 : k->site);
+			g->site = k->kind == KMT_K_PAGE_ALLOC ?
+				  kmt_bpf_names_page_site(w->names, g->stack) :
+				  k->site;
+		}
 	}
 	return g;
 }
@@ -87,7 +95,8 @@ static int on_agg(void *ctx, const struct kmt_stack_key *k,
 {
 	struct kmt_watch *w = ctx;
 	struct kmt_watch_group *g = group_for(w, k);
-	uint64_t s = w->sample;
+	/* percpu and vmalloc objects are followed whole */
+	uint64_t s = KMT_K_IS_RARE(k->kind) ? 1 : w->sample;
 
 	if (!g)
 		return -ENOMEM;
@@ -118,6 +127,7 @@ static int on_live(void *ctx, uint64_t addr, const struct kmt_live_val *v)
 	};
 	struct kmt_watch_group *g;
 	uint64_t age = w->now_ns > v->ts ? w->now_ns - v->ts : 0;
+	uint64_t scale = KMT_K_IS_RARE(v->kind) ? 1 : w->sample;
 
 	(void)addr;
 	if (age < w->older_than_ns)
@@ -134,10 +144,10 @@ static int on_live(void *ctx, uint64_t addr, const struct kmt_live_val *v)
 		g->min_age = age;
 	if (age > g->max_age)
 		g->max_age = age;
-	g->count += w->sample;
-	g->bytes += (uint64_t)w->sample * v->bytes;
-	w->old_count += w->sample;
-	w->old_bytes += (uint64_t)w->sample * v->bytes;
+	g->count += scale;
+	g->bytes += scale * v->bytes;
+	w->old_count += scale;
+	w->old_bytes += scale * v->bytes;
 	return 0;
 }
 
@@ -374,7 +384,13 @@ static const enum kmt_bpf_stat watch_drops[] = {
 
 static const char *kind_name(int kind)
 {
-	return kind == KMT_K_PAGE_ALLOC ? "page" : "slab";
+	if (kind == KMT_K_PAGE_ALLOC)
+		return "page";
+	if (kind == KMT_K_PERCPU_ALLOC)
+		return "percpu";
+	if (kind == KMT_K_VMALLOC_ALLOC)
+		return "vmalloc";
+	return "slab";
 }
 
 static void fmt_age(char *buf, size_t size, uint64_t ns)
@@ -434,12 +450,14 @@ static int watch_lines(struct kmt_watch *w, const struct kmt_watch_show *sh,
 {
 	const char *est = w->sample > 1 ? "~" : "";
 	struct kmt_sb line = KMT_SB_INIT;
+	char missing[512];
 	uint64_t events = 0;
 	size_t i, used;
 	int k, err = 0;
 
 	for (k = KMT_S_EVENTS_KMALLOC; k <= KMT_S_EVENTS_PAGE_FREE; k++)
 		events += w->stats[k];
+	events += w->stats[KMT_S_EVENTS_PERCPU] + w->stats[KMT_S_EVENTS_VMALLOC];
 	kmt_sb_addf(&line, "kmemtrace watch: %s%.1fs, %s, %llu event%s, sampling 1 in %u address%s%s",
 		    sh->final ? "end, " : "", (w->now_ns - w->start_ns) / 1e9,
 		    sh->target, (unsigned long long)events,
@@ -476,6 +494,12 @@ static int watch_lines(struct kmt_watch *w, const struct kmt_watch_show *sh,
 		kmt_sb_adds(&line, "none");
 	err |= watch_note(r, s, &line);
 	kmt_sb_reset(&line);
+	kmt_bpf_rare_missing(w->bpf, missing, sizeof(missing));
+	if (missing[0]) {
+		kmt_sb_addf(&line, "not traced: %s", missing);
+		err |= watch_note(r, s, &line);
+		kmt_sb_reset(&line);
+	}
 	kmt_sb_addf(&line, "seen: %llu free%s of objects allocated before the start, %llu allocation%s over a live object, frees in task/softirq/hardirq context %llu/%llu/%llu, %llu stack%s given back",
 		    (unsigned long long)w->stats[KMT_S_UNKNOWN_FREE],
 		    w->stats[KMT_S_UNKNOWN_FREE] == 1 ? "" : "s",
@@ -700,7 +724,10 @@ static int stack_row(struct kmt_watch *w, const struct kmt_watch_show *sh,
 		v[SC_T_KIND].str = kmt_report_printf(r, "pg%d", g->key.order);
 	} else {
 		absent |= 1ULL << SC_ORDER;
-		v[SC_T_KIND].str = "slab";
+		/* four letters, as "pg0" and "slab" */
+		v[SC_T_KIND].str = g->key.kind == KMT_K_VMALLOC_ALLOC ? "vmal" :
+				   g->key.kind == KMT_K_PERCPU_ALLOC ? "pcpu" :
+				   "slab";
 	}
 	v[SC_CALLSITE].str = watch_sym(w, r, g->site, g->growing,
 				       &v[SC_T_CALLSITE].str);
