@@ -47,6 +47,7 @@ static const struct {
 } view_keys[] = {
 	{ 'c', KMT_TOP_CALLSITE }, { 'k', KMT_TOP_CACHE },
 	{ 'P', KMT_TOP_PROCESS }, { 's', KMT_TOP_STACK },
+	{ 'C', KMT_TOP_CGROUP },
 };
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -60,6 +61,7 @@ struct top_out {
 	int limit;		/* rows; 0: all */
 	int width;		/* characters a line; 0: no limit */
 	int interactive;
+	int cgroups;		/* counted by cgroup: the cgroup view */
 	const char *target;
 };
 
@@ -77,7 +79,7 @@ static int make_report(struct top_out *o, struct kmt_report *r, int rows)
 	struct kmt_section *head;
 	struct kmt_sum_item keys = {
 		.kind = KMT_SUM_NOTE,
-		.label = "keys: q quit; views c callsite, k cache, P process, s stack; sort a f b o l g w p",
+		.label = "keys: q quit; views c callsite, k cache, P process, s stack (C cgroup with --view cgroup); sort a f b o l g w p",
 	};
 
 	live_out_report(&o->lo, r);
@@ -165,8 +167,11 @@ static int draw(struct top_out *o)
 		rows = ws.ws_row;
 		o->width = ws.ws_col;
 	}
-	/* the header takes 7 lines and the column titles 1 */
-	ret = make_report(o, &r, rows - 8 > 1 ? rows - 8 : 1);
+	/*
+	 * the header takes 8 lines (9 with the tracepoints not traced) and
+	 * the column titles 1
+	 */
+	ret = make_report(o, &r, rows - 10 > 1 ? rows - 10 : 1);
 	if (!ret) {
 		fputs("\033[H", o->lo.f);
 		ret = put_screen(o, &r);
@@ -203,13 +208,17 @@ static int on_key(struct top_out *o, char c)
 		}
 	}
 	for (i = 0; i < NR(view_keys); i++) {
-		if (c == view_keys[i].key) {
+		if (c == view_keys[i].key &&
+		    (view_keys[i].view != KMT_TOP_CGROUP || o->cgroups)) {
 			o->view = view_keys[i].view;
 			return 1;
 		}
 	}
 	if (c == '\t' || c == 'v') {
 		o->view = (o->view + 1) % KMT_TOP_NR_VIEWS;
+		/* the cgroups are counted only when asked at the start */
+		if (o->view == KMT_TOP_CGROUP && !o->cgroups)
+			o->view = (o->view + 1) % KMT_TOP_NR_VIEWS;
 		return 1;
 	}
 	return 0;
@@ -345,6 +354,7 @@ int cmd_top(int argc, char **argv)
 	o.limit = limit;
 	o.width = 0;
 	o.interactive = !batch;
+	o.cgroups = cfg.count_cgroups;
 	o.target = target;
 	if (o.interactive)
 		term_raw(&tm);
