@@ -641,10 +641,13 @@ static __always_inline void on_free(__u64 addr, __u64 site, __u64 cache,
 	if (count_sites || count_cgroups) {
 		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-		if (wanted(tgid) && count_sites)
-			count_site(site, cache, tgid, kind, order, 0, 0, NULL);
-		if (wanted(tgid) && count_cgroups)
-			count_cgroup(current_cgroup(), kind, 0, 0);
+		if (wanted(tgid)) {
+			if (count_sites)
+				count_site(site, cache, tgid, kind, order, 0,
+					   0, NULL);
+			if (count_cgroups)
+				count_cgroup(current_cgroup(), kind, 0, 0);
+		}
 	}
 	/* frees are followed whoever makes them, in any context */
 	if (!track_live || !addr || !sampled(addr))
@@ -714,11 +717,14 @@ static __always_inline void on_rare_free(__u64 addr, __u8 kind)
 	if (count_sites || count_cgroups) {
 		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-		if (wanted(tgid) && count_sites)
-			count_site(site, 0, tgid, kind, 0, 0, bytes, NULL);
-		if (wanted(tgid) && count_cgroups)
-			count_cgroup(lv ? lv->cgroup : current_cgroup(), kind,
-				     bytes, 0);
+		if (wanted(tgid)) {
+			if (count_sites)
+				count_site(site, 0, tgid, kind, 0, 0, bytes,
+					   NULL);
+			if (count_cgroups)
+				count_cgroup(lv ? lv->cgroup :
+					     current_cgroup(), kind, bytes, 0);
+		}
 	}
 	if (!lv)
 		return;
