@@ -116,7 +116,7 @@ test_expect_success 'top --view cgroup: a workload in its own memory cgroup' '
 	else
 		CG=/sys/fs/cgroup/unified/kmt-test-$$
 	fi &&
-	mkdir "$CG" &&
+	mkdir "$CG" && echo "$CG" >cg.path &&
 	"$KMEMTRACE" top -b --json --view cgroup -n 1 -d 5 -l 0 -- \
 		sh -c "echo \$\$ >\"$CG/cgroup.procs\" && \"$PLANT\" $N $PIN >&2" \
 		>cg.json 2>cg.err || { cat cg.err; false; } &&
@@ -133,6 +133,27 @@ test_expect_success 'top --view cgroup: a workload in its own memory cgroup' '
 	# bpf_map_alloc_percpu charges the map s cgroup: __GFP_ACCOUNT
 	assert r["accounted"] >= n * 8 * cpus, r
 	assert r["accounted"] <= r["bytes"], r
+	PY
+	rmdir "$CG" && CG=
+'
+
+test_expect_success 'watch --by cgroup: the planted objects under their memory cgroup' '
+	CG=$(dirname "$(cat cg.path)")/kmt-test-w$$ &&
+	mkdir "$CG" &&
+	"$KMEMTRACE" watch --json --by cgroup -I 1 --older-than 0 -l 0 -- \
+		sh -c "echo \$\$ >\"$CG/cgroup.procs\" && \"$PLANT\" $N $PIN >&2 && sleep 1.5" \
+		>wcg.json 2>wcg.err || { cat wcg.err; false; } &&
+	rm -rf "$PIN" &&
+	python3 - "$N" "$CPUS" "/kmt-test-w$$" <<-\PY &&
+	import json, sys
+	n, cpus, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+	last = [json.loads(l) for l in open("wcg.json")][-1]
+	rows = {r["kind"]: r for r in last["cgroups"] if r["cgroup"] == path}
+	assert "percpu" in rows and "vmalloc" in rows, last["cgroups"]
+	pc, vm = rows["percpu"], rows["vmalloc"]
+	# followed whole: exact, and charged (bpf_map_alloc_percpu)
+	assert pc["live"] >= n and pc["accounted"] >= n * 8 * cpus, pc
+	assert vm["live"] >= n and vm["live_bytes"] > n << 20, vm
 	PY
 	rmdir "$CG" && CG=
 '
