@@ -43,9 +43,14 @@ for part in open("/sys/devices/system/cpu/possible").read().strip().split(","):
     a, _, b = part.partition("-")
     n += int(b or a) - int(a) + 1
 print(n)')
+# the cgroups a failed step left: the top step's and the watch step's
 cleanup () {
 	rm -rf "$PIN"
 	[ -z "$CG" ] || rmdir "$CG" 2>/dev/null
+	[ ! -f cg.path ] || rmdir "$(cat cg.path)" \
+		"$(dirname "$(cat cg.path)")/kmt-test-w$$" 2>/dev/null
+	# and lib.sh's own: this trap replaces it
+	rm -rf "$TRASH"
 }
 trap cleanup EXIT
 
