@@ -47,6 +47,10 @@ const volatile char comm[16];
 const volatile __u64 sample_mask;	/* sample 1 address in mask + 1 */
 const volatile __u32 self_tgid;		/* kmemtrace itself, left out */
 const volatile __u32 page_size = 4096;
+/* enum kmt_cgroup_mode: whose cgroup an allocation is counted to */
+const volatile __u32 cgroup_mode;
+/* per-cgroup counts (top --view cgroup); needs cgroup_mode */
+const volatile bool count_cgroups;
 
 /* the sizes are set by user space (options); 1 where a job is off */
 struct {
@@ -127,6 +131,13 @@ struct {
 	__type(key, __u32);
 	__type(value, char[16]);
 } comms SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct kmt_cg_key);
+	__type(value, struct kmt_cg_val);
+} cgroups SEC(".maps");
 
 /* slab cache names, by struct kmem_cache address */
 struct {
@@ -221,6 +232,73 @@ static __always_inline void note_new_key(const struct kmt_site_key *k,
 		bpf_probe_read_kernel_str(name, sizeof(name),
 					  BPF_CORE_READ(s, name));
 		bpf_map_update_elem(&caches, &k->cache, name, BPF_NOEXIST);
+	}
+}
+
+/*
+ * The memory cgroup of the current task.  On cgroup v2 the helper gives
+ * the task's cgroup, whose memory is charged to it or to the nearest
+ * ancestor with the controller on.  With the memory controller on a v1
+ * hierarchy (a hybrid machine) the helper would name a v2 cgroup that
+ * the memory controller knows nothing of: the task's memory css is read
+ * instead, and its cgroup's kernfs id, the same kind of id.
+ */
+static __always_inline __u64 current_cgroup(void)
+{
+	struct task_struct *task;
+	int id;
+
+	if (cgroup_mode == KMT_CG_V2)
+		return bpf_get_current_cgroup_id();
+	if (cgroup_mode != KMT_CG_V1_MEMORY)
+		return 0;
+	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+		return 0;
+	id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	task = (struct task_struct *)bpf_get_current_task();
+	return BPF_CORE_READ(task, cgroups, subsys[id], cgroup, kn, id);
+}
+
+/* charged to the memory cgroup: the gfp flag, or a SLAB_ACCOUNT cache */
+static __always_inline __u8 accounted(__u64 gfp, const struct kmem_cache *s)
+{
+	__u64 flag = 13;
+
+	/*
+	 * The gfp bits are an enum without a name (no CO-RE relocation can
+	 * reach it); __GFP_ACCOUNT has been bit 22 since 4.19 or so
+	 */
+	if (gfp & (1ULL << 22))
+		return 1;
+	if (!s)
+		return 0;
+	if (bpf_core_enum_value_exists(enum _slab_flag_bits, _SLAB_ACCOUNT))
+		flag = bpf_core_enum_value(enum _slab_flag_bits, _SLAB_ACCOUNT);
+	return (BPF_CORE_READ(s, flags) >> (flag & 63)) & 1;
+}
+
+static __always_inline void count_cgroup(__u64 cg, __u8 kind, __u64 bytes,
+					 __u8 acct)
+{
+	struct kmt_cg_key k = { .cgroup = cg, .kind = kind };
+	struct kmt_cg_val *v, nv = { 1, bytes, acct ? bytes : 0 };
+
+	v = bpf_map_lookup_elem(&cgroups, &k);
+	if (v) {
+		v->count++;
+		v->bytes += bytes;
+		v->accounted += nv.accounted;
+		return;
+	}
+	if (bpf_map_update_elem(&cgroups, &k, &nv, BPF_NOEXIST)) {
+		v = bpf_map_lookup_elem(&cgroups, &k);
+		if (!v) {
+			stat_inc(KMT_S_CGROUPS_FULL);
+			return;
+		}
+		v->count++;
+		v->bytes += bytes;
+		v->accounted += nv.accounted;
 	}
 }
 
@@ -432,19 +510,23 @@ static __always_inline __s64 take_stack(void *ctx)
 	return id;
 }
 
+/* stack_id: the stack already taken, or 0 to take one if asked */
 static __always_inline void track(void *ctx, __u64 addr, __u64 site,
 				  __u64 cache, __u32 req, __u32 bytes,
-				  __u32 tgid, __u8 kind, __u8 order)
+				  __u32 tgid, __u8 kind, __u8 order,
+				  __s64 stack_id, __u64 cg, __u8 acct)
 {
 	struct kmt_live_val lv = {
 		.site = site, .cache = cache, .bytes = bytes, .bytes_req = req,
 		.tgid = tgid, .kind = kind, .order = order,
-		.stack_id = -ENOENT,
+		.stack_id = -ENOENT, .cgroup = cg, .accounted = acct,
 	};
 	struct kmt_live_val *old;
 
 	lv.ts = bpf_ktime_get_ns();
-	if (take_stacks)
+	if (stack_id)
+		lv.stack_id = stack_id;
+	else if (take_stacks)
 		lv.stack_id = take_stack(ctx);
 	/* an object over a live one: its free was missed */
 	old = bpf_map_lookup_elem(&live, &addr);
@@ -463,22 +545,36 @@ static __always_inline void track(void *ctx, __u64 addr, __u64 site,
 static __always_inline void on_alloc(void *ctx, __u64 addr, __u64 site,
 				     __u64 cache, __u64 req, __u64 bytes,
 				     __u8 kind, __u8 order,
-				     const struct kmem_cache *s)
+				     const struct kmem_cache *s, __u64 gfp)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 cg = 0;
+	__u8 acct = 0;
 
 	if (!wanted(tgid))
 		return;
 	if (count_sites)
 		count_site(site, cache, tgid, kind, order, req, bytes, s);
+	if (count_cgroups) {
+		cg = current_cgroup();
+		acct = accounted(gfp, s);
+		/* a cache's sizes are in a slot, not here: read them */
+		if (s && !bytes)
+			cache_sizes(s, &req, &bytes);
+		count_cgroup(cg, kind, bytes, acct);
+	}
 	if (!addr) {
 		stat_inc(KMT_S_FAILED_ALLOC);
 		return;
 	}
 	if (track_live && sampled(addr)) {
 		cache_sizes(s, &req, &bytes);
+		if (cgroup_mode && !count_cgroups) {
+			cg = current_cgroup();
+			acct = accounted(gfp, s);
+		}
 		track(ctx, addr, site, cache, (__u32)req, (__u32)bytes, tgid,
-		      kind, order);
+		      kind, order, 0, cg, acct);
 	}
 }
 
@@ -542,11 +638,16 @@ static __always_inline void on_free(__u64 addr, __u64 site, __u64 cache,
 {
 	struct kmt_live_val *lv;
 
-	if (count_sites) {
+	if (count_sites || count_cgroups) {
 		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-		if (wanted(tgid))
-			count_site(site, cache, tgid, kind, order, 0, 0, NULL);
+		if (wanted(tgid)) {
+			if (count_sites)
+				count_site(site, cache, tgid, kind, order, 0,
+					   0, NULL);
+			if (count_cgroups)
+				count_cgroup(current_cgroup(), kind, 0, 0);
+		}
 	}
 	/* frees are followed whoever makes them, in any context */
 	if (!track_live || !addr || !sampled(addr))
@@ -564,13 +665,82 @@ static __always_inline void on_free(__u64 addr, __u64 site, __u64 cache,
 	bpf_map_delete_elem(&live, &addr);
 }
 
+/*
+ * percpu and vmalloc: rare next to slab and pages, so every one is
+ * followed, and a vmalloc takes its stack, where its caller is.
+ */
+static __always_inline void on_rare_alloc(void *ctx, __u64 addr, __u64 site,
+					  __u64 req, __u64 bytes, __u8 kind,
+					  __u64 gfp, bool stack)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__s64 stack_id = 0;
+	__u64 cg = 0;
+	__u8 acct = 0;
+
+	if (!wanted(tgid))
+		return;
+	if (stack) {
+		stack_id = take_stack(ctx);
+		site = stack_id > 0 ? stack_id : 0;
+	}
+	if (!addr)
+		stat_inc(KMT_S_FAILED_ALLOC);
+	if (count_sites)
+		count_site(site, 0, tgid, kind, 0, req, bytes, NULL);
+	if (cgroup_mode) {
+		cg = current_cgroup();
+		acct = accounted(gfp, NULL);
+	}
+	if (count_cgroups)
+		count_cgroup(cg, kind, bytes, acct);
+	if (addr && track_live)
+		track(ctx, addr, site, 0, (__u32)req, (__u32)bytes, tgid, kind,
+		      0, stack_id, cg, acct);
+}
+
+/* a free counts at the allocation's site, where the allocation was seen */
+static __always_inline void on_rare_free(__u64 addr, __u8 kind)
+{
+	struct kmt_live_val *lv = NULL;
+	__u64 site = 0, bytes = 0;
+
+	if (track_live && addr) {
+		lv = bpf_map_lookup_elem(&live, &addr);
+		if (!lv)
+			stat_inc(KMT_S_UNKNOWN_FREE);
+	}
+	if (lv) {
+		site = lv->site;
+		bytes = lv->bytes;
+	}
+	if (count_sites || count_cgroups) {
+		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+		if (wanted(tgid)) {
+			if (count_sites)
+				count_site(site, 0, tgid, kind, 0, 0, bytes,
+					   NULL);
+			if (count_cgroups)
+				count_cgroup(lv ? lv->cgroup :
+					     current_cgroup(), kind, bytes, 0);
+		}
+	}
+	if (!lv)
+		return;
+	if (free_context)
+		count_free_context();
+	agg_add(lv, -1);
+	bpf_map_delete_elem(&live, &addr);
+}
+
 SEC("raw_tp/kmalloc")
 int BPF_PROG(kmt_kmalloc, unsigned long call_site, const void *ptr,
 	     size_t bytes_req, size_t bytes_alloc, gfp_t gfp, int node)
 {
 	stat_inc(KMT_S_EVENTS_KMALLOC);
 	on_alloc(ctx, (__u64)ptr, call_site, bytes_alloc, bytes_req,
-		 bytes_alloc, KMT_K_KMALLOC, 0, NULL);
+		 bytes_alloc, KMT_K_KMALLOC, 0, NULL, gfp);
 	return 0;
 }
 
@@ -581,7 +751,7 @@ int BPF_PROG(kmt_cache_alloc, unsigned long call_site, const void *ptr,
 	stat_inc(KMT_S_EVENTS_CACHE_ALLOC);
 	/* the sizes the tracepoint itself records, read where needed */
 	on_alloc(ctx, (__u64)ptr, call_site, (__u64)s, 0, 0,
-		 KMT_K_CACHE_ALLOC, 0, s);
+		 KMT_K_CACHE_ALLOC, 0, s, gfp);
 	return 0;
 }
 
@@ -610,7 +780,7 @@ int BPF_PROG(kmt_page_alloc, struct page *page, unsigned int order,
 
 	stat_inc(KMT_S_EVENTS_PAGE_ALLOC);
 	on_alloc(ctx, (__u64)page, 0, 0, bytes, bytes, KMT_K_PAGE_ALLOC,
-		 order, NULL);
+		 order, NULL, gfp);
 	return 0;
 }
 
@@ -627,6 +797,63 @@ int BPF_PROG(kmt_page_free_batched, struct page *page)
 {
 	stat_inc(KMT_S_EVENTS_PAGE_FREE);
 	on_free((__u64)page, 0, 0, KMT_K_PAGE_FREE, 0);
+	return 0;
+}
+
+/*
+ * The rare kinds' programs, each attached only where the kernel has its
+ * tracepoint with these arguments (the loader asks the kernel's BTF).
+ */
+SEC("raw_tp/percpu_alloc_percpu")
+int BPF_PROG(kmt_percpu_alloc, unsigned long call_site, bool reserved,
+	     bool is_atomic, size_t size, size_t align, void *base_addr,
+	     int off, void *ptr, size_t bytes_alloc, gfp_t gfp)
+{
+	stat_inc(KMT_S_EVENTS_PERCPU);
+	on_rare_alloc(ctx, (__u64)ptr, call_site, size, bytes_alloc,
+		      KMT_K_PERCPU_ALLOC, gfp, false);
+	return 0;
+}
+
+SEC("raw_tp/percpu_free_percpu")
+int BPF_PROG(kmt_percpu_free, void *base_addr, int off, void *ptr)
+{
+	stat_inc(KMT_S_EVENTS_PERCPU);
+	on_rare_free((__u64)ptr, KMT_K_PERCPU_FREE);
+	return 0;
+}
+
+/* no call site in the event: the stack names the caller */
+SEC("raw_tp/percpu_alloc_percpu_fail")
+int BPF_PROG(kmt_percpu_fail, bool reserved, bool is_atomic, size_t size,
+	     size_t align)
+{
+	stat_inc(KMT_S_EVENTS_PERCPU);
+	on_rare_alloc(ctx, 0, 0, size, 0, KMT_K_PERCPU_FAIL, 0, true);
+	return 0;
+}
+
+SEC("raw_tp/alloc_vmap_area")
+int BPF_PROG(kmt_vmalloc_alloc, unsigned long addr, unsigned long size,
+	     unsigned long align, unsigned long vstart, unsigned long vend,
+	     int failed)
+{
+	stat_inc(KMT_S_EVENTS_VMALLOC);
+	/* vmalloc's gfp is not in the event: its pages are charged */
+	if (failed)
+		on_rare_alloc(ctx, 0, 0, size, 0, KMT_K_VMALLOC_FAIL, 0, true);
+	else
+		on_rare_alloc(ctx, addr, 0, size, size, KMT_K_VMALLOC_ALLOC,
+			      0, true);
+	return 0;
+}
+
+SEC("raw_tp/free_vmap_area_noflush")
+int BPF_PROG(kmt_vmalloc_free, unsigned long va_start, unsigned long nr_lazy,
+	     unsigned long nr_lazy_max)
+{
+	stat_inc(KMT_S_EVENTS_VMALLOC);
+	on_rare_free(va_start, KMT_K_VMALLOC_FREE);
 	return 0;
 }
 

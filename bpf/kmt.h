@@ -22,7 +22,50 @@ enum kmt_bpf_kind {
 	KMT_K_CACHE_FREE,	/* cache: the struct kmem_cache address */
 	KMT_K_PAGE_ALLOC,	/* order: the order; site: 0 */
 	KMT_K_PAGE_FREE,	/* mm_page_free and mm_page_free_batched */
+	/*
+	 * The rare kinds: every event is followed (no sampling), and where
+	 * the event names no caller, site is the id of the kernel stack
+	 * (KMT_STACK_ID) that user space finds the caller in.
+	 */
+	KMT_K_PERCPU_ALLOC,	/* site: call_site; req: size a CPU */
+	KMT_K_PERCPU_FREE,	/* site: the allocation's, when followed */
+	KMT_K_PERCPU_FAIL,	/* site: a stack id; req: size a CPU */
+	KMT_K_VMALLOC_ALLOC,	/* site: a stack id; bytes: the area's size */
+	KMT_K_VMALLOC_FREE,	/* site: the allocation's, when followed */
+	KMT_K_VMALLOC_FAIL,	/* site: a stack id */
 	KMT_K_NR
+};
+
+/* the kinds whose site is a stack id */
+#define KMT_K_SITE_IS_STACK(k)	((k) == KMT_K_PERCPU_FAIL || \
+				 (k) == KMT_K_VMALLOC_ALLOC || \
+				 (k) == KMT_K_VMALLOC_FREE || \
+				 (k) == KMT_K_VMALLOC_FAIL)
+#define KMT_K_IS_RARE(k)	((k) >= KMT_K_PERCPU_ALLOC && (k) < KMT_K_NR)
+
+/* how the programs find the memory cgroup of the allocating task */
+enum kmt_cgroup_mode {
+	KMT_CG_OFF,
+	KMT_CG_V2,		/* bpf_get_current_cgroup_id() */
+	KMT_CG_V1_MEMORY,	/* the task's memory css on a v1 hierarchy */
+};
+
+/*
+ * Per memory cgroup and kind (top --view cgroup): a per-CPU hash, filled
+ * only when asked, since it costs a few reads of the task on every event.
+ * accounted: bytes of allocations charged to the cgroup (__GFP_ACCOUNT,
+ * or a SLAB_ACCOUNT cache).
+ */
+struct kmt_cg_key {
+	__u64 cgroup;		/* the kernfs id: the directory's inode */
+	__u8 kind;
+	__u8 pad[7];
+};
+
+struct kmt_cg_val {
+	__u64 count;
+	__u64 bytes;
+	__u64 accounted;
 };
 
 /*
@@ -76,7 +119,9 @@ struct kmt_live_val {
 	__u32 tgid;
 	__u8 kind;
 	__u8 order;
-	__u16 pad;
+	__u8 accounted;		/* charged to its cgroup (KMT_CG_* on) */
+	__u8 pad;
+	__u64 cgroup;		/* of the allocating task, 0 unless asked */
 };
 
 /*
@@ -138,6 +183,9 @@ enum kmt_bpf_stat {
 	KMT_S_FREE_TASK,
 	KMT_S_COMM_FULL,	/* comm map full */
 	KMT_S_FAILED_ALLOC,	/* ptr NULL: the allocation failed */
+	KMT_S_EVENTS_PERCPU,	/* percpu_alloc_percpu, _free_, _fail */
+	KMT_S_EVENTS_VMALLOC,	/* alloc_vmap_area, free_vmap_area_noflush */
+	KMT_S_CGROUPS_FULL,	/* cgroup counts map full */
 	KMT_S_NR
 };
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bpf-run.h"
+#include "bpf/cgroups.h"
 #include "bpf/names.h"
 #include "bpf/top.h"
 #include "builtin.h"
@@ -46,6 +47,7 @@ static const struct {
 } view_keys[] = {
 	{ 'c', KMT_TOP_CALLSITE }, { 'k', KMT_TOP_CACHE },
 	{ 'P', KMT_TOP_PROCESS }, { 's', KMT_TOP_STACK },
+	{ 'C', KMT_TOP_CGROUP },
 };
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -59,6 +61,7 @@ struct top_out {
 	int limit;		/* rows; 0: all */
 	int width;		/* characters a line; 0: no limit */
 	int interactive;
+	int cgroups;		/* counted by cgroup: the cgroup view */
 	const char *target;
 };
 
@@ -76,7 +79,7 @@ static int make_report(struct top_out *o, struct kmt_report *r, int rows)
 	struct kmt_section *head;
 	struct kmt_sum_item keys = {
 		.kind = KMT_SUM_NOTE,
-		.label = "keys: q quit; views c callsite, k cache, P process, s stack; sort a f b o l g w p",
+		.label = "keys: q quit; views c callsite, k cache, P process, s stack (C cgroup with --view cgroup); sort a f b o l g w p",
 	};
 
 	live_out_report(&o->lo, r);
@@ -164,8 +167,11 @@ static int draw(struct top_out *o)
 		rows = ws.ws_row;
 		o->width = ws.ws_col;
 	}
-	/* the header takes 7 lines and the column titles 1 */
-	ret = make_report(o, &r, rows - 8 > 1 ? rows - 8 : 1);
+	/*
+	 * the header takes 8 lines (9 with the tracepoints not traced) and
+	 * the column titles 1
+	 */
+	ret = make_report(o, &r, rows - 10 > 1 ? rows - 10 : 1);
 	if (!ret) {
 		fputs("\033[H", o->lo.f);
 		ret = put_screen(o, &r);
@@ -202,13 +208,17 @@ static int on_key(struct top_out *o, char c)
 		}
 	}
 	for (i = 0; i < NR(view_keys); i++) {
-		if (c == view_keys[i].key) {
+		if (c == view_keys[i].key &&
+		    (view_keys[i].view != KMT_TOP_CGROUP || o->cgroups)) {
 			o->view = view_keys[i].view;
 			return 1;
 		}
 	}
 	if (c == '\t' || c == 'v') {
 		o->view = (o->view + 1) % KMT_TOP_NR_VIEWS;
+		/* the cgroups are counted only when asked at the start */
+		if (o->view == KMT_TOP_CGROUP && !o->cgroups)
+			o->view = (o->view + 1) % KMT_TOP_NR_VIEWS;
 		return 1;
 	}
 	return 0;
@@ -232,7 +242,7 @@ int cmd_top(int argc, char **argv)
 				 "refresh every <duration> (default 2s, at least 50ms)"),
 		OPT_BOOL('b', "batch", &batch, "batch mode: print refreshes as text, no terminal"),
 		OPT_INT('n', "iterations", &iterations, "n", 0, INT_MAX, "stop after <n> refreshes (0: never)"),
-		OPT_STRING(0, "view", &view_arg, "view", "callsite (default), cache, process or stack"),
+		OPT_STRING(0, "view", &view_arg, "view", "callsite (default), cache, process, stack or cgroup (memory cgroups: counted only when asked at the start)"),
 		OPT_STRING('s', "sort", &sort_arg, "column", "allocs, frees, bytes (default), live, live-bytes, growth, waste, pages"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "rows printed in batch mode (default 20; 0: all)"),
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats, "batch mode in this format (listed below; default text)"),
@@ -256,6 +266,7 @@ int cmd_top(int argc, char **argv)
 	struct kmt_bpf_config cfg;
 	struct kmt_bpf bpf;
 	struct kmt_bpf_names names;
+	struct kmt_cgroups cgroups;
 	struct kmt_top top;
 	struct top_out o;
 	struct term tm = { .raw = 0 };
@@ -297,6 +308,17 @@ int cmd_top(int argc, char **argv)
 	cfg.live_max = (uint32_t)live_max;
 	cfg.stacks_max = (uint32_t)stacks_max;
 	cfg.stack_agg_max = cfg.stacks_max * 2;
+	memset(&cgroups, 0, sizeof(cgroups));
+	if (view == KMT_TOP_CGROUP) {
+		if (kmt_cgroups_init(&cgroups)) {
+			kmt_cgroups_free(&cgroups);
+			kmt_error(KMT_EXIT_RUNTIME, "cannot count by cgroup: %s",
+				  cgroups.errmsg);
+			return 2;
+		}
+		cfg.cgroup_mode = cgroups.mode;
+		cfg.count_cgroups = 1;
+	}
 	code = bpf_run_prepare(&run, &cfg);
 	if (code)
 		goto out_run;
@@ -322,6 +344,8 @@ int cmd_top(int argc, char **argv)
 			bpf_run_size(pinned, sizeof(pinned),
 				     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
 	kmt_top_init(&top, &bpf, &names, now_ns());
+	if (cfg.count_cgroups)
+		kmt_top_set_cgroups(&top, &cgroups);
 	live_out_start(&o.lo);
 	o.t = &top;
 	o.run = &run;
@@ -330,6 +354,7 @@ int cmd_top(int argc, char **argv)
 	o.limit = limit;
 	o.width = 0;
 	o.interactive = !batch;
+	o.cgroups = cfg.count_cgroups;
 	o.target = target;
 	if (o.interactive)
 		term_raw(&tm);
@@ -410,5 +435,7 @@ out_bpf:
 out_run:
 	code = bpf_run_finish(&run, code);
 	bpf_run_free(&run);
+	if (cfg.count_cgroups)
+		kmt_cgroups_free(&cgroups);
 	return code;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bpf-run.h"
+#include "bpf/cgroups.h"
 #include "bpf/names.h"
 #include "bpf/watch.h"
 #include "builtin.h"
@@ -54,7 +55,7 @@ static uint64_t now_ns(void)
 
 int cmd_watch(int argc, char **argv)
 {
-	const char *output = NULL, *format = NULL, *host = NULL;
+	const char *output = NULL, *format = NULL, *host = NULL, *by = NULL;
 	uint64_t interval = 10000000000ULL, older = 5000000000ULL;
 	int sample = 16, live_max = 262144, stacks_max = 16384, agg_max = 0;
 	int json = 0, limit = 10, no_stacks = 0, frames = 0;
@@ -65,6 +66,7 @@ int cmd_watch(int argc, char **argv)
 		OPT_DURATION(0, "older-than", &older, "duration", 0,
 			     "only objects at least this old: 500ms, 5s (default), 2m, 1h"),
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "stacks and callsites printed (default 10; 0: all)"),
+		OPT_STRING(0, "by", &by, "what", "cgroup: also outstanding objects by memory cgroup and kind"),
 		OPT_INT(0, "frames", &frames, "n", 0, INT_MAX, "frames of each stack printed (default all)"),
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats, "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "one JSON object an interval (--format json)"),
@@ -87,6 +89,7 @@ int cmd_watch(int argc, char **argv)
 	struct kmt_bpf_config cfg;
 	struct kmt_bpf bpf;
 	struct kmt_bpf_names names;
+	struct kmt_cgroups cgroups;
 	struct kmt_watch w;
 	struct kmt_watch_show sh;
 	struct live_out lo;
@@ -102,6 +105,9 @@ int cmd_watch(int argc, char **argv)
 	if (sample & (sample - 1))
 		return kmt_usage_error("option '--sample' needs a power of two, not '%d'",
 				       sample);
+	if (by && strcmp(by, "cgroup"))
+		return kmt_usage_error("option '--by' takes 'cgroup', not '%s'",
+				       by);
 	code = live_out_format(&lo, format, json);
 	if (code)
 		return code;
@@ -114,6 +120,16 @@ int cmd_watch(int argc, char **argv)
 	cfg.live_max = (uint32_t)live_max;
 	cfg.stacks_max = (uint32_t)stacks_max;
 	cfg.stack_agg_max = agg_max ? (uint32_t)agg_max : 2 * (uint32_t)stacks_max;
+	memset(&cgroups, 0, sizeof(cgroups));
+	if (by) {
+		if (kmt_cgroups_init(&cgroups)) {
+			kmt_cgroups_free(&cgroups);
+			kmt_error(KMT_EXIT_RUNTIME, "cannot watch by cgroup: %s",
+				  cgroups.errmsg);
+			return 2;
+		}
+		cfg.cgroup_mode = cgroups.mode;
+	}
 	code = bpf_run_prepare(&run, &cfg);
 	if (code)
 		goto out_run;
@@ -141,6 +157,8 @@ int cmd_watch(int argc, char **argv)
 		bpf_run_size(pinned, sizeof(pinned),
 			     (double)kmt_bpf_pinned_bytes(&bpf.cfg, bpf.nr_cpus)));
 	kmt_watch_init(&w, &bpf, &names, older, now_ns());
+	if (by)
+		kmt_watch_set_cgroups(&w, &cgroups);
 	live_out_start(&lo);
 	sh.target = target;
 	sh.limit = (size_t)limit;
@@ -186,5 +204,7 @@ out_bpf:
 out_run:
 	code = bpf_run_finish(&run, code);
 	bpf_run_free(&run);
+	if (by)
+		kmt_cgroups_free(&cgroups);
 	return code;
 }

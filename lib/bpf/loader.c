@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf/loader.h"
@@ -37,7 +38,104 @@ static const char *const stat_names[KMT_S_NR] = {
 	[KMT_S_FREE_TASK]		= "frees in task context",
 	[KMT_S_COMM_FULL]		= "process names lost: map full",
 	[KMT_S_FAILED_ALLOC]		= "failed allocations",
+	[KMT_S_EVENTS_PERCPU]		= "percpu events",
+	[KMT_S_EVENTS_VMALLOC]		= "vmalloc events",
+	[KMT_S_CGROUPS_FULL]		= "events not counted by cgroup: map full",
 };
+
+/*
+ * The rare tracepoints and the arguments the programs read: a kernel
+ * whose tracepoint has another count of arguments (percpu's gained
+ * bytes_alloc and gfp_flags in 5.19) would refuse the attach.
+ */
+static const struct {
+	const char *sys, *name;
+	unsigned int nargs;
+} rare_tps[KMT_TP_NR] = {
+	[KMT_TP_PERCPU_ALLOC]	= { "percpu", "percpu_alloc_percpu", 10 },
+	[KMT_TP_PERCPU_FREE]	= { "percpu", "percpu_free_percpu", 3 },
+	[KMT_TP_PERCPU_FAIL]	= { "percpu", "percpu_alloc_percpu_fail", 4 },
+	[KMT_TP_VMALLOC_ALLOC]	= { "vmalloc", "alloc_vmap_area", 6 },
+	[KMT_TP_VMALLOC_FREE]	= { "vmalloc", "free_vmap_area_noflush", 3 },
+};
+
+const char *kmt_bpf_rare_tp_name(unsigned int tp)
+{
+	static const char *const full[KMT_TP_NR] = {
+		[KMT_TP_PERCPU_ALLOC]	= "percpu:percpu_alloc_percpu",
+		[KMT_TP_PERCPU_FREE]	= "percpu:percpu_free_percpu",
+		[KMT_TP_PERCPU_FAIL]	= "percpu:percpu_alloc_percpu_fail",
+		[KMT_TP_VMALLOC_ALLOC]	= "vmalloc:alloc_vmap_area",
+		[KMT_TP_VMALLOC_FREE]	= "vmalloc:free_vmap_area_noflush",
+	};
+
+	return tp < KMT_TP_NR ? full[tp] : NULL;
+}
+
+const char *kmt_bpf_rare_missing(const struct kmt_bpf *b, char *buf,
+				 size_t size)
+{
+	size_t used = 0;
+	int i, w;
+
+	buf[0] = 0;
+	for (i = 0; i < KMT_TP_NR && used < size; i++) {
+		if (b->rare_on[i])
+			continue;
+		w = snprintf(buf + used, size - used, "%s%s (%s)",
+			     used ? ", " : "", kmt_bpf_rare_tp_name(i),
+			     b->rare_why[i] ? b->rare_why[i] : "not attached");
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	return buf;
+}
+
+int kmt_bpf_kind_traced(const struct kmt_bpf *b, unsigned int kind)
+{
+	switch (kind) {
+	case KMT_K_PERCPU_ALLOC:
+		return b->rare_on[KMT_TP_PERCPU_ALLOC];
+	case KMT_K_PERCPU_FREE:
+		return b->rare_on[KMT_TP_PERCPU_FREE];
+	case KMT_K_PERCPU_FAIL:
+		return b->rare_on[KMT_TP_PERCPU_FAIL];
+	case KMT_K_VMALLOC_ALLOC:
+	case KMT_K_VMALLOC_FAIL:
+		return b->rare_on[KMT_TP_VMALLOC_ALLOC];
+	case KMT_K_VMALLOC_FREE:
+		return b->rare_on[KMT_TP_VMALLOC_FREE];
+	default:
+		return 1;
+	}
+}
+
+/*
+ * Whether the kernel has a tracepoint with nargs arguments: its BTF
+ * holds a typedef btf_trace_<name> of a pointer to a function whose
+ * first argument is the tracepoint's data.  NULL, or why not.
+ */
+static const char *rare_tp_why(const struct btf *btf, unsigned int tp)
+{
+	const struct btf_type *t;
+	char name[96];
+	__s32 id;
+
+	if (!btf)
+		return "the kernel's BTF cannot be read";
+	snprintf(name, sizeof(name), "btf_trace_%s", rare_tps[tp].name);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return "not in this kernel";
+	t = btf__type_by_id(btf, id);
+	t = t ? btf__type_by_id(btf, t->type) : NULL;	/* the pointer */
+	t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+	if (!t || !btf_is_func_proto(t) ||
+	    btf_vlen(t) != rare_tps[tp].nargs + 1)
+		return "other arguments in this kernel";
+	return NULL;
+}
 
 const char *kmt_bpf_stat_name(unsigned int stat)
 {
@@ -51,6 +149,8 @@ int kmt_bpf_stat_counted(const struct kmt_bpf *b, unsigned int stat)
 	case KMT_S_FREE_SOFTIRQ:
 	case KMT_S_FREE_TASK:
 		return b->cfg.track_live && b->cfg.free_context;
+	case KMT_S_CGROUPS_FULL:
+		return b->cfg.count_cgroups && b->cfg.cgroup_mode;
 	default:
 		return stat < KMT_S_NR;
 	}
@@ -94,6 +194,18 @@ void kmt_bpf_config_defaults(struct kmt_bpf_config *cfg)
 		cfg->comms_max = 16384;
 	if (!cfg->caches_max)
 		cfg->caches_max = 1024;
+	if (!cfg->cgroups_max)
+		cfg->cgroups_max = 4096;
+	if (!cfg->rare_stacks)
+		cfg->rare_stacks = 1024;
+}
+
+/* the entries of the stack map: vmalloc's callers are in stacks */
+static uint32_t stacks_entries(const struct kmt_bpf_config *cfg)
+{
+	if (cfg->track_live && cfg->take_stacks)
+		return cfg->stacks_max;
+	return cfg->no_rare ? 1 : cfg->rare_stacks;
 }
 
 static uint32_t roundup_pow2(uint32_t v)
@@ -143,8 +255,12 @@ uint64_t kmt_bpf_pinned_bytes(const struct kmt_bpf_config *cfg, int nr_cpus)
 				    sizeof(struct kmt_stack_key),
 				    sizeof(struct kmt_stack_val), 0, nr_cpus);
 	}
-	if (cfg->track_live && cfg->take_stacks)
-		total += hash_bytes(cfg->stacks_max, 8,
+	if (cfg->count_sites && cfg->count_cgroups)
+		total += hash_bytes(cfg->cgroups_max,
+				    sizeof(struct kmt_cg_key),
+				    sizeof(struct kmt_cg_val), 1, nr_cpus);
+	if (stacks_entries(cfg) > 1)
+		total += hash_bytes(stacks_entries(cfg), 8,
 				    sizeof(struct kmt_stack_frames), 0,
 				    nr_cpus);
 	/* the per-CPU slots stacks are taken into, made whatever the job */
@@ -200,9 +316,11 @@ static const char *last_log_line(char *log, char *buf, size_t size)
 
 int kmt_bpf_open(struct kmt_bpf *b, const struct kmt_bpf_config *cfg)
 {
+	struct bpf_program *rare[KMT_TP_NR];
 	struct kmt_skel *s;
 	struct bpf_program *prog;
-	int err, ctx;
+	struct btf *btf = NULL;
+	int err, ctx, i;
 
 	memset(b, 0, sizeof(*b));
 	b->cfg = *cfg;
@@ -264,9 +382,33 @@ int kmt_bpf_open(struct kmt_bpf *b, const struct kmt_bpf_config *cfg)
 				 cfg->track_live ? cfg->live_max : 1);
 	bpf_map__set_max_entries(s->maps.stack_agg,
 				 cfg->track_live ? cfg->stack_agg_max : 1);
-	bpf_map__set_max_entries(s->maps.stacks,
-				 cfg->track_live && cfg->take_stacks ?
-				 cfg->stacks_max : 1);
+	bpf_map__set_max_entries(s->maps.stacks, stacks_entries(cfg));
+	b->stacks_on = stacks_entries(cfg) > 1;
+	s->rodata->cgroup_mode = (uint32_t)cfg->cgroup_mode;
+	s->rodata->count_cgroups = cfg->cgroup_mode && cfg->count_sites &&
+				   cfg->count_cgroups;
+	bpf_map__set_max_entries(s->maps.cgroups,
+				 s->rodata->count_cgroups ? cfg->cgroups_max : 1);
+	/*
+	 * The rare kinds' programs load only where their tracepoint is,
+	 * and attach one by one (kmt_bpf_attach): one that fails is said,
+	 * not fatal.
+	 */
+	rare[KMT_TP_PERCPU_ALLOC] = s->progs.kmt_percpu_alloc;
+	rare[KMT_TP_PERCPU_FREE] = s->progs.kmt_percpu_free;
+	rare[KMT_TP_PERCPU_FAIL] = s->progs.kmt_percpu_fail;
+	rare[KMT_TP_VMALLOC_ALLOC] = s->progs.kmt_vmalloc_alloc;
+	rare[KMT_TP_VMALLOC_FREE] = s->progs.kmt_vmalloc_free;
+	if (!cfg->no_rare)
+		btf = btf__load_vmlinux_btf();
+	for (i = 0; i < KMT_TP_NR; i++) {
+		b->rare_why[i] = cfg->no_rare ? "left out" :
+				 rare_tp_why(btf, i);
+		b->rare_on[i] = !b->rare_why[i];
+		bpf_program__set_autoload(rare[i], b->rare_on[i]);
+		bpf_program__set_autoattach(rare[i], 0);
+	}
+	btf__free(btf);
 	bpf_program__set_autoload(s->progs.kmt_fork, cfg->follow_forks);
 	bpf_program__set_autoload(s->progs.kmt_exec, cfg->count_sites);
 	/*
@@ -314,8 +456,37 @@ int kmt_bpf_add_tgid(struct kmt_bpf *b, uint32_t tgid)
 
 int kmt_bpf_attach(struct kmt_bpf *b)
 {
-	int err = kmt_skel__attach(b->skel);
+	struct kmt_skel *s = b->skel;
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} rare[KMT_TP_NR] = {
+		{ s->progs.kmt_percpu_alloc, &s->links.kmt_percpu_alloc },
+		{ s->progs.kmt_percpu_free, &s->links.kmt_percpu_free },
+		{ s->progs.kmt_percpu_fail, &s->links.kmt_percpu_fail },
+		{ s->progs.kmt_vmalloc_alloc, &s->links.kmt_vmalloc_alloc },
+		{ s->progs.kmt_vmalloc_free, &s->links.kmt_vmalloc_free },
+	};
+	int err, i;
 
+	/*
+	 * The rare ones first, each alone: the skeleton's attach then
+	 * leaves them be (a link is set, or autoattach is off)
+	 */
+	for (i = 0; i < KMT_TP_NR; i++) {
+		struct bpf_link *l;
+
+		if (!b->rare_on[i])
+			continue;
+		l = bpf_program__attach(rare[i].prog);
+		if (libbpf_get_error(l)) {
+			b->rare_on[i] = 0;
+			b->rare_why[i] = "the kernel refused the attach";
+			continue;
+		}
+		*rare[i].link = l;
+	}
+	err = kmt_skel__attach(s);
 	if (err)
 		return fail(b, classify_load_error(err), err,
 			    "cannot attach to the kmem tracepoints: %s",
@@ -539,6 +710,37 @@ int kmt_bpf_for_each_stack_agg(struct kmt_bpf *b, kmt_bpf_agg_fn fn,
 		    sizeof(struct kmt_stack_val), 0, agg_one, &w);
 }
 
+struct cg_walk {
+	struct kmt_bpf *b;
+	kmt_bpf_cg_fn fn;
+	void *ctx;
+};
+
+static int cg_one(void *ctx, const void *key, const void *val)
+{
+	struct cg_walk *w = ctx;
+	const struct kmt_cg_val *v = val;
+	struct kmt_cg_val sum = { 0, 0, 0 };
+	int c;
+
+	for (c = 0; c < w->b->nr_cpus; c++) {
+		sum.count += v[c].count;
+		sum.bytes += v[c].bytes;
+		sum.accounted += v[c].accounted;
+	}
+	return w->fn(w->ctx, key, &sum);
+}
+
+int kmt_bpf_for_each_cgroup(struct kmt_bpf *b, kmt_bpf_cg_fn fn, void *ctx)
+{
+	struct cg_walk w = { b, fn, ctx };
+
+	if (!b->skel->rodata->count_cgroups)
+		return 0;
+	return walk(b, b->skel->maps.cgroups, sizeof(struct kmt_cg_key),
+		    sizeof(struct kmt_cg_val), 1, cg_one, &w);
+}
+
 int kmt_bpf_delete_site(struct kmt_bpf *b, const struct kmt_site_key *k)
 {
 	if (bpf_map_delete_elem(bpf_map__fd(b->skel->maps.sites), k))
@@ -574,7 +776,7 @@ size_t kmt_bpf_stack(struct kmt_bpf *b, int64_t stack_id, uint64_t *ips)
 	struct kmt_stack_frames f;
 	size_t n;
 
-	if (stack_id <= 0 || !b->cfg.take_stacks)
+	if (stack_id <= 0 || !b->stacks_on)
 		return 0;
 	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.stacks), &stack_id,
 				&f))

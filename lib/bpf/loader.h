@@ -32,6 +32,24 @@ struct kmt_bpf_config {
 	int follow_forks;	/* and their children, from their fork */
 	const char *comm;	/* only tasks of this name, or NULL */
 	pid_t self;		/* left out: our own allocations */
+	int no_rare;		/* percpu and vmalloc left out */
+	int cgroup_mode;	/* enum kmt_cgroup_mode: whose cgroup */
+	int count_cgroups;	/* per-cgroup counts (needs count_sites) */
+	uint32_t cgroups_max;
+	uint32_t rare_stacks;	/* stacks kept for vmalloc without stacks */
+};
+
+/*
+ * The tracepoints of percpu and vmalloc: optional, attached where the
+ * kernel has them (older kernels lack some, or give other arguments).
+ */
+enum kmt_bpf_rare_tp {
+	KMT_TP_PERCPU_ALLOC,
+	KMT_TP_PERCPU_FREE,
+	KMT_TP_PERCPU_FAIL,
+	KMT_TP_VMALLOC_ALLOC,
+	KMT_TP_VMALLOC_FREE,
+	KMT_TP_NR
 };
 
 /* why BPF could not be used: the one line each says, in kmt_bpf_error */
@@ -54,6 +72,11 @@ struct kmt_bpf {
 	int nr_cpus;			/* possible CPUs: per-CPU values */
 	enum kmt_bpf_unavailable why;	/* of the last failure */
 	char *log;			/* the verifier's log of a rejection */
+	/* what each rare tracepoint's program is: 1 attached, 0 not */
+	int rare_on[KMT_TP_NR];
+	/* why not: "not in this kernel", "other arguments", an errno */
+	const char *rare_why[KMT_TP_NR];
+	int stacks_on;			/* the stack map holds stacks */
 	/* scratch for batch reads, grown as needed */
 	void *keys, *vals;
 	size_t keys_size, vals_size;
@@ -125,6 +148,21 @@ size_t kmt_bpf_stack(struct kmt_bpf *b, int64_t stack_id, uint64_t *ips);
 int kmt_bpf_comm(struct kmt_bpf *b, uint32_t tgid, char *buf, size_t size);
 int kmt_bpf_cache_name(struct kmt_bpf *b, uint64_t cache, char *buf,
 		       size_t size);
+
+typedef int (*kmt_bpf_cg_fn)(void *ctx, const struct kmt_cg_key *k,
+			     const struct kmt_cg_val *v);
+int kmt_bpf_for_each_cgroup(struct kmt_bpf *b, kmt_bpf_cg_fn fn, void *ctx);
+
+/* "percpu:percpu_alloc_percpu", for what says which are missing */
+const char *kmt_bpf_rare_tp_name(unsigned int tp);
+/*
+ * The rare tracepoints not attached, as one line into buf ("vmalloc:
+ * alloc_vmap_area (not in this kernel), ..."); "" when all are.  buf.
+ */
+const char *kmt_bpf_rare_missing(const struct kmt_bpf *b, char *buf,
+				 size_t size);
+/* whether the kind's events are seen: its tracepoints attached */
+int kmt_bpf_kind_traced(const struct kmt_bpf *b, unsigned int kind);
 
 /* a one-line description of a stat counter, for reports */
 const char *kmt_bpf_stat_name(unsigned int stat);

@@ -156,6 +156,68 @@ uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
 	return id;
 }
 
+int kmt_bpf_is_rare_allocator(const char *sym)
+{
+	static const char *const prefixes[] = {
+		"alloc_vmap_area", "get_vm_area", "vmalloc", "vzalloc", "vmap",
+		"vm_map_ram", "kvmalloc", "kvzalloc", "kvcalloc", "kvrealloc",
+		"execmem_", "pcpu_", "alloc_percpu",
+	};
+	size_t len, i, n;
+
+	if (!sym)
+		return 0;
+	while (*sym == '_')
+		sym++;
+	len = strlen(sym);
+	if (len > 7 && !strcmp(sym + len - 7, "_noprof"))
+		len -= 7;
+	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
+		n = strlen(prefixes[i]);
+		if (len >= n && !memcmp(sym, prefixes[i], n))
+			return 1;
+	}
+	return 0;
+}
+
+uint32_t kmt_bpf_names_rare_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
+				  int64_t stack_id)
+{
+	uint64_t ips[KMT_STACK_DEPTH], off;
+	uint32_t *memo, id;
+	size_t nr, first = 0;
+	int is_new;
+
+	if (stack_id <= 0)
+		return 0;
+	memo = kmt_hash_u32_get(&n->ids, (uint64_t)stack_id);
+	if (memo)
+		return *memo;
+	nr = kmt_bpf_stack(b, stack_id, ips);
+	if (!nr)
+		return 0;
+	while (first < nr &&
+	       is_tracing(kmt_symtab_lookup(&n->sess.syms, ips[first], &off)))
+		first++;
+	while (first + 1 < nr &&
+	       kmt_bpf_is_rare_allocator(
+			kmt_symtab_lookup(&n->sess.syms, ips[first], &off)))
+		first++;
+	id = nr > first ? kmt_stacks_intern(&n->sess.stacks, ips + first,
+					    nr - first) : 0;
+	memo = kmt_hash_u32_put(&n->ids, (uint64_t)stack_id, &is_new);
+	if (memo)
+		*memo = id;
+	return id;
+}
+
+uint64_t kmt_bpf_names_rare_site(struct kmt_bpf_names *n, uint32_t stack)
+{
+	const struct kmt_stack *st = kmt_stacks_get(&n->sess.stacks, stack);
+
+	return st && st->nr ? st->ips[0] : 0;
+}
+
 void kmt_bpf_names_forget(struct kmt_bpf_names *n, int64_t stack_id)
 {
 	if (stack_id > 0)

@@ -34,6 +34,26 @@ void kmt_bpf_names_free(struct kmt_bpf_names *n);
  */
 uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
 			     int64_t stack_id, uint64_t site);
+/*
+ * The same for the stack of a percpu or vmalloc event (kind of kmt.h):
+ * it starts at the caller, the first frame outside vmalloc's or the
+ * percpu allocator's own functions (kmt_bpf_is_rare_allocator).
+ */
+uint32_t kmt_bpf_names_rare_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
+				  int64_t stack_id);
+/* the caller in such a stack: its first frame; 0 for none */
+uint64_t kmt_bpf_names_rare_site(struct kmt_bpf_names *n, uint32_t stack);
+/*
+ * Whether sym is vmalloc's or the percpu allocator's own: with leading
+ * underscores and a trailing "_noprof" dropped, it starts with one of
+ * alloc_vmap_area, get_vm_area, vmalloc, vzalloc, vmap, vm_map_ram,
+ * kvmalloc, kvzalloc, kvcalloc, kvrealloc, execmem_, pcpu_alloc,
+ * alloc_percpu or pcpu_ (so __vmalloc_node_range, __get_vm_area_node,
+ * __kvmalloc_node, ... too).  Callers that say what the memory is for
+ * stay callsites: __bpf_map_area_alloc, bpf_jit_alloc_exec,
+ * alloc_thread_stack_node, module_alloc.
+ */
+int kmt_bpf_is_rare_allocator(const char *sym);
 /* a stack id was deleted from the map and may name another stack */
 void kmt_bpf_names_forget(struct kmt_bpf_names *n, int64_t stack_id);
 /* the callsite of a page allocation from its stack (callsite.h) */

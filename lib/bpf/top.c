@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/cgroups.h"
 #include "bpf/top.h"
 #include "report/report.h"
 #include "util/array.h"
@@ -14,6 +15,7 @@ static const char *const view_names[KMT_TOP_NR_VIEWS] = {
 	[KMT_TOP_CACHE]		= "cache",
 	[KMT_TOP_PROCESS]	= "process",
 	[KMT_TOP_STACK]		= "stack",
+	[KMT_TOP_CGROUP]	= "cgroup",
 };
 
 static const char *const col_names[KMT_TOP_NR_COLS] = {
@@ -71,6 +73,7 @@ void kmt_top_init(struct kmt_top *t, struct kmt_bpf *b,
 	kmt_hash_i32_init(&t->alive);
 	top_live_bytes_init(&t->prev_live);
 	top_rows_index_init(&t->index);
+	top_cgmirrors_init(&t->cgs);
 	t->prev_view = -1;
 	t->start_ns = t->last_ns = t->now_ns = now_ns;
 }
@@ -82,8 +85,14 @@ void kmt_top_free(struct kmt_top *t)
 	kmt_hash_i32_free(&t->alive);
 	top_live_bytes_free(&t->prev_live);
 	top_rows_index_free(&t->index);
+	top_cgmirrors_free(&t->cgs);
 	free(t->rows);
 	t->rows = NULL;
+}
+
+void kmt_top_set_cgroups(struct kmt_top *t, struct kmt_cgroups *c)
+{
+	t->cgroups = c;
 }
 
 double kmt_top_interval(const struct kmt_top *t)
@@ -174,6 +183,23 @@ static int on_pending(void *ctx, const struct kmt_site_key *k,
 	return note_alive(t, k->tgid);
 }
 
+static int on_cgroup(void *ctx, const struct kmt_cg_key *k,
+		     const struct kmt_cg_val *v)
+{
+	struct kmt_top *t = ctx;
+	struct top_cgmirror *m;
+	int is_new;
+
+	m = top_cgmirrors_put(&t->cgs, kmt_hash_bytes(k, sizeof(*k)) | 1,
+			      &is_new);
+	if (!m)
+		return -ENOMEM;
+	if (is_new)
+		m->key = *k;
+	m->cur = *v;
+	return 0;
+}
+
 static int on_stack_agg(void *ctx, const struct kmt_stack_key *k,
 			const struct kmt_stack_val *v)
 {
@@ -256,6 +282,7 @@ static int retire_exited(struct kmt_top *t)
 int kmt_top_update(struct kmt_top *t, uint64_t now_ns)
 {
 	struct kmt_top_totals *tt = &t->totals;
+	struct top_cgmirror *cm;
 	struct top_smirror *sm;
 	struct top_mirror *m;
 	uint64_t key;
@@ -271,12 +298,19 @@ int kmt_top_update(struct kmt_top *t, uint64_t now_ns)
 	it = 0;
 	while (top_smirrors_next(&t->stacks, &it, &key, &sm))
 		sm->last = sm->cur;
+	it = 0;
+	while (top_cgmirrors_next(&t->cgs, &it, &key, &cm))
+		cm->last = cm->cur;
+	if (t->cgroups)
+		kmt_cgroups_refresh(t->cgroups);
 	kmt_hash_i32_clear(&t->alive);
 	ret = kmt_bpf_for_each_site(t->bpf, on_site, t);
 	if (!ret)
 		ret = kmt_bpf_for_each_pending_site(t->bpf, on_pending, t);
 	if (!ret)
 		ret = kmt_bpf_for_each_stack_agg(t->bpf, on_stack_agg, t);
+	if (!ret)
+		ret = kmt_bpf_for_each_cgroup(t->bpf, on_cgroup, t);
 	if (ret)
 		return top_error(t, ret, ret == -ENOMEM ? "out of memory" :
 				 t->bpf->errmsg);
@@ -288,7 +322,10 @@ int kmt_top_update(struct kmt_top *t, uint64_t now_ns)
 	if (ret)
 		return top_error(t, ret, t->bpf->errmsg);
 	tt->events = tt->d_events = 0;
-	for (i = KMT_S_EVENTS_KMALLOC; i <= KMT_S_EVENTS_PAGE_FREE; i++) {
+	for (i = KMT_S_EVENTS_KMALLOC; i < KMT_S_NR; i++) {
+		if (i > KMT_S_EVENTS_PAGE_FREE && i != KMT_S_EVENTS_PERCPU &&
+		    i != KMT_S_EVENTS_VMALLOC)
+			continue;
 		tt->events += tt->stats[i];
 		tt->d_events += tt->stats[i] - t->prev_stats[i];
 	}
@@ -297,12 +334,42 @@ int kmt_top_update(struct kmt_top *t, uint64_t now_ns)
 
 static int is_alloc(int kind)
 {
-	return kind == KMT_K_KMALLOC || kind == KMT_K_CACHE_ALLOC;
+	return kind == KMT_K_KMALLOC || kind == KMT_K_CACHE_ALLOC ||
+	       kind == KMT_K_PERCPU_ALLOC || kind == KMT_K_VMALLOC_ALLOC;
 }
 
 static int is_free(int kind)
 {
-	return kind == KMT_K_KFREE || kind == KMT_K_CACHE_FREE;
+	return kind == KMT_K_KFREE || kind == KMT_K_CACHE_FREE ||
+	       kind == KMT_K_PERCPU_FREE || kind == KMT_K_VMALLOC_FREE;
+}
+
+static int is_fail(int kind)
+{
+	return kind == KMT_K_PERCPU_FAIL || kind == KMT_K_VMALLOC_FAIL;
+}
+
+static int is_percpu(int kind)
+{
+	return kind >= KMT_K_PERCPU_ALLOC && kind <= KMT_K_PERCPU_FAIL;
+}
+
+/* "slab", "page", "percpu", "vmalloc": JSON's kind of a row */
+static const char *kind_word(int kind)
+{
+	if (kind == KMT_K_PAGE_ALLOC || kind == KMT_K_PAGE_FREE)
+		return "page";
+	if (is_percpu(kind))
+		return "percpu";
+	if (KMT_K_IS_RARE(kind))
+		return "vmalloc";
+	return "slab";
+}
+
+/* rare kinds are followed whole; the rest one address in sample */
+static uint64_t kind_scale(const struct kmt_top *t, int kind)
+{
+	return KMT_K_IS_RARE(kind) ? 1 : t->sample;
 }
 
 /* the row of key in the rows being built, made when new */
@@ -336,8 +403,12 @@ static uint64_t cache_key(const struct kmt_site_key *k)
 		return k->cache;
 	case KMT_K_KFREE:
 		return KMT_TOP_CACHE_KFREE;
-	default:
+	case KMT_K_PAGE_ALLOC:
+	case KMT_K_PAGE_FREE:
 		return KMT_TOP_CACHE_PAGES;
+	default:
+		return is_percpu(k->kind) ? KMT_TOP_CACHE_PERCPU :
+		       KMT_TOP_CACHE_VMALLOC;
 	}
 }
 
@@ -359,6 +430,20 @@ static void add_site(struct kmt_top *t, struct kmt_top_row *r,
 		r = &scratch;
 	if (!r->kind)
 		r->kind = kind;
+	if (KMT_K_IS_RARE(kind)) {
+		int pc = is_percpu(kind);
+
+		if (is_alloc(kind)) {
+			*(pc ? &tt->pcpu_allocs : &tt->vm_allocs) += c->count;
+			*(pc ? &tt->pcpu_bytes : &tt->vm_bytes) +=
+				c->bytes_alloc;
+		} else if (is_free(kind)) {
+			*(pc ? &tt->pcpu_frees : &tt->vm_frees) += c->count;
+		} else {
+			*(pc ? &tt->pcpu_fails : &tt->vm_fails) += c->count;
+			r->fails += c->count;
+		}
+	}
 	if (is_alloc(kind)) {
 		r->allocs += c->count;
 		r->d_allocs += c->count - l->count;
@@ -403,14 +488,30 @@ static void add_site(struct kmt_top *t, struct kmt_top_row *r,
 static uint64_t site_of(struct kmt_top *t, uint64_t site, int64_t stack_id,
 			int kind, uint32_t *stack)
 {
-	uint32_t st = kmt_bpf_names_stack(t->names, t->bpf, stack_id,
-					  kind == KMT_K_PAGE_ALLOC ? 0 : site);
+	uint32_t st;
+
+	if (KMT_K_SITE_IS_STACK(kind)) {
+		st = kmt_bpf_names_rare_stack(t->names, t->bpf, stack_id);
+		if (stack)
+			*stack = st;
+		return kmt_bpf_names_rare_site(t->names, st);
+	}
+	st = kmt_bpf_names_stack(t->names, t->bpf, stack_id,
+				 kind == KMT_K_PAGE_ALLOC ? 0 : site);
 
 	if (stack)
 		*stack = st;
 	if (kind == KMT_K_PAGE_ALLOC)
 		return kmt_bpf_names_page_site(t->names, st);
 	return site;
+}
+
+/* the callsite view's row key: rare kinds apart from slab at one site */
+static uint64_t callsite_key(uint64_t site, int kind)
+{
+	if (!KMT_K_IS_RARE(kind))
+		return site;
+	return site ^ ((is_percpu(kind) ? 1ULL : 2ULL) << 56);
 }
 
 struct live_ctx {
@@ -423,13 +524,21 @@ static int on_live(void *ctx, uint64_t addr, const struct kmt_live_val *v)
 	struct live_ctx *lc = ctx;
 	struct kmt_top *t = lc->t;
 	struct kmt_top_row *r = NULL;
-	uint64_t scale = t->sample;
+	uint64_t scale = kind_scale(t, v->kind), site;
 
 	(void)addr;
 	switch (lc->view) {
 	case KMT_TOP_CALLSITE:
-		r = row_for(t, site_of(t, v->site, v->stack_id, v->kind,
-				       NULL));
+		site = site_of(t, v->site, v->stack_id, v->kind, NULL);
+		r = row_for(t, callsite_key(site, v->kind));
+		if (r) {
+			r->site = site;
+			if (!r->kind)
+				r->kind = v->kind;
+		}
+		break;
+	case KMT_TOP_CGROUP:
+		r = row_for(t, v->cgroup);
 		break;
 	case KMT_TOP_CACHE: {
 		struct kmt_site_key k = { .cache = v->cache, .kind = v->kind };
@@ -485,6 +594,7 @@ int kmt_top_build(struct kmt_top *t, enum kmt_top_view view,
 	struct kmt_top_totals *tt = &t->totals;
 	struct live_ctx lc = { t, view };
 	struct sort_ctx sc = { t, col };
+	struct top_cgmirror *cm;
 	struct top_smirror *sm;
 	struct top_mirror *m;
 	uint64_t key;
@@ -497,14 +607,20 @@ int kmt_top_build(struct kmt_top *t, enum kmt_top_view view,
 	tt->bytes = tt->d_bytes = tt->waste = tt->d_waste = 0;
 	tt->pages = tt->d_pages = tt->page_frees = tt->d_page_frees = 0;
 	tt->live = tt->live_bytes = 0;
+	tt->pcpu_allocs = tt->pcpu_bytes = tt->pcpu_frees = tt->pcpu_fails = 0;
+	tt->vm_allocs = tt->vm_bytes = tt->vm_frees = tt->vm_fails = 0;
 	while (top_mirrors_next(&t->mirror, &it, &key, &m)) {
 		struct kmt_top_row *r;
-		uint64_t rk;
+		uint64_t rk, site;
 		int pages = 1;
 
+		site = m->key.site;
 		switch (view) {
 		case KMT_TOP_CALLSITE:
-			rk = m->key.site;
+			if (KMT_K_SITE_IS_STACK(m->key.kind))
+				site = site_of(t, 0, (int64_t)m->key.site,
+					       m->key.kind, NULL);
+			rk = callsite_key(site, m->key.kind);
 			/* pages have no callsite: their stacks give it below */
 			pages = 0;
 			break;
@@ -527,10 +643,37 @@ int kmt_top_build(struct kmt_top *t, enum kmt_top_view view,
 		r = row_for(t, rk);
 		if (!r)
 			return top_error(t, -ENOMEM, "out of memory");
-		r->site = m->key.site;
+		r->site = site;
 		r->cache = cache_key(&m->key);
 		r->tgid = m->key.tgid;
 		add_site(t, r, m, pages);
+	}
+	it = 0;
+	while (view == KMT_TOP_CGROUP &&
+	       top_cgmirrors_next(&t->cgs, &it, &key, &cm)) {
+		const struct kmt_cg_val *c = &cm->cur, *l = &cm->last;
+		struct kmt_top_row *r = row_for(t, cm->key.cgroup);
+		int kind = cm->key.kind;
+
+		if (!r)
+			return top_error(t, -ENOMEM, "out of memory");
+		r->cache = cm->key.cgroup;
+		if (kind == KMT_K_PAGE_ALLOC) {
+			r->pages[0] += c->count;
+			r->d_pages[0] += c->count - l->count;
+		} else if (is_alloc(kind)) {
+			r->allocs += c->count;
+			r->d_allocs += c->count - l->count;
+		} else if (is_free(kind) || kind == KMT_K_PAGE_FREE) {
+			r->frees += c->count;
+			r->d_frees += c->count - l->count;
+		} else if (is_fail(kind)) {
+			r->fails += c->count;
+		}
+		r->bytes += c->bytes;
+		r->d_bytes += c->bytes - l->bytes;
+		r->accounted += c->accounted;
+		r->d_accounted += c->accounted - l->accounted;
 	}
 	/*
 	 * Sampled stacks: the rows of the stack view, and in the callsite
@@ -539,7 +682,8 @@ int kmt_top_build(struct kmt_top *t, enum kmt_top_view view,
 	it = 0;
 	while ((view == KMT_TOP_STACK || view == KMT_TOP_CALLSITE) &&
 	       top_smirrors_next(&t->stacks, &it, &key, &sm)) {
-		uint64_t s = t->sample, da = sm->cur.allocs - sm->last.allocs;
+		uint64_t s = kind_scale(t, sm->key.kind);
+		uint64_t da = sm->cur.allocs - sm->last.allocs;
 		uint64_t db = sm->cur.bytes - sm->last.bytes, site;
 		struct kmt_top_row *r;
 		uint32_t stack;
@@ -657,8 +801,23 @@ const char *kmt_top_row_label(struct kmt_top *t, enum kmt_top_view view,
 	char name[64];
 
 	switch (view) {
+	case KMT_TOP_CGROUP: {
+		const char *path = t->cgroups ?
+				   kmt_cgroups_path(t->cgroups, r->key) : NULL;
+
+		if (path)
+			snprintf(buf, size, "%s", path);
+		else
+			snprintf(buf, size, "(cgroup %llu: removed)",
+				 (unsigned long long)r->key);
+		break;
+	}
 	case KMT_TOP_CALLSITE:
-		if (!r->site)
+		if (!r->site && is_percpu(r->kind))
+			snprintf(buf, size, "(percpu: allocated before the start)");
+		else if (!r->site && KMT_K_IS_RARE(r->kind))
+			snprintf(buf, size, "(vmalloc: no stack, or allocated before the start)");
+		else if (!r->site)
 			snprintf(buf, size, "(page allocator: no stack)");
 		else
 			kmt_bpf_names_sym(t->names, r->site, buf, size);
@@ -668,6 +827,10 @@ const char *kmt_top_row_label(struct kmt_top *t, enum kmt_top_view view,
 			snprintf(buf, size, "(kfree: cache not traced)");
 		else if (r->key == KMT_TOP_CACHE_PAGES)
 			snprintf(buf, size, "(pages)");
+		else if (r->key == KMT_TOP_CACHE_PERCPU)
+			snprintf(buf, size, "(percpu)");
+		else if (r->key == KMT_TOP_CACHE_VMALLOC)
+			snprintf(buf, size, "(vmalloc)");
 		else if (KMT_TOP_CACHE_IS_SIZE(r->key))
 			snprintf(buf, size, "kmalloc-%u",
 				 (unsigned int)(r->key & 0xffffffffu));
@@ -803,6 +966,7 @@ static int top_header(struct kmt_top *t, const struct kmt_top_show *sh,
 	const struct kmt_top_totals *tt = &t->totals;
 	double secs = kmt_top_interval(t), rs = secs > 0 ? secs : 1e-9;
 	char line[TOP_LINE], a[32], b[32], c[32], d[32], e[32], f[32];
+	char g[32], h[32], missing[512];
 	struct kmt_summary *s;
 	int est = t->sample > 1, err = 0, k;
 
@@ -834,9 +998,32 @@ static int top_header(struct kmt_top *t, const struct kmt_top_show *sh,
 		 tt->live_bytes == 1 ? "" : "s",
 		 (unsigned long long)tt->exited, tt->exited == 1 ? "" : "es");
 	err |= top_note(r, s, line);
+	snprintf(line, sizeof(line),
+		 "percpu: %s alloc%s, %s bytes, %s free%s, %s failed; vmalloc: %s alloc%s, %s bytes, %s free%s, %s failed",
+		 human(a, sizeof(a), (double)tt->pcpu_allocs),
+		 tt->pcpu_allocs == 1 ? "" : "s",
+		 human(b, sizeof(b), (double)tt->pcpu_bytes),
+		 human(c, sizeof(c), (double)tt->pcpu_frees),
+		 tt->pcpu_frees == 1 ? "" : "s",
+		 human(d, sizeof(d), (double)tt->pcpu_fails),
+		 human(e, sizeof(e), (double)tt->vm_allocs),
+		 tt->vm_allocs == 1 ? "" : "s",
+		 human(f, sizeof(f), (double)tt->vm_bytes),
+		 human(g, sizeof(g), (double)tt->vm_frees),
+		 tt->vm_frees == 1 ? "" : "s",
+		 human(h, sizeof(h), (double)tt->vm_fails));
+	err |= top_note(r, s, line);
+	kmt_bpf_rare_missing(t->bpf, missing, sizeof(missing));
+	if (missing[0]) {
+		snprintf(line, sizeof(line), "not traced: %s", missing);
+		err |= top_note(r, s, line);
+	}
 	snprintf(line, sizeof(line), "drops: ");
 	drops_line(t, line + 7, sizeof(line) - 7);
 	err |= top_note(r, s, line);
+	if (missing[0])
+		err |= top_member(s, KMT_SUM_VALUE, "not_traced", KMT_V_STR,
+				  (union kmt_val){ .str = kmt_report_strdup(r, missing) });
 
 	err |= top_double(s, "time", (t->now_ns - t->start_ns) / 1e9);
 	err |= top_double(s, "interval", secs);
@@ -861,6 +1048,14 @@ static int top_header(struct kmt_top *t, const struct kmt_top_show *sh,
 	err |= top_u64(s, "live", tt->live);
 	err |= top_u64(s, "live_bytes", tt->live_bytes);
 	err |= top_u64(s, "exited_processes", tt->exited);
+	err |= top_u64(s, "percpu_allocs", tt->pcpu_allocs);
+	err |= top_u64(s, "percpu_bytes", tt->pcpu_bytes);
+	err |= top_u64(s, "percpu_frees", tt->pcpu_frees);
+	err |= top_u64(s, "percpu_failures", tt->pcpu_fails);
+	err |= top_u64(s, "vmalloc_allocs", tt->vm_allocs);
+	err |= top_u64(s, "vmalloc_bytes", tt->vm_bytes);
+	err |= top_u64(s, "vmalloc_frees", tt->vm_frees);
+	err |= top_u64(s, "vmalloc_failures", tt->vm_fails);
 	err |= top_double(s, "events_per_s", secs > 0 ? tt->d_events / secs : 0);
 	err |= top_double(s, "allocs_per_s", secs > 0 ? tt->d_allocs / secs : 0);
 	err |= top_double(s, "frees_per_s", secs > 0 ? tt->d_frees / secs : 0);
@@ -891,7 +1086,9 @@ enum top_col {
 	TC_PAGES_EST, TC_LIVE, TC_LIVE_BYTES,
 	TC_RATES,			/* one a sort column but the live two */
 	TC_TEXT = TC_RATES + KMT_TOP_NR_COLS - 2,
-	TC_TEXT_LABEL = TC_TEXT + 7 + KMT_TOP_ORDERS,
+	TC_TEXT_ACCT = TC_TEXT + 7 + KMT_TOP_ORDERS,	/* cgroup view */
+	TC_TEXT_LABEL,
+	TC_KIND, TC_FAILS, TC_ACCT, TC_ACCT_RATE,
 	TC_NR
 };
 
@@ -923,6 +1120,12 @@ static const struct kmt_col top_cols[TC_NR] = {
 	[TC_TEXT + 8]	= { "pg1_per_s_text", "PG1/s", KMT_V_STR, TOP_TEXT(6, 1) },
 	[TC_TEXT + 9]	= { "pg2_per_s_text", "PG2/s", KMT_V_STR, TOP_TEXT(6, 1) },
 	[TC_TEXT + 10]	= { "pg3_per_s_text", "PG3+/s", KMT_V_STR, TOP_TEXT(6, 1) },
+	[TC_TEXT_ACCT]	= { "accounted_per_s_text", "ACCT/s", KMT_V_STR, TOP_TEXT(8, 1) },
+	[TC_KIND]	= { "kind", "Kind", KMT_V_STR, KMT_COL_NO_TEXT },
+	[TC_FAILS]	= { "failures", "Failures", KMT_V_U64, KMT_COL_NO_TEXT },
+	[TC_ACCT]	= { "accounted", "Accounted", KMT_V_U64, KMT_COL_NO_TEXT },
+	[TC_ACCT_RATE]	= { "accounted_per_s", "Accounted/s", KMT_V_DOUBLE,
+			    KMT_COL_NO_TEXT },
 };
 
 /* the sort columns of the rates, in the order of their members */
@@ -931,10 +1134,31 @@ static const enum kmt_top_col top_rates[] = {
 	KMT_TOP_WASTE, KMT_TOP_PAGES,
 };
 
-/* the cache view's rows have neither address nor pid */
-static size_t top_no_col(enum kmt_top_view view)
+/*
+ * The columns a view leaves out: the cache view's rows have neither
+ * address nor pid; a process's or a cgroup's rows are of every kind;
+ * what was charged to a cgroup is the cgroup view's
+ */
+static uint64_t top_skip(enum kmt_top_view view)
 {
-	return view == KMT_TOP_CACHE ? TC_ID : TC_NR;
+	uint64_t acct = 1ULL << TC_ACCT | 1ULL << TC_ACCT_RATE |
+			1ULL << TC_TEXT_ACCT;
+
+	switch (view) {
+	case KMT_TOP_CACHE:
+		return 1ULL << TC_ID | acct;
+	case KMT_TOP_PROCESS:
+		return 1ULL << TC_KIND | acct;
+	case KMT_TOP_CGROUP:
+		return 1ULL << TC_KIND;
+	default:
+		return acct;
+	}
+}
+
+static size_t top_nr_cols(enum kmt_top_view view)
+{
+	return TC_NR - (size_t)__builtin_popcountll(top_skip(view));
 }
 
 /* the columns of view's rows, in r's arena; NULL out of memory */
@@ -944,7 +1168,10 @@ static struct kmt_col *top_view_cols(struct kmt_report *r,
 	static const char *const titles[KMT_TOP_NR_VIEWS] = {
 		[KMT_TOP_CALLSITE] = "CALLSITE", [KMT_TOP_CACHE] = "CACHE",
 		[KMT_TOP_PROCESS] = "PID COMM", [KMT_TOP_STACK] = "STACK",
+		[KMT_TOP_CGROUP] = "CGROUP",
 	};
+	uint64_t skip = top_skip(view);
+	size_t c, k;
 	struct kmt_col *cols = kmt_arena_alloc(&r->arena, sizeof(top_cols));
 
 	if (!cols)
@@ -958,6 +1185,9 @@ static struct kmt_col *top_view_cols(struct kmt_report *r,
 	if (view == KMT_TOP_PROCESS)
 		cols[TC_ID] = (struct kmt_col){ "pid", "Pid", KMT_V_U64,
 						KMT_COL_NO_TEXT };
+	else if (view == KMT_TOP_CGROUP)
+		cols[TC_ID] = (struct kmt_col){ "cgroup_id", "Cgroup id",
+						KMT_V_U64, KMT_COL_NO_TEXT };
 	else
 		cols[TC_ID] = (struct kmt_col){ "address", "Address", KMT_V_STR,
 						KMT_COL_NO_TEXT };
@@ -965,9 +1195,10 @@ static struct kmt_col *top_view_cols(struct kmt_report *r,
 		"label", titles[view], KMT_V_STR,
 		KMT_COL_LEFT | TOP_TEXT(0, 2),
 	};
-	if (top_no_col(view) < TC_NR)
-		memmove(cols + TC_ID, cols + TC_ID + 1,
-			sizeof(*cols) * (TC_NR - TC_ID - 1));
+	for (c = 0, k = 0; c < TC_NR; c++) {
+		if (!(skip >> c & 1))
+			cols[k++] = cols[c];
+	}
 	return cols;
 }
 
@@ -985,7 +1216,8 @@ static int top_row(struct kmt_top *t, const struct kmt_top_show *sh,
 		   const struct kmt_top_row *row)
 {
 	union kmt_val v[TC_NR] = { { 0 } }, *to = kmt_table_add_row(tab);
-	size_t k, c, skip = top_no_col(sh->view);
+	uint64_t skip = top_skip(sh->view);
+	size_t k, c;
 	double secs = kmt_top_interval(t);
 	int64_t pages[KMT_TOP_ORDERS];
 	char label[TOP_LABEL];
@@ -999,7 +1231,7 @@ static int top_row(struct kmt_top *t, const struct kmt_top_show *sh,
 								 row, label,
 								 sizeof(label)));
 	v[TC_TEXT_LABEL].str = v[TC_LABEL].str;
-	if (sh->view == KMT_TOP_PROCESS)
+	if (sh->view == KMT_TOP_PROCESS || sh->view == KMT_TOP_CGROUP)
 		v[TC_ID].u = row->key;
 	else
 		v[TC_ID].str = kmt_report_printf(r, "0x%llx",
@@ -1014,6 +1246,17 @@ static int top_row(struct kmt_top *t, const struct kmt_top_show *sh,
 	v[TC_PAGES_EST].u = row->est_pages;
 	v[TC_LIVE].u = row->live;
 	v[TC_LIVE_BYTES].u = row->live_bytes;
+	v[TC_KIND].str = kind_word(row->kind);
+	v[TC_FAILS].u = row->fails;
+	v[TC_ACCT].u = row->accounted;
+	v[TC_ACCT_RATE].d = row->d_accounted / secs;
+	v[TC_TEXT_ACCT].str = top_cell(r, 0, row->d_accounted / secs);
+	/* percpu and vmalloc rows beside slab and page: said in text too */
+	if (KMT_K_IS_RARE(row->kind) && (sh->view == KMT_TOP_CALLSITE ||
+					 sh->view == KMT_TOP_STACK))
+		v[TC_TEXT_LABEL].str = kmt_report_printf(r, "[%s] %s",
+							 kind_word(row->kind),
+							 v[TC_LABEL].str);
 	for (k = 0; k < sizeof(top_rates) / sizeof(top_rates[0]); k++)
 		v[TC_RATES + k].d = kmt_top_row_value(t, row, top_rates[k]);
 	v[TC_TEXT].str = top_cell(r, 0, row->d_allocs / secs);
@@ -1027,7 +1270,7 @@ static int top_row(struct kmt_top *t, const struct kmt_top_show *sh,
 		v[TC_TEXT + 7 + k].str = top_cell(r, row->est_pages,
 						  row->d_pages[k] / secs);
 	for (c = 0, k = 0; c < TC_NR; c++) {
-		if (c != skip)
+		if (!(skip >> c & 1))
 			to[k++] = v[c];
 	}
 	return 0;
@@ -1051,7 +1294,7 @@ int kmt_top_report(struct kmt_top *t, const struct kmt_top_show *sh,
 		return -ENOMEM;
 	cols = top_view_cols(r, sh->view);
 	tab = cols ? kmt_report_add_table(r, "", "rows", NULL, cols,
-					  TC_NR - (top_no_col(sh->view) < TC_NR),
+					  top_nr_cols(sh->view),
 					  KMT_TABLE_FIXED) : NULL;
 	if (!tab || kmt_table_reserve(tab, n))
 		return -ENOMEM;

@@ -20,6 +20,7 @@ enum kmt_top_view {
 	KMT_TOP_CACHE,
 	KMT_TOP_PROCESS,
 	KMT_TOP_STACK,
+	KMT_TOP_CGROUP,		/* needs kmt_top_set_cgroups */
 	KMT_TOP_NR_VIEWS
 };
 
@@ -55,6 +56,8 @@ struct kmt_top_row {
 	/* live (scaled by the sampling) and its change over the interval */
 	uint64_t live, live_bytes;
 	int64_t d_live_bytes;
+	uint64_t fails;		/* failed allocations */
+	uint64_t accounted, d_accounted;	/* cgroup view: charged bytes */
 };
 
 struct kmt_top_totals {
@@ -69,6 +72,14 @@ struct kmt_top_totals {
 	uint64_t stats[KMT_S_NR];	/* cumulative */
 	uint64_t missed;		/* program runs the kernel skipped */
 	uint64_t exited;		/* processes gone, folded into one row */
+	/* percpu and vmalloc: allocations, bytes, frees, failures */
+	uint64_t pcpu_allocs, pcpu_bytes, pcpu_frees, pcpu_fails;
+	uint64_t vm_allocs, vm_bytes, vm_frees, vm_fails;
+};
+
+struct top_cgmirror {
+	struct kmt_cg_key key;
+	struct kmt_cg_val cur, last;
 };
 
 /* a counter of the kernel, as read now and at the refresh before */
@@ -88,6 +99,9 @@ KMT_HASH_TYPE(top_mirrors, struct top_mirror)
 KMT_HASH_TYPE(top_smirrors, struct top_smirror)
 KMT_HASH_TYPE(top_live_bytes, int64_t)
 KMT_HASH_TYPE(top_rows_index, size_t)
+KMT_HASH_TYPE(top_cgmirrors, struct top_cgmirror)
+
+struct kmt_cgroups;
 
 struct kmt_top {
 	struct kmt_bpf *bpf;
@@ -104,6 +118,8 @@ struct kmt_top {
 	struct kmt_top_row *rows;
 	size_t nr_rows, alloc_rows;
 	struct top_rows_index index;	/* view key -> row index */
+	struct top_cgmirrors cgs;	/* cgroup key hash -> its counters */
+	struct kmt_cgroups *cgroups;	/* names of cgroups, or NULL */
 	char errmsg[512];
 };
 
@@ -112,6 +128,8 @@ void kmt_top_init(struct kmt_top *t, struct kmt_bpf *b,
 void kmt_top_free(struct kmt_top *t);
 /* reads the maps; now_ns on CLOCK_MONOTONIC.  0 or -errno (errmsg) */
 int kmt_top_update(struct kmt_top *t, uint64_t now_ns);
+/* the cgroup view's names (the programs count by cgroup) */
+void kmt_top_set_cgroups(struct kmt_top *t, struct kmt_cgroups *c);
 /* fills t->rows for view, sorted by col (descending, ties by key) */
 int kmt_top_build(struct kmt_top *t, enum kmt_top_view view,
 		  enum kmt_top_col col);
@@ -162,6 +180,8 @@ int kmt_top_report(struct kmt_top *t, const struct kmt_top_show *s,
 /* cache view rows of frees without a cache, and of pages */
 #define KMT_TOP_CACHE_KFREE		0
 #define KMT_TOP_CACHE_PAGES		1
+#define KMT_TOP_CACHE_PERCPU		2
+#define KMT_TOP_CACHE_VMALLOC		3
 /* the process row of every process that exited meanwhile */
 #define KMT_TOP_TGID_EXITED		UINT32_MAX
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/cgroups.h"
 #include "bpf/watch.h"
 #include "report/report.h"
 #include "util/array.h"
@@ -23,11 +24,20 @@ void kmt_watch_init(struct kmt_watch *w, struct kmt_bpf *b,
 	w->older_than_ns = older_than_ns;
 	w->start_ns = w->now_ns = now_ns;
 	kmt_watch_groups_init(&w->groups);
+	kmt_watch_cgs_init(&w->cgs);
+}
+
+void kmt_watch_set_cgroups(struct kmt_watch *w, struct kmt_cgroups *c)
+{
+	w->cgroups = c;
 }
 
 void kmt_watch_free(struct kmt_watch *w)
 {
 	kmt_watch_groups_free(&w->groups);
+	kmt_watch_cgs_free(&w->cgs);
+	free(w->cg_sorted);
+	w->cg_sorted = NULL;
 	free(w->sorted);
 	free(w->sites);
 	w->sorted = NULL;
@@ -72,12 +82,20 @@ static struct kmt_watch_group *group_for(struct kmt_watch *w,
 	if (g && (is_new || (!g->stack && k->stack_id > 0))) {
 		if (is_new)
 			g->key = *k;
-		g->stack = kmt_bpf_names_stack(w->names, w->bpf, k->stack_id,
-					       k->kind == KMT_K_PAGE_ALLOC ?
-					       0 : k->site);
-		g->site = k->kind == KMT_K_PAGE_ALLOC ?
-			  kmt_bpf_names_page_site(w->names, g->stack) :
-			  k->site;
+		if (KMT_K_SITE_IS_STACK(k->kind)) {
+			/* vmalloc: the caller is in the stack */
+			g->stack = kmt_bpf_names_rare_stack(w->names, w->bpf,
+							    k->stack_id);
+			g->site = kmt_bpf_names_rare_site(w->names, g->stack);
+		} else {
+			g->stack = kmt_bpf_names_stack(w->names, w->bpf,
+						       k->stack_id,
+						       k->kind == KMT_K_PAGE_ALLOC ?
+						       0 : k->site);
+			g->site = k->kind == KMT_K_PAGE_ALLOC ?
+				  kmt_bpf_names_page_site(w->names, g->stack) :
+				  k->site;
+		}
 	}
 	return g;
 }
@@ -87,7 +105,8 @@ static int on_agg(void *ctx, const struct kmt_stack_key *k,
 {
 	struct kmt_watch *w = ctx;
 	struct kmt_watch_group *g = group_for(w, k);
-	uint64_t s = w->sample;
+	/* percpu and vmalloc objects are followed whole */
+	uint64_t s = KMT_K_IS_RARE(k->kind) ? 1 : w->sample;
 
 	if (!g)
 		return -ENOMEM;
@@ -118,8 +137,30 @@ static int on_live(void *ctx, uint64_t addr, const struct kmt_live_val *v)
 	};
 	struct kmt_watch_group *g;
 	uint64_t age = w->now_ns > v->ts ? w->now_ns - v->ts : 0;
+	uint64_t scale = KMT_K_IS_RARE(v->kind) ? 1 : w->sample;
 
 	(void)addr;
+	if (w->cgroups) {
+		struct kmt_watch_cg *c;
+		int is_new;
+
+		c = kmt_watch_cgs_put(&w->cgs, v->cgroup ^
+				      ((uint64_t)v->kind << 56), &is_new);
+		if (!c)
+			return -ENOMEM;
+		if (is_new) {
+			c->cgroup = v->cgroup;
+			c->kind = v->kind;
+		}
+		c->live += scale;
+		c->live_bytes += scale * v->bytes;
+		if (v->accounted)
+			c->accounted += scale * v->bytes;
+		if (age >= w->older_than_ns) {
+			c->count += scale;
+			c->bytes += scale * v->bytes;
+		}
+	}
 	if (age < w->older_than_ns)
 		return 0;
 	g = group_for(w, &k);
@@ -134,10 +175,10 @@ static int on_live(void *ctx, uint64_t addr, const struct kmt_live_val *v)
 		g->min_age = age;
 	if (age > g->max_age)
 		g->max_age = age;
-	g->count += w->sample;
-	g->bytes += (uint64_t)w->sample * v->bytes;
-	w->old_count += w->sample;
-	w->old_bytes += (uint64_t)w->sample * v->bytes;
+	g->count += scale;
+	g->bytes += scale * v->bytes;
+	w->old_count += scale;
+	w->old_bytes += scale * v->bytes;
 	return 0;
 }
 
@@ -306,11 +347,55 @@ static int by_site(struct kmt_watch *w)
 	return 0;
 }
 
+static int cmp_cgs(const void *pa, const void *pb)
+{
+	const struct kmt_watch_cg *a = *(struct kmt_watch_cg *const *)pa;
+	const struct kmt_watch_cg *b = *(struct kmt_watch_cg *const *)pb;
+
+	if (a->growing != b->growing)
+		return b->growing - a->growing;
+	if (a->live_bytes != b->live_bytes)
+		return a->live_bytes > b->live_bytes ? -1 : 1;
+	if (a->cgroup != b->cgroup)
+		return a->cgroup < b->cgroup ? -1 : 1;
+	return a->kind - b->kind;
+}
+
+/* each cgroup's trend; those with something outstanding, sorted */
+static int by_cgroup(struct kmt_watch *w)
+{
+	struct kmt_watch_cg *c;
+	uint64_t key;
+	size_t it = 0;
+
+	w->nr_cg_sorted = 0;
+	while (kmt_watch_cgs_next(&w->cgs, &it, &key, &c)) {
+		if (c->nr_trend == KMT_WATCH_TREND) {
+			memmove(c->trend, c->trend + 1,
+				sizeof(c->trend[0]) * (KMT_WATCH_TREND - 1));
+			c->nr_trend--;
+		}
+		c->trend[c->nr_trend++] = c->live;
+		c->growing = is_growing(c->trend, c->nr_trend);
+		if (!c->live)
+			continue;
+		if (KMT_ARRAY_GROW(w->cg_sorted, w->nr_cg_sorted + 1,
+				   w->alloc_cg_sorted))
+			return -ENOMEM;
+		w->cg_sorted[w->nr_cg_sorted++] = c;
+	}
+	if (w->nr_cg_sorted)
+		qsort(w->cg_sorted, w->nr_cg_sorted, sizeof(*w->cg_sorted),
+		      cmp_cgs);
+	return 0;
+}
+
 int kmt_watch_update(struct kmt_watch *w, uint64_t now_ns)
 {
 	uint64_t key;
 	size_t it = 0;
 	struct kmt_watch_group *val;
+	struct kmt_watch_cg *cg;
 	int ret;
 
 	w->now_ns = now_ns;
@@ -326,9 +411,18 @@ int kmt_watch_update(struct kmt_watch *w, uint64_t now_ns)
 
 		g->count = g->bytes = g->min_age = g->max_age = 0;
 	}
+	it = 0;
+	while (kmt_watch_cgs_next(&w->cgs, &it, &key, &cg)) {
+		cg->live = cg->live_bytes = 0;
+		cg->accounted = cg->count = cg->bytes = 0;
+	}
+	if (w->cgroups)
+		kmt_cgroups_refresh(w->cgroups);
 	ret = kmt_bpf_for_each_stack_agg(w->bpf, on_agg, w);
 	if (!ret)
 		ret = kmt_bpf_for_each_live(w->bpf, on_live, w);
+	if (!ret)
+		ret = by_cgroup(w);
 	if (ret)
 		return watch_error(w, ret, ret == -ENOMEM ? "out of memory" :
 				   w->bpf->errmsg);
@@ -374,7 +468,13 @@ static const enum kmt_bpf_stat watch_drops[] = {
 
 static const char *kind_name(int kind)
 {
-	return kind == KMT_K_PAGE_ALLOC ? "page" : "slab";
+	if (kind == KMT_K_PAGE_ALLOC)
+		return "page";
+	if (kind == KMT_K_PERCPU_ALLOC)
+		return "percpu";
+	if (kind == KMT_K_VMALLOC_ALLOC)
+		return "vmalloc";
+	return "slab";
 }
 
 static void fmt_age(char *buf, size_t size, uint64_t ns)
@@ -434,12 +534,14 @@ static int watch_lines(struct kmt_watch *w, const struct kmt_watch_show *sh,
 {
 	const char *est = w->sample > 1 ? "~" : "";
 	struct kmt_sb line = KMT_SB_INIT;
+	char missing[512];
 	uint64_t events = 0;
 	size_t i, used;
 	int k, err = 0;
 
 	for (k = KMT_S_EVENTS_KMALLOC; k <= KMT_S_EVENTS_PAGE_FREE; k++)
 		events += w->stats[k];
+	events += w->stats[KMT_S_EVENTS_PERCPU] + w->stats[KMT_S_EVENTS_VMALLOC];
 	kmt_sb_addf(&line, "kmemtrace watch: %s%.1fs, %s, %llu event%s, sampling 1 in %u address%s%s",
 		    sh->final ? "end, " : "", (w->now_ns - w->start_ns) / 1e9,
 		    sh->target, (unsigned long long)events,
@@ -476,6 +578,12 @@ static int watch_lines(struct kmt_watch *w, const struct kmt_watch_show *sh,
 		kmt_sb_adds(&line, "none");
 	err |= watch_note(r, s, &line);
 	kmt_sb_reset(&line);
+	kmt_bpf_rare_missing(w->bpf, missing, sizeof(missing));
+	if (missing[0]) {
+		kmt_sb_addf(&line, "not traced: %s", missing);
+		err |= watch_note(r, s, &line);
+		kmt_sb_reset(&line);
+	}
 	kmt_sb_addf(&line, "seen: %llu free%s of objects allocated before the start, %llu allocation%s over a live object, frees in task/softirq/hardirq context %llu/%llu/%llu, %llu stack%s given back",
 		    (unsigned long long)w->stats[KMT_S_UNKNOWN_FREE],
 		    w->stats[KMT_S_UNKNOWN_FREE] == 1 ? "" : "s",
@@ -700,7 +808,10 @@ static int stack_row(struct kmt_watch *w, const struct kmt_watch_show *sh,
 		v[SC_T_KIND].str = kmt_report_printf(r, "pg%d", g->key.order);
 	} else {
 		absent |= 1ULL << SC_ORDER;
-		v[SC_T_KIND].str = "slab";
+		/* four letters, as "pg0" and "slab" */
+		v[SC_T_KIND].str = g->key.kind == KMT_K_VMALLOC_ALLOC ? "vmal" :
+				   g->key.kind == KMT_K_PERCPU_ALLOC ? "pcpu" :
+				   "slab";
 	}
 	v[SC_CALLSITE].str = watch_sym(w, r, g->site, g->growing,
 				       &v[SC_T_CALLSITE].str);
@@ -772,6 +883,81 @@ static int site_row(struct kmt_watch *w, struct kmt_report *r,
 	return 0;
 }
 
+/* a cgroup's row: JSON's members, then the text's */
+enum cg_col {
+	GC_KIND, GC_CGROUP, GC_CGROUP_ID, GC_LIVE, GC_LIVE_BYTES,
+	GC_ACCOUNTED, GC_COUNT, GC_BYTES, GC_TREND, GC_GROWING,
+	GC_T_KIND, GC_T_LIVE, GC_T_LIVE_BYTES, GC_T_ACCOUNTED, GC_T_BYTES,
+	GC_T_TREND, GC_T_CGROUP,
+	GC_NR
+};
+
+static const struct kmt_col cg_cols[GC_NR] = {
+	[GC_KIND]	= { "kind", "Kind", KMT_V_STR, KMT_COL_NO_TEXT },
+	[GC_CGROUP]	= { "cgroup", "Cgroup", KMT_V_STR, KMT_COL_NO_TEXT },
+	[GC_CGROUP_ID]	= { "cgroup_id", "Cgroup id", KMT_V_U64, KMT_COL_NO_TEXT },
+	[GC_LIVE]	= { "live", "Live", KMT_V_S64, KMT_COL_NO_TEXT },
+	[GC_LIVE_BYTES]	= { "live_bytes", "Live bytes", KMT_V_S64, KMT_COL_NO_TEXT },
+	[GC_ACCOUNTED]	= { "accounted", "Accounted", KMT_V_U64, KMT_COL_NO_TEXT },
+	[GC_COUNT]	= { "count", "Count", KMT_V_U64, KMT_COL_NO_TEXT },
+	[GC_BYTES]	= { "bytes", "Bytes", KMT_V_U64, KMT_COL_NO_TEXT },
+	[GC_TREND]	= { "trend", "Trend", KMT_V_LIST, KMT_COL_NO_TEXT },
+	[GC_GROWING]	= { "growing", "Growing", KMT_V_BOOL, KMT_COL_NO_TEXT },
+	[GC_T_KIND]	= { "kind_text", "Kind", KMT_V_STR,
+			    KMT_COL_LEFT | WATCH_TEXT(4, 1) },
+	[GC_T_LIVE]	= { "live_text", "Live", KMT_V_STR, WATCH_TEXT(7, 1) },
+	[GC_T_LIVE_BYTES] = { "live_bytes_text", "Live bytes", KMT_V_STR,
+			      WATCH_TEXT(10, 1) },
+	[GC_T_ACCOUNTED] = { "accounted_text", "Accounted", KMT_V_STR,
+			     WATCH_TEXT(10, 1) },
+	[GC_T_BYTES]	= { "bytes_text", "Old bytes", KMT_V_STR, WATCH_TEXT(10, 1) },
+	[GC_T_TREND]	= { "trend_text", "Trend (per interval)", KMT_V_STR,
+			    KMT_COL_LEFT | WATCH_TEXT(24, 2) },
+	[GC_T_CGROUP]	= { "cgroup_text", "Cgroup", KMT_V_STR,
+			    KMT_COL_LEFT | WATCH_TEXT(0, 2) },
+};
+
+static int cg_row(struct kmt_watch *w, struct kmt_report *r,
+		  struct kmt_table *t, const struct kmt_watch_cg *c)
+{
+	const char *est = w->sample > 1 && !KMT_K_IS_RARE(c->kind) ? "~" : "";
+	union kmt_val *v = kmt_table_add_row(t);
+	const char *path = kmt_cgroups_path(w->cgroups, c->cgroup);
+	char buf[WATCH_TREND];
+
+	if (!v)
+		return -ENOMEM;
+	v[GC_KIND].str = kind_name(c->kind);
+	v[GC_T_KIND].str = c->kind == KMT_K_PAGE_ALLOC ? "page" :
+			   c->kind == KMT_K_VMALLOC_ALLOC ? "vmal" :
+			   c->kind == KMT_K_PERCPU_ALLOC ? "pcpu" : "slab";
+	v[GC_CGROUP].str = path ? kmt_report_strdup(r, path) :
+			   kmt_report_printf(r, "(cgroup %llu: removed)",
+					     (unsigned long long)c->cgroup);
+	v[GC_CGROUP_ID].u = c->cgroup;
+	v[GC_LIVE].s = c->live;
+	v[GC_LIVE_BYTES].s = c->live_bytes;
+	v[GC_ACCOUNTED].u = c->accounted;
+	v[GC_COUNT].u = c->count;
+	v[GC_BYTES].u = c->bytes;
+	v[GC_TREND].list = kmt_report_list(r, c->trend, (size_t)c->nr_trend);
+	v[GC_GROWING].u = c->growing != 0;
+	v[GC_T_LIVE].str = kmt_report_printf(r, "%s%lld", est,
+					     (long long)c->live);
+	v[GC_T_LIVE_BYTES].str = kmt_report_printf(r, "%s%lld", est,
+						   (long long)c->live_bytes);
+	v[GC_T_ACCOUNTED].str = kmt_report_printf(r, "%s%llu", est,
+						  (unsigned long long)c->accounted);
+	v[GC_T_BYTES].str = kmt_report_printf(r, "%s%llu", est,
+					      (unsigned long long)c->bytes);
+	fmt_trend(buf, sizeof(buf), c->trend, c->nr_trend);
+	v[GC_T_TREND].str = kmt_report_strdup(r, buf);
+	v[GC_T_CGROUP].str = c->growing ?
+			     kmt_report_printf(r, "%s  GROWING", v[GC_CGROUP].str) :
+			     v[GC_CGROUP].str;
+	return 0;
+}
+
 int kmt_watch_report(struct kmt_watch *w, const struct kmt_watch_show *sh,
 		     struct kmt_report *r)
 {
@@ -820,6 +1006,19 @@ int kmt_watch_report(struct kmt_watch *w, const struct kmt_watch_show *sh,
 			break;
 		if (site_row(w, r, t, &w->sites[i]))
 			return -ENOMEM;
+	}
+	if (w->cgroups) {
+		t = kmt_report_add_table(r, "", "cgroups",
+					 "OUTSTANDING by memory cgroup",
+					 cg_cols, GC_NR, KMT_TABLE_FIXED);
+		if (!t)
+			return -ENOMEM;
+		for (i = 0; i < w->nr_cg_sorted; i++) {
+			if (sh->limit && i >= sh->limit)
+				break;
+			if (cg_row(w, r, t, w->cg_sorted[i]))
+				return -ENOMEM;
+		}
 	}
 	/* a blank line ends the text of each interval */
 	s = kmt_report_add_summary(r, "", "end", NULL);

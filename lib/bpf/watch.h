@@ -50,6 +50,22 @@ struct kmt_watch_site {
 
 KMT_HASH_TYPE(kmt_watch_groups, struct kmt_watch_group)
 
+/* what a memory cgroup holds of a kind (watch --by cgroup) */
+struct kmt_watch_cg {
+	uint64_t cgroup;
+	uint8_t kind;
+	int64_t live, live_bytes;	/* outstanding, scaled */
+	uint64_t accounted;		/* of live_bytes, charged to it */
+	uint64_t count, bytes;		/* older than older_than */
+	int64_t trend[KMT_WATCH_TREND];
+	int nr_trend;
+	int growing;
+};
+
+KMT_HASH_TYPE(kmt_watch_cgs, struct kmt_watch_cg)
+
+struct kmt_cgroups;
+
 struct kmt_watch {
 	struct kmt_bpf *bpf;
 	struct kmt_bpf_names *names;
@@ -69,6 +85,11 @@ struct kmt_watch {
 	/* outstanding in all, older than older_than, scaled */
 	uint64_t old_count, old_bytes;
 	int64_t live, live_bytes;
+	/* by memory cgroup, when asked (kmt_watch_set_cgroups) */
+	struct kmt_cgroups *cgroups;
+	struct kmt_watch_cgs cgs;	/* cgroup and kind -> its row */
+	struct kmt_watch_cg **cg_sorted;
+	size_t nr_cg_sorted, alloc_cg_sorted;
 	char errmsg[512];
 };
 
@@ -84,6 +105,8 @@ void kmt_watch_init(struct kmt_watch *w, struct kmt_bpf *b,
 		    struct kmt_bpf_names *names, uint64_t older_than_ns,
 		    uint64_t now_ns);
 void kmt_watch_free(struct kmt_watch *w);
+/* the table "cgroups": outstanding objects by memory cgroup and kind */
+void kmt_watch_set_cgroups(struct kmt_watch *w, struct kmt_cgroups *c);
 /*
  * Reads the maps at the end of an interval (now_ns on CLOCK_MONOTONIC,
  * the clock of bpf_ktime_get_ns), and gives the stacks nothing refers to

@@ -15,7 +15,7 @@
 #include "topwatch-fixture.h"
 
 /* the line the live view adds under the header (src/cmd-top.c) */
-#define KEYS "keys: q quit; views c callsite, k cache, P process, s stack; sort a f b o l g w p"
+#define KEYS "keys: q quit; views c callsite, k cache, P process, s stack (C cgroup with --view cgroup); sort a f b o l g w p"
 
 static char *draw(const struct kmt_report *r, const char *format)
 {

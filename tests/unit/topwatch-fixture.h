@@ -326,11 +326,16 @@ static inline int tw_watch_fill(struct tw_fix *f, int variant)
 
 static inline int tw_fix_init(struct tw_fix *f)
 {
+	int i;
+
 	memset(f, 0, sizeof(*f));
 	f->bpf.cfg.track_live = 1;
 	f->bpf.cfg.sample = 64;
 	f->bpf.cfg.free_context = 0;
 	f->bpf.nr_cpus = 2;
+	/* the fixture's kernel has the percpu and vmalloc tracepoints */
+	for (i = 0; i < KMT_TP_NR; i++)
+		f->bpf.rare_on[i] = 1;
 	return tw_names_init(f);
 }
 
