@@ -54,22 +54,42 @@ static void print_summary(const struct kmt_rec *l,
 	}
 }
 
+/* once: the events asked for that this kernel lacks, the rest recorded */
+static void warn_missing(const struct kmt_rec *rec)
+{
+	char list[1024];
+	size_t o = 0;
+	unsigned int i;
+
+	list[0] = '\0';
+	for (i = 0; i < rec->nr_missing && o < sizeof(list); i++)
+		o += snprintf(list + o, sizeof(list) - o, "%s%s:%s",
+			      i ? ", " : "", rec->missing[i]->system,
+			      rec->missing[i]->name);
+	kmt_warning("this kernel has no %s: recording the rest", list);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	const char *output = "kmemtrace.dat";
 	int slab = 0, page = 0, pcpu = 0, extfrag = 0, stacks = 0;
+	int percpu = 0, vmalloc = 0, no_percpu = 0, no_vmalloc = 0;
 	int no_kallsyms = 0, quiet = 0, buffer_kb = 0;
 	struct target t = { .flags = TARGET_THREADS };
 	const struct kmt_option options[] = {
 		OPT_STRING('o', "output", &output, "file",
 			   "write the recording to <file> (default kmemtrace.dat), "
 			   "'-' for stdout; a file there is kept as <file>.old"),
-		OPT_GROUP("events (default: --slab --page)"),
+		OPT_GROUP("events (default: --slab --page --percpu --vmalloc)"),
 		OPT_BOOL(0, "slab", &slab, "slab events: kmalloc, kmem_cache_alloc, kfree, kmem_cache_free"),
 		OPT_BOOL(0, "page", &page, "page events: mm_page_alloc, mm_page_free, mm_page_free_batched"),
-		OPT_BOOL(0, "pcpu", &pcpu, "also the per-CPU list events (zone_locked, pcpu_drain)"),
+		OPT_BOOL(0, "percpu", &percpu, "percpu allocator events: percpu_alloc_percpu, percpu_free_percpu, ..."),
+		OPT_BOOL(0, "vmalloc", &vmalloc, "vmalloc events: alloc_vmap_area, free_vmap_area_noflush, purge_vmap_area_lazy"),
+		OPT_BOOL(0, "no-percpu", &no_percpu, "leave the percpu events out of the default"),
+		OPT_BOOL(0, "no-vmalloc", &no_vmalloc, "leave the vmalloc events out of the default"),
+		OPT_BOOL(0, "pcpu", &pcpu, "also the page allocator's per-CPU list events (zone_locked, pcpu_drain)"),
 		OPT_BOOL(0, "extfrag", &extfrag, "also mm_page_alloc_extfrag (fragmentation)"),
-		OPT_BOOL('g', "call-graph", &stacks, "record a kernel stack with each page allocation"),
+		OPT_BOOL('g', "call-graph", &stacks, "record a kernel stack with each page, percpu and vmalloc allocation"),
 		OPT_GROUP("what to trace"),
 		OPT_BOOL('a', "all-cpus", &t.all, "the whole system until Ctrl-C or --duration"),
 		OPT_LIST('p', "pid", &t.pid_list, "pid,...", "only these processes (and their threads)"),
@@ -87,15 +107,18 @@ int cmd_record(int argc, char **argv)
 	struct kmt_rec rec;
 	char err[512];
 	int nargs, ret, code = 0;
-	unsigned int i;
 
 	nargs = kmt_parse_options(argc, argv, options, record_usage,
 				  KMT_PARSE_STOP_AT_NON_OPTION);
 	code = target_check(&t, nargs, argv);
 	if (code)
 		return code;
-	if (stacks && slab && !page)
-		return kmt_usage_error("-g records page allocation stacks: it needs the page events");
+	if (stacks && slab && !page && !percpu && !vmalloc)
+		return kmt_usage_error("-g records page, percpu and vmalloc allocation stacks: it needs one of those");
+	if ((percpu && no_percpu) || (vmalloc && no_vmalloc))
+		return kmt_usage_error("--%s and --no-%s contradict each other",
+				       percpu && no_percpu ? "percpu" : "vmalloc",
+				       percpu && no_percpu ? "percpu" : "vmalloc");
 	if (!strcmp(output, "-") && isatty(STDOUT_FILENO))
 		return kmt_usage_error("-o -: the standard output is a terminal; "
 				       "send it to a pipe or a file");
@@ -115,8 +138,16 @@ int cmd_record(int argc, char **argv)
 		cfg.groups |= KMT_REC_SLAB;
 	if (page)
 		cfg.groups |= KMT_REC_PAGE;
+	if (percpu)
+		cfg.groups |= KMT_REC_PERCPU;
+	if (vmalloc)
+		cfg.groups |= KMT_REC_VMALLOC;
 	if (!cfg.groups)
-		cfg.groups = KMT_REC_SLAB | KMT_REC_PAGE;
+		cfg.groups = KMT_REC_DEFAULT_GROUPS;
+	if (no_percpu)
+		cfg.groups &= ~(unsigned int)KMT_REC_PERCPU;
+	if (no_vmalloc)
+		cfg.groups &= ~(unsigned int)KMT_REC_VMALLOC;
 	if (pcpu)
 		cfg.groups |= KMT_REC_PCPU;
 	if (extfrag)
@@ -133,9 +164,8 @@ int cmd_record(int argc, char **argv)
 	ret = kmt_rec_setup(&rec, &cfg);
 	if (ret)
 		goto fail;
-	for (i = 0; !quiet && i < rec.nr_missing; i++)
-		kmt_warning("this kernel has no kmem:%s, skipped",
-			    rec.missing[i]);
+	if (!quiet && rec.nr_missing)
+		warn_missing(&rec);
 	/* with the recording on stdout, the command's goes to stderr */
 	code = target_prepare(&t, !strcmp(output, "-") ?
 			      KMT_WORKLOAD_STDOUT_TO_STDERR : 0);

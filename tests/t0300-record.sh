@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 T=/sys/kernel/tracing
-KMEM='kmalloc|kmem_cache_alloc|kfree|kmem_cache_free|mm_page_alloc|mm_page_free|mm_page_free_batched|mm_page_alloc_zone_locked|mm_page_pcpu_drain|mm_page_alloc_extfrag'
+KMEM='kmalloc|kmem_cache_alloc|kfree|kmem_cache_free|mm_page_alloc|mm_page_free|mm_page_free_batched|mm_page_alloc_zone_locked|mm_page_pcpu_drain|mm_page_alloc_extfrag|percpu_alloc_percpu|percpu_free_percpu|percpu_alloc_percpu_fail|percpu_create_chunk|percpu_destroy_chunk|alloc_vmap_area|free_vmap_area_noflush|purge_vmap_area_lazy'
 
 test_expect_success 'usage errors: 129 and one line, before anything else' '
 	"$KMEMTRACE" record -p 1 -- true 2>err; test $? = 129 &&
@@ -17,7 +17,7 @@ test_expect_success 'usage errors: 129 and one line, before anything else' '
 	grep "option .--duration. needs a duration such as 500ms, 2s or 1m, above 0, not .soon." err &&
 	"$KMEMTRACE" record --bogus 2>err; test $? = 129 &&
 	"$KMEMTRACE" record --slab -g 2>err; test $? = 129 &&
-	grep "^kmemtrace record: error: -g records page allocation stacks" err &&
+	grep "^kmemtrace record: error: -g records page, percpu and vmalloc allocation stacks" err &&
 	test $(wc -l <err) = 1
 '
 
@@ -407,6 +407,9 @@ test_expect_success '-g records a kernel stack with each page allocation' '
 	test "$(check_value stacks g.dat)" = yes &&
 	allocs=$(check_value mm_page_alloc g.dat) &&
 	test "$allocs" -gt 0 &&
+	# percpu and vmalloc allocations carry a stack as well
+	allocs=$((allocs + $(check_value percpu_alloc_percpu g.dat) +
+		$(check_value alloc_vmap_area g.dat))) &&
 	stacks=$(trace-cmd report g.dat 2>/dev/null | grep -c "kernel_stack:") &&
 	echo "$allocs allocations, $stacks stacks" &&
 	# a stack can outlive its event at the very edge of the recording

@@ -192,10 +192,23 @@ int kmt_check_report(struct kmt_report *r, const struct kmt_session *s,
 	err |= add_u64(sum, "events:", "events", kmt_session_total_events(s));
 	err |= add_item(sum, KMT_SUM_BEGIN, NULL, "by_type", KMT_V_U64, none,
 			0, NULL);
-	for (t = 1; t < KMT_EV_NR; t++)
-		err |= add_u64(sum, kmt_report_printf(r, "%s:",
-						      kmt_ev_type_name(t)),
-			       kmt_ev_type_name(t), s->nr_events[t]);
+	for (t = 1; t < KMT_EV_NR; t++) {
+		const char *label = kmt_report_printf(r, "%s:",
+						      kmt_ev_type_name(t));
+		union kmt_val n = { .u = s->nr_events[t] };
+		const struct kmt_missing *m = NULL;
+
+		/*
+		 * percpu and vmalloc are new to recordings: one without them
+		 * says so rather than 0 (kmem's lines stay as they were)
+		 */
+		if ((kmt_ev_is_percpu(t) || kmt_ev_is_vmalloc(t)) &&
+		    s->types_known && !(s->recorded_types & KMT_EV_BIT(t)) &&
+		    !s->nr_events[t])
+			m = kmt_report_missing(r, KMT_EV_BIT(t), 1);
+		err |= add_item(sum, KMT_SUM_VALUE, label, kmt_ev_type_name(t),
+				KMT_V_U64, n, 0, m);
+	}
 	err |= add_item(sum, KMT_SUM_END, NULL, "by_type", KMT_V_U64, none, 0,
 			NULL);
 	err |= add_u64(sum, "other-events:", "other_events", s->nr_other);

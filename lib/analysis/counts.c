@@ -97,7 +97,7 @@ int kmt_counters_report(struct kmt_report *r, const struct kmt_counters *c,
 		if (interval)
 			row[i++].d = k->at;
 		row[i++].u = n;
-		row[i++].str = kmt_report_printf(r, "kmem:%s", c->names[e]);
+		row[i++].str = kmt_report_strdup(r, c->names[e]);
 		row[i++].u = n;
 		row[i].d = k->seconds > 0 ? n / k->seconds : 0;
 	}

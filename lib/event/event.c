@@ -44,6 +44,14 @@ static const struct {
 	{ "mm_page_alloc_zone_locked",	KMT_EV_PAGE_ZONE_LOCKED },
 	{ "mm_page_pcpu_drain",		KMT_EV_PCPU_DRAIN },
 	{ "mm_page_alloc_extfrag",	KMT_EV_EXTFRAG },
+	{ "percpu_alloc_percpu",	KMT_EV_PERCPU_ALLOC },
+	{ "percpu_free_percpu",		KMT_EV_PERCPU_FREE },
+	{ "percpu_alloc_percpu_fail",	KMT_EV_PERCPU_FAIL },
+	{ "percpu_create_chunk",	KMT_EV_PERCPU_CHUNK_NEW },
+	{ "percpu_destroy_chunk",	KMT_EV_PERCPU_CHUNK_DEL },
+	{ "alloc_vmap_area",		KMT_EV_VMAP_ALLOC },
+	{ "free_vmap_area_noflush",	KMT_EV_VMAP_FREE },
+	{ "purge_vmap_area_lazy",	KMT_EV_VMAP_PURGE },
 };
 
 /*
@@ -116,15 +124,46 @@ const char *kmt_ev_system(unsigned int type)
 	       kmt_ev_is_vmalloc(type) ? "vmalloc" : "kmem";
 }
 
-unsigned int kmt_ev_type_from_tracepoint(const char *name)
+unsigned int kmt_ev_system_bits(const char *system)
+{
+	unsigned int bits = 0, t;
+
+	for (t = 1; t < KMT_EV_NR; t++) {
+		if (!strcmp(kmt_ev_system(t), system))
+			bits |= KMT_EV_BIT(t);
+	}
+	return bits;
+}
+
+static unsigned int type_of(const char *name)
 {
 	size_t i;
 
-	if (!strncmp(name, "kmem:", 5))
-		name += 5;
 	for (i = 0; i < sizeof(tracepoints) / sizeof(tracepoints[0]); i++) {
 		if (!strcmp(tracepoints[i].name, name))
 			return tracepoints[i].type;
 	}
 	return KMT_EV_NONE;
+}
+
+unsigned int kmt_ev_type_from_tracepoint(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	if (!colon)
+		return type_of(name);
+	return kmt_ev_type_from_system(name, (size_t)(colon - name),
+				       colon + 1);
+}
+
+unsigned int kmt_ev_type_from_system(const char *system, size_t len,
+				     const char *name)
+{
+	unsigned int type = type_of(name);
+
+	/* the name must be of its own system: "kmem:percpu_..." is not ours */
+	if (type == KMT_EV_NONE || strlen(kmt_ev_system(type)) != len ||
+	    memcmp(kmt_ev_system(type), system, len))
+		return KMT_EV_NONE;
+	return type;
 }

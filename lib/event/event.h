@@ -138,10 +138,19 @@ static inline int kmt_ev_is_vmalloc(unsigned int type)
 }
 
 /*
- * Tracepoint name (without "kmem:") to event type, including the names
- * older kernels used; KMT_EV_NONE for events that are not ours.
+ * Tracepoint name to event type, including the names older kernels
+ * used; KMT_EV_NONE for events that are not ours.  A name without a
+ * system ("kmalloc") is taken as any system's; "system:name" must be of
+ * that system.
  */
 unsigned int kmt_ev_type_from_tracepoint(const char *name);
+
+/* the same for system (len bytes, not terminated) and name apart */
+unsigned int kmt_ev_type_from_system(const char *system, size_t len,
+				     const char *name);
+
+/* the events of one tracefs system, as bits (KMT_EV_BIT) */
+unsigned int kmt_ev_system_bits(const char *system);
 
 /* the `kmemtrace record` option that records type: "--pcpu", ... */
 const char *kmt_ev_record_option(unsigned int type);

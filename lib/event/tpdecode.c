@@ -34,6 +34,98 @@ static void set_field(struct kmt_tp_field *f,
 	f->size = tf ? (int16_t)tf->size : 0;
 }
 
+/*
+ * The percpu and vmalloc events name their fields apart from kmem's
+ * (event.h says where each goes); only these, and of the names above
+ * only call_site, ptr, bytes_alloc and gfp_flags, are theirs.
+ */
+static const struct {
+	uint16_t type;
+	uint16_t role;
+	const char *name;
+} other_fields[] = {
+	{ KMT_EV_PERCPU_ALLOC,		KMT_TPF_BYTES_REQ,	"size" },
+	{ KMT_EV_PERCPU_FAIL,		KMT_TPF_BYTES_REQ,	"size" },
+	{ KMT_EV_PERCPU_CHUNK_NEW,	KMT_TPF_PTR,		"base_addr" },
+	{ KMT_EV_PERCPU_CHUNK_DEL,	KMT_TPF_PTR,		"base_addr" },
+	{ KMT_EV_VMAP_ALLOC,		KMT_TPF_PTR,		"addr" },
+	{ KMT_EV_VMAP_ALLOC,		KMT_TPF_PTR,		"va_start" },
+	{ KMT_EV_VMAP_ALLOC,		KMT_TPF_BYTES_REQ,	"size" },
+	{ KMT_EV_VMAP_ALLOC,		KMT_TPF_BYTES_ALLOC,	"size" },
+	{ KMT_EV_VMAP_ALLOC,		KMT_TPF_FAILED,		"failed" },
+	{ KMT_EV_VMAP_FREE,		KMT_TPF_PTR,		"va_start" },
+	{ KMT_EV_VMAP_PURGE,		KMT_TPF_PTR,		"start" },
+	{ KMT_EV_VMAP_PURGE,		KMT_TPF_END,		"end" },
+	{ KMT_EV_VMAP_PURGE,		KMT_TPF_BYTES_REQ,	"npurged" },
+};
+
+#define OTHER_ROLES	(1U << KMT_TPF_CALL_SITE | 1U << KMT_TPF_PTR |	\
+			 1U << KMT_TPF_BYTES_ALLOC | 1U << KMT_TPF_GFP)
+
+/* the field each event of percpu or vmalloc cannot be read without */
+static int other_needs(unsigned int type)
+{
+	switch (type) {
+	case KMT_EV_PERCPU_FAIL:
+		return KMT_TPF_BYTES_REQ;
+	case KMT_EV_VMAP_PURGE:
+		return KMT_TPF_END;
+	default:
+		return KMT_TPF_PTR;
+	}
+}
+
+static void take_field(struct kmt_tp_format *fmt, int role,
+		       const struct tep_format_field *tf)
+{
+	set_field(&fmt->f[role], tf);
+	if (tf && (size_t)(tf->offset + tf->size) > fmt->min_size)
+		fmt->min_size = tf->offset + tf->size;
+}
+
+/*
+ * The fields of a percpu or vmalloc event.  One without the field it
+ * is about (a format of some other kernel) is not typed: its records
+ * count as the session's unusable format, never as events of nothing.
+ */
+static int other_format(struct kmt_tp_format *fmt, struct tep_event *ev,
+			struct kmt_session *s)
+{
+	const struct tep_format_field *tf;
+	char why[96], text[160];
+	size_t i;
+	int j, need;
+
+	for (j = 0; j < KMT_TPF_NR; j++) {
+		tf = OTHER_ROLES >> j & 1 ?
+		     tep_find_field(ev, field_names[j][0]) : NULL;
+		take_field(fmt, j, tf);
+	}
+	for (i = 0; i < sizeof(other_fields) / sizeof(other_fields[0]); i++) {
+		if (other_fields[i].type != fmt->type ||
+		    fmt->f[other_fields[i].role].offset >= 0)
+			continue;
+		tf = tep_find_field(ev, other_fields[i].name);
+		if (tf)
+			take_field(fmt, other_fields[i].role, tf);
+	}
+	need = other_needs(fmt->type);
+	if (fmt->f[need].offset >= 0 && fmt->f[need].size > 0 &&
+	    fmt->f[need].size <= 8 &&
+	    (fmt->type != KMT_EV_VMAP_PURGE ||
+	     (fmt->f[KMT_TPF_PTR].offset >= 0 && fmt->f[KMT_TPF_PTR].size <= 8)))
+		return 0;
+	snprintf(why, sizeof(why), "it has no field the event is read by (%s)",
+		 need == KMT_TPF_PTR ? "its address" :
+		 need == KMT_TPF_END ? "start and end" : "size");
+	/* what kmt_session_unusable_format reads of a format: name and id */
+	snprintf(text, sizeof(text), "name: %s\nID: %d\n", ev->name, ev->id);
+	fmt->type = KMT_EV_NONE;
+	return kmt_session_unusable_format(s, s->input ? s->input : "",
+					   ev->system, text, strlen(text),
+					   why);
+}
+
 /* no more formats are added after init, so pointers into by_id stay put */
 static int index_formats(struct kmt_tp_decoder *d)
 {
@@ -91,8 +183,21 @@ int kmt_tp_decoder_init(struct kmt_tp_decoder *d, struct tep_handle *tep,
 		if (!fmt)
 			return -ENOMEM;
 		fmt->event = ev;
-		fmt->type = ev->system && !strcmp(ev->system, "kmem") ?
-			    kmt_ev_type_from_tracepoint(ev->name) : KMT_EV_NONE;
+		fmt->type = ev->system ?
+			    kmt_ev_type_from_system(ev->system,
+						    strlen(ev->system),
+						    ev->name) : KMT_EV_NONE;
+		if (fmt->type != KMT_EV_NONE &&
+		    (kmt_ev_is_percpu(fmt->type) ||
+		     kmt_ev_is_vmalloc(fmt->type))) {
+			int r = other_format(fmt, ev, s);
+
+			if (r < 0)
+				return r;
+			if (fmt->type != KMT_EV_NONE)
+				s->recorded_types |= KMT_EV_BIT(fmt->type);
+			continue;
+		}
 		if (fmt->type != KMT_EV_NONE)
 			s->recorded_types |= KMT_EV_BIT(fmt->type);
 		for (j = 0; j < KMT_TPF_NR; j++) {
@@ -253,6 +358,24 @@ static int extfrag_fragmenting(struct kmt_tp_decoder *d, const void *data,
 	return v;
 }
 
+/* what the vmalloc events hold beyond the fields every event has */
+static __attribute__((noinline)) void
+decode_vmalloc(struct kmt_tp_decoder *d, const struct kmt_tp_format *fmt,
+	       const void *data, struct kmt_event *ev)
+{
+	const struct kmt_tp_field *f = fmt->f;
+
+	if (f[KMT_TPF_FAILED].offset >= 0 &&
+	    rd_as(d, &f[KMT_TPF_FAILED], data, d->native))
+		ev->flags |= KMT_EVF_FAILED;
+	if (ev->type == KMT_EV_VMAP_PURGE) {
+		uint64_t end = rd_as(d, &f[KMT_TPF_END], data, d->native);
+
+		/* bytes_req holds the areas purged (event.h) */
+		ev->bytes_alloc = end > ev->ptr ? end - ev->ptr : 0;
+	}
+}
+
 /* kmt_tp_decode, inlined twice: with native 1 and native 0 */
 static inline __attribute__((always_inline)) int
 decode_as(struct kmt_tp_decoder *d, struct kmt_session *s, const void *data,
@@ -321,7 +444,9 @@ decode_as(struct kmt_tp_decoder *d, struct kmt_session *s, const void *data,
 						len);
 	}
 
-	if (kmt_ev_is_page(ev->type)) {
+	if (__builtin_expect(ev->type >= KMT_EV_VMAP_ALLOC, 0)) {
+		decode_vmalloc(d, fmt, data, ev);
+	} else if (kmt_ev_is_page(ev->type)) {
 		if (f[KMT_TPF_PFN].offset >= 0) {
 			ev->ptr = rd_as(d, &f[KMT_TPF_PFN], data, native);
 			/* a failed allocation: pfn -1 (or a NULL page) */

@@ -38,6 +38,8 @@ enum kmt_tp_field_id {
 	KMT_TPF_FALLBACK_ORDER,
 	KMT_TPF_FALLBACK_MT,
 	KMT_TPF_CHANGE_OWNER,
+	KMT_TPF_FAILED,		/* vmalloc: alloc_vmap_area's failed */
+	KMT_TPF_END,		/* vmalloc: purge_vmap_area_lazy's end */
 	KMT_TPF_NR
 };
 
@@ -84,8 +86,8 @@ void kmt_tp_decoder_free(struct kmt_tp_decoder *d);
 
 /*
  * Fills ev (type, pid and fields; the caller sets ts and cpu) from one
- * raw record.  Returns 1 for a kmem event, 0 for an event of another
- * subsystem (ev->type is KMT_EV_NONE), -1 for a record too short for its
+ * raw record.  Returns 1 for an event of ours (kmem, percpu, vmalloc), 0
+ * for any other event (ev->type is KMT_EV_NONE), -1 for a record too short for its
  * format or with an unknown id.
  */
 int kmt_tp_decode(struct kmt_tp_decoder *d, struct kmt_session *s,

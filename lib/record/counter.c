@@ -27,20 +27,23 @@ static int counter_error(struct kmt_counters *c, int err, const char *fmt, ...)
 	return err > 0 ? -err : (err ? err : -EINVAL);
 }
 
-static int add_event(struct kmt_counters *c, const char *name)
+static int add_event(struct kmt_counters *c, const char *system,
+		     const char *name)
 {
+	char full[256];
 	int i, id;
 
+	snprintf(full, sizeof(full), "%s:%s", system, name);
 	for (i = 0; i < c->nr_events; i++) {
-		if (!strcmp(c->names[i], name))
+		if (!strcmp(c->names[i], full))
 			return 0;
 	}
 	if (c->nr_events >= KMT_COUNTER_MAX_EVENTS)
 		return 0;
-	id = kmt_rec_event_id(name);
+	id = kmt_rec_event_id(system, name);
 	if (id < 0)
 		return 0;	/* listed but without an id: not a tracepoint */
-	c->names[c->nr_events] = strdup(name);
+	c->names[c->nr_events] = strdup(full);
 	if (!c->names[c->nr_events])
 		return -ENOMEM;
 	c->ids[c->nr_events++] = id;
@@ -52,32 +55,51 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int kmt_counters_init(struct kmt_counters *c)
+/*
+ * The events of one system: the allocator events first, in kmemtrace's
+ * order, then the rest.  A kernel without the system counts the others.
+ */
+static int add_system(struct kmt_counters *c, const char *system)
 {
-	char **list;
+	char **list = tracefs_system_events(NULL, system);
 	unsigned int i;
 	int n, ret = 0;
 
-	memset(c, 0, sizeof(*c));
-	list = tracefs_system_events(NULL, "kmem");
 	if (!list)
-		return counter_error(c, ENOENT,
-				     "this kernel has no kmem events in tracefs");
-	/* the allocator events first, in kmemtrace's order, then the rest */
+		return -ENOENT;
 	for (i = 0; !ret && i < kmt_rec_nr_events; i++) {
-		const char *name = kmt_rec_events[i].name;
+		const struct kmt_rec_event *e = &kmt_rec_events[i];
 		char **p;
 
-		for (p = list; *p && strcmp(*p, name); p++)
+		if (strcmp(e->system, system))
+			continue;
+		for (p = list; *p && strcmp(*p, e->name); p++)
 			;
 		if (*p)
-			ret = add_event(c, name);
+			ret = add_event(c, system, e->name);
 	}
 	n = tracefs_list_size(list);
 	qsort(list, n, sizeof(*list), cmp_str);
 	for (i = 0; !ret && list[i]; i++)
-		ret = add_event(c, list[i]);
+		ret = add_event(c, system, list[i]);
 	tracefs_list_free(list);
+	return ret;
+}
+
+int kmt_counters_init(struct kmt_counters *c)
+{
+	int i, ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = add_system(c, "kmem");
+	if (ret == -ENOENT)
+		return counter_error(c, ENOENT,
+				     "this kernel has no kmem events in tracefs");
+	for (i = 1; !ret && i < KMT_REC_NR_SYSTEMS; i++) {
+		ret = add_system(c, kmt_rec_systems[i]);
+		if (ret == -ENOENT)
+			ret = 0;
+	}
 	if (ret)
 		return counter_error(c, ret, "out of memory");
 	if (!c->nr_events)
@@ -136,7 +158,7 @@ int kmt_counters_open(struct kmt_counters *c, enum kmt_counter_target target,
 				int err = errno;
 
 				return counter_error(c, err,
-					"cannot count kmem:%s: %s%s", c->names[e],
+					"cannot count %s: %s%s", c->names[e],
 					strerror(err),
 					err == EACCES || err == EPERM ?
 					" (counting kernel events needs root or perf_event_paranoid -1)" :
@@ -171,7 +193,7 @@ int kmt_counters_read(struct kmt_counters *c, uint64_t *values)
 				continue;
 			if (read(fd, &v, sizeof(v)) != sizeof(v))
 				return counter_error(c, errno ? errno : EIO,
-						     "cannot read the count of kmem:%s: %s",
+						     "cannot read the count of %s: %s",
 						     c->names[e],
 						     strerror(errno ? errno : EIO));
 			values[e] += v;

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 /*
- * Live counts of the kmem tracepoints: perf_event_open in counting mode,
+ * Live counts of the kmem, percpu and vmalloc tracepoints: perf_event_open in counting mode,
  * which the kernel keeps exactly (nothing is sampled, nothing can be
  * lost) and which writes nothing to disk.  One counter per event and per
  * CPU system-wide, or per task (inherited by its children) otherwise.
@@ -16,7 +16,7 @@
 
 struct kmt_counters {
 	int nr_events;
-	char *names[KMT_COUNTER_MAX_EVENTS];	/* "kmalloc", ... */
+	char *names[KMT_COUNTER_MAX_EVENTS];	/* "kmem:kmalloc", ... */
 	int ids[KMT_COUNTER_MAX_EVENTS];
 	int nr_per_event;		/* fds per event: CPUs or tasks */
 	int *fds;			/* [event * nr_per_event + i] */
@@ -29,7 +29,10 @@ enum kmt_counter_target {
 	KMT_COUNT_EXEC,			/* one task, counting from its exec */
 };
 
-/* the events of the kmem system this kernel has; 0 or -errno */
+/*
+ * The events of the kmem system this kernel has, then those of percpu
+ * and vmalloc where it has them; 0 or -errno.
+ */
 int kmt_counters_init(struct kmt_counters *c);
 
 /*

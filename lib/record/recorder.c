@@ -35,20 +35,38 @@
 #include "util/strtab.h"
 
 const struct kmt_rec_event kmt_rec_events[] = {
-	{ "kmalloc",			KMT_REC_SLAB,		0 },
-	{ "kmem_cache_alloc",		KMT_REC_SLAB,		0 },
-	{ "kfree",			KMT_REC_SLAB,		0 },
-	{ "kmem_cache_free",		KMT_REC_SLAB,		0 },
-	{ "kmalloc_node",		KMT_REC_SLAB,		1 },
-	{ "kmem_cache_alloc_node",	KMT_REC_SLAB,		1 },
-	{ "mm_page_alloc",		KMT_REC_PAGE,		0 },
-	{ "mm_page_free",		KMT_REC_PAGE,		0 },
-	{ "mm_page_free_batched",	KMT_REC_PAGE,		0 },
-	{ "mm_page_free_direct",	KMT_REC_PAGE,		1 },
-	{ "mm_pagevec_free",		KMT_REC_PAGE,		1 },
-	{ "mm_page_alloc_zone_locked",	KMT_REC_PCPU,		0 },
-	{ "mm_page_pcpu_drain",		KMT_REC_PCPU,		0 },
-	{ "mm_page_alloc_extfrag",	KMT_REC_EXTFRAG,	0 },
+	{ "kmem", "kmalloc",			KMT_REC_SLAB,	 0, 0 },
+	{ "kmem", "kmem_cache_alloc",		KMT_REC_SLAB,	 0, 0 },
+	{ "kmem", "kfree",			KMT_REC_SLAB,	 0, 0 },
+	{ "kmem", "kmem_cache_free",		KMT_REC_SLAB,	 0, 0 },
+	{ "kmem", "kmalloc_node",		KMT_REC_SLAB,	 1, 0 },
+	{ "kmem", "kmem_cache_alloc_node",	KMT_REC_SLAB,	 1, 0 },
+	{ "kmem", "mm_page_alloc",		KMT_REC_PAGE,	 0, 1 },
+	{ "kmem", "mm_page_free",		KMT_REC_PAGE,	 0, 0 },
+	{ "kmem", "mm_page_free_batched",	KMT_REC_PAGE,	 0, 0 },
+	{ "kmem", "mm_page_free_direct",	KMT_REC_PAGE,	 1, 0 },
+	{ "kmem", "mm_pagevec_free",		KMT_REC_PAGE,	 1, 0 },
+	{ "kmem", "mm_page_alloc_zone_locked",	KMT_REC_PCPU,	 0, 0 },
+	{ "kmem", "mm_page_pcpu_drain",		KMT_REC_PCPU,	 0, 0 },
+	{ "kmem", "mm_page_alloc_extfrag",	KMT_REC_EXTFRAG, 0, 0 },
+	/*
+	 * Rare next to the slab events (a few per BPF map, cgroup or
+	 * namespace): recorded by default.  vmalloc has no call site, so
+	 * its stack is how anyone knows who; percpu's names its caller but
+	 * the stack says why.
+	 */
+	{ "percpu", "percpu_alloc_percpu",	KMT_REC_PERCPU,	 0, 1 },
+	{ "percpu", "percpu_free_percpu",	KMT_REC_PERCPU,	 0, 0 },
+	{ "percpu", "percpu_alloc_percpu_fail",	KMT_REC_PERCPU,	 0, 1 },
+	{ "percpu", "percpu_create_chunk",	KMT_REC_PERCPU,	 0, 0 },
+	{ "percpu", "percpu_destroy_chunk",	KMT_REC_PERCPU,	 0, 0 },
+	{ "vmalloc", "alloc_vmap_area",		KMT_REC_VMALLOC, 0, 1 },
+	{ "vmalloc", "free_vmap_area_noflush",	KMT_REC_VMALLOC, 0, 0 },
+	{ "vmalloc", "purge_vmap_area_lazy",	KMT_REC_VMALLOC, 0, 0 },
+};
+
+const char *const kmt_rec_systems[KMT_REC_NR_SYSTEMS] = {
+	"kmem", "percpu", "vmalloc"
 };
 
 const unsigned int kmt_rec_nr_events =
@@ -81,14 +99,18 @@ struct tasks {
 	struct kmt_strtab names;
 };
 
+/* the formats of one tracefs system, names[k] the name of blobs[k] */
+struct rec_formats {
+	char **names;			/* a tracefs list */
+	struct kmt_blob *blobs;
+	size_t nr;
+};
+
 struct kmt_rec_meta {
 	char *header_page, *header_event, *printk, *clock;
 	int header_page_len, header_event_len, printk_len, clock_len;
-	struct kmt_blob *ftrace;
-	size_t nr_ftrace;
-	struct kmt_blob *kmem;
-	size_t nr_kmem;
-	char **ftrace_names, **kmem_names;	/* tracefs lists */
+	struct rec_formats ftrace;
+	struct rec_formats sys[KMT_REC_NR_SYSTEMS];	/* kmt_rec_systems */
 	struct kmt_sb kallsyms;
 	char uname[512];
 	struct kmt_bootinfo boot;	/* the boot id; the clocks at the start */
@@ -148,13 +170,13 @@ int kmt_rec_check_access(char *err, size_t errlen)
 	return 0;
 }
 
-int kmt_rec_event_id(const char *name)
+int kmt_rec_event_id(const char *system, const char *name)
 {
 	char *buf;
 	long id;
 	int len = 0;
 
-	buf = tracefs_event_file_read(NULL, "kmem", name, "id", &len);
+	buf = tracefs_event_file_read(NULL, system, name, "id", &len);
 	if (!buf)
 		return -ENOENT;
 	id = strtol(buf, NULL, 10);
@@ -228,10 +250,11 @@ static int read_file(const char *path, struct kmt_sb *sb)
 	return ret;
 }
 
-static int read_formats(const char *system, char ***names,
-			struct kmt_blob **blobs, size_t *nr)
+static int read_formats(const char *system, struct rec_formats *f)
 {
-	size_t i, n;
+	char ***names = &f->names;
+	struct kmt_blob **blobs = &f->blobs;
+	size_t *nr = &f->nr, i, n;
 
 	*names = tracefs_system_events(NULL, system);
 	if (!*names)
@@ -262,27 +285,27 @@ static int read_formats(const char *system, char ***names,
 }
 
 /*
- * The formats of the kmem events enabled, as trace-cmd record writes
+ * The formats of the events of system enabled, as trace-cmd record writes
  * those of the events it records: a reader takes a format missing for
  * an event not recorded (report says "not recorded", not 0).
  */
 static size_t enabled_formats(const struct kmt_rec *r,
-			      const struct kmt_rec_meta *m,
+			      const struct rec_formats *f, const char *system,
 			      struct kmt_blob *out)
 {
 	size_t i, k, n = 0;
 
-	for (i = 0; i < m->nr_kmem; i++) {
+	for (i = 0; i < f->nr; i++) {
 		for (k = 0; k < r->nr_enabled; k++) {
-			if (!strcmp(m->kmem_names[i], r->enabled[k])) {
-				out[n++] = m->kmem[i];
+			if (!strcmp(r->enabled[k]->system, system) &&
+			    !strcmp(f->names[i], r->enabled[k]->name)) {
+				out[n++] = f->blobs[i];
 				break;
 			}
 		}
 	}
 	return n;
 }
-
 /* without it (no /proc, an old kernel) the recording just says less */
 #define NODE_DIR "/sys/devices/system/node"
 
@@ -394,7 +417,7 @@ static void read_clocks(struct kmt_rec *r, struct kmt_bootinfo *b)
 static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
 {
 	struct utsname u;
-	int ret;
+	int i, ret;
 
 	m->header_page = tracefs_instance_file_read(NULL, "events/header_page",
 						    &m->header_page_len);
@@ -408,10 +431,13 @@ static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
 					       &m->printk_len);
 	m->clock = tracefs_instance_file_read(r->inst, "trace_clock",
 					      &m->clock_len);
-	ret = read_formats("ftrace", &m->ftrace_names, &m->ftrace,
-			   &m->nr_ftrace);
-	if (!ret)
-		ret = read_formats("kmem", &m->kmem_names, &m->kmem, &m->nr_kmem);
+	ret = read_formats("ftrace", &m->ftrace);
+	for (i = 0; !ret && i < KMT_REC_NR_SYSTEMS; i++) {
+		ret = read_formats(kmt_rec_systems[i], &m->sys[i]);
+		/* a kernel without percpu or vmalloc events records the rest */
+		if (ret == -ENOENT && i)
+			ret = 0;
+	}
 	if (ret)
 		return rec_error(r, ret, "cannot read the event formats from tracefs: %s",
 				  strerror(-ret));
@@ -429,6 +455,16 @@ static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
 	return 0;
 }
 
+static void free_formats(struct rec_formats *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		free((void *)f->blobs[i].data);
+	free(f->blobs);
+	tracefs_list_free(f->names);
+}
+
 static void free_meta(struct kmt_rec_meta *m)
 {
 	size_t i;
@@ -439,14 +475,9 @@ static void free_meta(struct kmt_rec_meta *m)
 	free(m->header_event);
 	free(m->printk);
 	free(m->clock);
-	for (i = 0; i < m->nr_ftrace; i++)
-		free((void *)m->ftrace[i].data);
-	for (i = 0; i < m->nr_kmem; i++)
-		free((void *)m->kmem[i].data);
-	free(m->ftrace);
-	free(m->kmem);
-	tracefs_list_free(m->ftrace_names);
-	tracefs_list_free(m->kmem_names);
+	free_formats(&m->ftrace);
+	for (i = 0; i < KMT_REC_NR_SYSTEMS; i++)
+		free_formats(&m->sys[i]);
 	kmt_sb_release(&m->kallsyms);
 	kmt_sb_release(&m->nodes);
 	if (m->have_tasks) {
@@ -465,26 +496,45 @@ static int enable_events(struct kmt_rec *r, unsigned int groups)
 
 		if (!(e->group & groups))
 			continue;
-		if (!tracefs_event_file_exists(r->inst, "kmem", e->name,
+		if (!tracefs_event_file_exists(r->inst, e->system, e->name,
 					       "enable")) {
 			if (!e->legacy && r->nr_missing < 32)
-				r->missing[r->nr_missing++] = e->name;
+				r->missing[r->nr_missing++] = e;
 			continue;
 		}
-		if (tracefs_event_enable(r->inst, "kmem", e->name) < 0)
+		if (tracefs_event_enable(r->inst, e->system, e->name) < 0)
 			return rec_error(r, errno ? errno : EIO,
-					  "cannot enable kmem:%s in instance '%s': %s",
-					  e->name, r->name,
+					  "cannot enable %s:%s in instance '%s': %s",
+					  e->system, e->name, r->name,
 					  strerror(errno ? errno : EIO));
 		if (r->nr_enabled < 32)
-			r->enabled[r->nr_enabled++] = e->name;
+			r->enabled[r->nr_enabled++] = e;
 	}
 	if (!r->nr_enabled)
 		return rec_error(r, ENOENT,
-				  "this kernel has none of the kmem events asked for");
+				  "this kernel has none of the events asked for");
 	return 0;
 }
 
+/* -g: a stack with each allocation whose event takes one */
+static int add_stack_triggers(struct kmt_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_enabled; i++) {
+		const struct kmt_rec_event *e = r->enabled[i];
+
+		if (!e->stack)
+			continue;
+		if (tracefs_event_file_write(r->inst, e->system, e->name,
+					     "trigger", "stacktrace") < 0)
+			return rec_error(r, errno ? errno : EINVAL,
+					  "cannot add a stacktrace trigger to %s:%s: %s",
+					  e->system, e->name,
+					  strerror(errno ? errno : EINVAL));
+	}
+	return 0;
+}
 /* the directory part of path, "." when there is none */
 static void dir_of(const char *path, char *dir, size_t size)
 {
@@ -533,10 +583,14 @@ static uint64_t meta_estimate(const struct kmt_rec_meta *m)
 		     m->header_event_len + m->printk_len;
 	size_t i;
 
-	for (i = 0; i < m->nr_ftrace; i++)
-		n += m->ftrace[i].len + 8;
-	for (i = 0; i < m->nr_kmem; i++)
-		n += m->kmem[i].len + 8;
+	size_t k;
+
+	for (i = 0; i < m->ftrace.nr; i++)
+		n += m->ftrace.blobs[i].len + 8;
+	for (k = 0; k < KMT_REC_NR_SYSTEMS; k++) {
+		for (i = 0; i < m->sys[k].nr; i++)
+			n += m->sys[k].blobs[i].len + 8;
+	}
 	return n;
 }
 
@@ -614,7 +668,7 @@ static int setup_file(struct kmt_rec *r)
 int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
 {
 	unsigned int groups = cfg->groups ? cfg->groups :
-			      KMT_REC_SLAB | KMT_REC_PAGE;
+			      KMT_REC_DEFAULT_GROUPS;
 	unsigned int kb;
 	struct kmt_rec_meta *m;
 	char val[32];
@@ -688,12 +742,11 @@ int kmt_rec_setup(struct kmt_rec *r, const struct kmt_rec_config *cfg)
 	ret = enable_events(r, groups);
 	if (ret)
 		return ret;
-	if (r->stacks &&
-	    tracefs_event_file_write(r->inst, "kmem", "mm_page_alloc",
-				     "trigger", "stacktrace") < 0)
-		return rec_error(r, errno ? errno : EINVAL,
-				  "cannot add a stacktrace trigger to kmem:mm_page_alloc: %s",
-				  strerror(errno ? errno : EINVAL));
+	if (r->stacks) {
+		ret = add_stack_triggers(r);
+		if (ret)
+			return ret;
+	}
 
 	r->page_size = getpagesize();
 	{
@@ -1196,14 +1249,15 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	struct kmt_tdw_option *opts = NULL;
 	struct kmt_sb cmdlines = KMT_SB_INIT, tgids = KMT_SB_INIT;
 	struct kmt_sb *cpustat = NULL;
-	struct kmt_blob *kmem_fmts = NULL;
+	struct kmt_blob *fmts[KMT_REC_NR_SYSTEMS] = { NULL };
 	char boot[256];
-	struct kmt_tdw_system kmem;
+	struct kmt_tdw_system systems[KMT_REC_NR_SYSTEMS];
 	struct kmt_tdw_header h;
 	struct kmt_rec_meta *m = r->meta;
 	uint64_t *sizes = NULL, off, data_off;
 	int ids[sizeof(r->enabled) / sizeof(r->enabled[0]) + 1];
-	int pid_off = m->nr_kmem ? field_offset(m->kmem[0].data, "common_pid") : 4;
+	int pid_off = m->sys[0].nr ?
+		      field_offset(m->sys[0].blobs[0].data, "common_pid") : 4;
 	struct kmt_hash_set pids;
 	struct stat st;
 	size_t nopt = 0;
@@ -1268,7 +1322,8 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	}
 
 	for (i = 0; i < (int)r->nr_enabled; i++)
-		ids[i] = kmt_rec_event_id(r->enabled[i]);
+		ids[i] = kmt_rec_event_id(r->enabled[i]->system,
+					  r->enabled[i]->name);
 	ids[i] = -1;
 	for (i = 0; i < r->nr_cpus; i++)
 		count_pages(r, r->cpus[i].fd, sizes[i], ids, pid_off, &pids,
@@ -1285,18 +1340,26 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	h.header_page.len = m->header_page_len;
 	h.header_event.data = m->header_event;
 	h.header_event.len = m->header_event_len;
-	h.ftrace_formats = m->ftrace;
-	h.nr_ftrace_formats = m->nr_ftrace;
-	kmem.name = "kmem";
-	kmem_fmts = calloc(m->nr_kmem ? m->nr_kmem : 1, sizeof(*kmem_fmts));
-	if (!kmem_fmts) {
-		ret = rec_error(r, ENOMEM, "out of memory");
-		goto out;
+	h.ftrace_formats = m->ftrace.blobs;
+	h.nr_ftrace_formats = m->ftrace.nr;
+	h.systems = systems;
+	for (i = 0; i < KMT_REC_NR_SYSTEMS; i++) {
+		struct kmt_tdw_system *sys = &systems[h.nr_systems];
+
+		fmts[i] = calloc(m->sys[i].nr ? m->sys[i].nr : 1,
+				 sizeof(*fmts[i]));
+		if (!fmts[i]) {
+			ret = rec_error(r, ENOMEM, "out of memory");
+			goto out;
+		}
+		sys->name = kmt_rec_systems[i];
+		sys->formats = fmts[i];
+		sys->nr_formats = enabled_formats(r, &m->sys[i],
+						  kmt_rec_systems[i], fmts[i]);
+		/* kmem always: readers look for its formats */
+		if (sys->nr_formats || !i)
+			h.nr_systems++;
 	}
-	kmem.formats = kmem_fmts;
-	kmem.nr_formats = enabled_formats(r, m, kmem_fmts);
-	h.systems = &kmem;
-	h.nr_systems = 1;
 	h.kallsyms.data = m->kallsyms.buf;
 	h.kallsyms.len = m->kallsyms.len;
 	h.printk_formats.data = m->printk;
@@ -1392,7 +1455,8 @@ out:
 	free(cpustat);
 	free(sizes);
 	free(opts);
-	free(kmem_fmts);
+	for (i = 0; i < KMT_REC_NR_SYSTEMS; i++)
+		free(fmts[i]);
 	kmt_sb_release(&cmdlines);
 	kmt_sb_release(&tgids);
 	kmt_hash_set_free(&pids);
@@ -1417,9 +1481,14 @@ void kmt_rec_free(struct kmt_rec *r)
 	r->cpus = NULL;
 	if (r->inst) {
 		tracefs_trace_off(r->inst);
-		if (r->stacks)
-			tracefs_event_file_write(r->inst, "kmem", "mm_page_alloc",
-						 "trigger", "!stacktrace");
+		for (i = 0; r->stacks && i < (int)r->nr_enabled; i++) {
+			if (r->enabled[i]->stack)
+				tracefs_event_file_write(r->inst,
+							 r->enabled[i]->system,
+							 r->enabled[i]->name,
+							 "trigger",
+							 "!stacktrace");
+		}
 		tracefs_instance_destroy(r->inst);
 		tracefs_instance_free(r->inst);
 		r->inst = NULL;

@@ -28,27 +28,40 @@ enum kmt_rec_group {
 	KMT_REC_PAGE	 = 1 << 1,
 	KMT_REC_PCPU	 = 1 << 2,
 	KMT_REC_EXTFRAG = 1 << 3,
+	KMT_REC_PERCPU	 = 1 << 4,	/* the percpu allocator */
+	KMT_REC_VMALLOC = 1 << 5,
 };
+
+/* what is recorded unless the options choose */
+#define KMT_REC_DEFAULT_GROUPS	(KMT_REC_SLAB | KMT_REC_PAGE |		\
+				 KMT_REC_PERCPU | KMT_REC_VMALLOC)
 
 struct kmt_rec_event {
-	const char *name;	/* kmem:<name> */
+	const char *system;	/* kmem, percpu, vmalloc */
+	const char *name;	/* <system>:<name> */
 	unsigned int group;
 	int legacy;		/* only old kernels have it: skip silently */
+	int stack;		/* -g adds a stacktrace trigger to it */
 };
 
-/* every kmem tracepoint kmemtrace records, in the order it enables them */
+/* every tracepoint kmemtrace records, in the order it enables them */
 extern const struct kmt_rec_event kmt_rec_events[];
 extern const unsigned int kmt_rec_nr_events;
+
+/* the tracefs systems of kmt_rec_events, kmem first */
+#define KMT_REC_NR_SYSTEMS 3
+extern const char *const kmt_rec_systems[KMT_REC_NR_SYSTEMS];
 
 /* why tracing cannot start here, as -errno with a message */
 int kmt_rec_check_access(char *err, size_t errlen);
 
-/* the tracefs id of kmem:<name>, or -errno */
-int kmt_rec_event_id(const char *name);
+/* the tracefs id of <system>:<name>, or -errno */
+int kmt_rec_event_id(const char *system, const char *name);
 
 struct kmt_rec_config {
-	unsigned int groups;		/* enum kmt_rec_group; 0: slab+page */
-	int stacks;			/* kernel stack with each page alloc */
+	unsigned int groups;		/* enum kmt_rec_group; 0: the default */
+	int stacks;			/* kernel stack with each page, percpu
+					 * and vmalloc alloc */
 	unsigned int buffer_kb;		/* per CPU; 0: the default */
 	const char *output;		/* the trace.dat to write; "-": stdout */
 	const char *tmpdir;		/* a stream's pages wait here; NULL: /tmp */
@@ -82,7 +95,7 @@ struct kmt_rec_cpu {
 };
 
 struct kmt_rec_result {
-	uint64_t events;		/* kmem events in the file */
+	uint64_t events;		/* our events in the file */
 	uint64_t other;			/* other events: the stacks of -g */
 	uint64_t lost;			/* overrun, dropped, unread: all CPUs */
 	uint64_t bytes;			/* size of the output file */
@@ -101,9 +114,10 @@ struct kmt_rec {
 	unsigned int buffer_kb;		/* per CPU, as set */
 	int nr_cpus;
 	struct kmt_rec_cpu *cpus;
-	const char *enabled[32];	/* event names turned on */
+	const struct kmt_rec_event *enabled[32];	/* turned on */
 	unsigned int nr_enabled;
-	const char *missing[32];	/* asked for, absent from this kernel */
+	/* asked for, absent from this kernel */
+	const struct kmt_rec_event *missing[32];
 	unsigned int nr_missing;
 	int stacks;
 	int no_kallsyms;

@@ -15,12 +15,13 @@
 #define NR_INTERVALS 3
 
 static const char *const fix_names[NR_FIX] = {
-	"kmalloc", "kmem_cache_alloc", "kfree", "kmem_cache_free",
-	"mm_page_alloc", "mm_page_free", "mm_page_free_batched",
-	"mm_page_alloc_zone_locked", "mm_page_pcpu_drain",
-	"mm_page_alloc_extfrag", "mm_calculate_totalreserve_pages",
-	"mm_setup_per_zone_lowmem_reserve", "mm_setup_per_zone_wmarks",
-	"rss_stat",
+	"kmem:kmalloc", "kmem:kmem_cache_alloc", "kmem:kfree",
+	"kmem:kmem_cache_free",
+	"kmem:mm_page_alloc", "kmem:mm_page_free", "kmem:mm_page_free_batched",
+	"kmem:mm_page_alloc_zone_locked", "kmem:mm_page_pcpu_drain",
+	"kmem:mm_page_alloc_extfrag", "kmem:mm_calculate_totalreserve_pages",
+	"kmem:mm_setup_per_zone_lowmem_reserve", "kmem:mm_setup_per_zone_wmarks",
+	"kmem:rss_stat",
 };
 
 static const char fix_target[] = "sh -c 'echo \"hi\\there\"'";
