@@ -188,7 +188,8 @@ const struct kmt_missing *kmt_report_missing(struct kmt_report *r,
 
 		if (!(types & KMT_EV_BIT(t)))
 			continue;
-		m->events[m->nr_events] = kmt_report_printf(r, "kmem:%s",
+		m->events[m->nr_events] = kmt_report_printf(r, "%s:%s",
+							   kmt_ev_system(t),
 							   kmt_ev_type_name(t));
 		kmt_sb_addf(&text, "%s%s", !m->nr_events ? "" :
 			    (types >> t) & ~1U ? ", " : " or ",

@@ -43,6 +43,10 @@ const struct kmt_run_analysis kmt_run_analyses[] = {
 	  KMT_RUN_VIEW },
 	{ &kmt_analysis_profile, offsetof(struct kmt_run_want, profile),
 	  KMT_RUN_VIEW },
+	{ &kmt_analysis_percpu, offsetof(struct kmt_run_want, percpu),
+	  KMT_RUN_VIEW },
+	{ &kmt_analysis_vmalloc, offsetof(struct kmt_run_want, vmalloc),
+	  KMT_RUN_VIEW },
 };
 
 #define NR_ANALYSES (sizeof(kmt_run_analyses) / sizeof(kmt_run_analyses[0]))

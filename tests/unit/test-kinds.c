@@ -211,5 +211,71 @@ static void test_profile(void)
 	vf_free(&f);
 }
 
+static void test_percpu_view(void)
+{
+	const struct kmt_table *tab;
+	struct vf f;
+	struct kmt_event ev;
+
+	vf_init(&f);
+	vf_create(&f, &kmt_analysis_percpu);
+	feed(&f);
+	kmt_event_init(&ev);
+	ev.type = KMT_EV_PERCPU_FAIL;
+	ev.ts = 9000;
+	ev.bytes_req = 64;
+	vf_ev(&f, &ev);
+	vf_finish(&f);
+	tab = vf_table(&f, "percpu", "callsites");
+	CHECK_EQ_U64(tab->nrows, 1);
+	CHECK_STR(vf_s(tab, 0, "callsite"), "bpf_map_alloc_percpu+59");
+	CHECK_EQ_U64(vf_u(tab, 0, "allocs"), 3);
+	CHECK_EQ_U64(vf_u(tab, 0, "size"), 24);
+	CHECK_EQ_U64(vf_u(tab, 0, "bytes"), 48);
+	CHECK_EQ_U64(vf_u(tab, 0, "frees"), 1);
+	CHECK_EQ_U64(vf_u(tab, 0, "live_objects"), 2);
+	CHECK_EQ_U64(vf_u(tab, 0, "live_bytes"), 32);
+	CHECK_EQ_U64(vf_sum(&f, "percpu", "summary", "free_unknown"), 1);
+	CHECK_EQ_U64(vf_sum(&f, "percpu", "summary", "failures"), 1);
+	tab = vf_table(&f, "percpu", "failures");
+	CHECK_EQ_U64(vf_u(tab, 0, "size"), 64);
+	vf_free(&f);
+}
+
+static void test_vmalloc_view(void)
+{
+	const struct kmt_table *tab;
+	struct vf f;
+	size_t row;
+
+	vf_init(&f);
+	vf_create(&f, &kmt_analysis_vmalloc);
+	feed(&f);
+	vf_finish(&f);
+	tab = vf_table(&f, "vmalloc", "callers");
+	row = vf_row(tab, "caller", "__bpf_map_area_alloc+40");
+	CHECK_EQ_U64(vf_u(tab, row, "live_areas"), 1);
+	CHECK_EQ_U64(vf_u(tab, row, "bytes"), 12800000 + 4096);
+	row = vf_row(tab, "caller", "copy_process+80");
+	CHECK_EQ_U64(vf_u(tab, row, "allocs"), 2);
+	CHECK_EQ_U64(vf_u(tab, row, "failed"), 1);
+	CHECK_EQ_U64(vf_u(tab, row, "frees"), 1);
+	CHECK_EQ_U64(vf_u(tab, row, "live_areas"), 0);
+	CHECK_EQ_U64(vf_sum(&f, "vmalloc", "summary", "free_unknown"), 1);
+	vf_free(&f);
+
+	/* no stacks: one row, the callers not recorded */
+	vf_init(&f);
+	vf_create(&f, &kmt_analysis_vmalloc);
+	ev_vmap(&f, KMT_EV_VMAP_ALLOC, 10, 1, 0xffffc90000100000ULL, 8192, 0, 0);
+	vf_finish(&f);
+	tab = vf_table(&f, "vmalloc", "callers");
+	CHECK_EQ_U64(tab->nrows, 1);
+	CHECK_STR(vf_s(tab, 0, "caller"), "(no stack: record with -g)");
+	vf_renders(&f, "Callers found in the stacks: not recorded", NULL);
+	vf_free(&f);
+}
+
 KMT_TESTS(KMT_TEST(test_rules), KMT_TEST(test_leaks),
-	  KMT_TEST(test_old_percpu), KMT_TEST(test_profile))
+	  KMT_TEST(test_old_percpu), KMT_TEST(test_profile),
+	  KMT_TEST(test_percpu_view), KMT_TEST(test_vmalloc_view))
