@@ -45,7 +45,7 @@ int kmt_view_kinds_unrecorded(const struct kmt_session *s,
 
 int kmt_view_kind_shown(const struct kmt_session *s, enum kmt_view_kind_id k)
 {
-	return k == KMT_KIND_SLAB || k == KMT_KIND_PAGE || s->types_known ||
+	return k == KMT_KIND_SLAB || k == KMT_KIND_PAGE ||
 	       (kmt_session_types(s) & kmt_view_kinds[k].bits);
 }
 

@@ -77,9 +77,9 @@ int kmt_view_kinds_unrecorded(const struct kmt_session *s,
 /*
  * Whether a view shows kind k at all: slab and page always (their 0s or
  * "not recorded"); percpu and vmalloc, newer than most recordings, when
- * the recording has their events or lists its types (then "not
- * recorded" when it lacks them).  Text input that saw none has nothing
- * to say of them, so the views of older inputs stay as they were.
+ * the recording has their events or lists them among its types, so
+ * that the views of recordings made before them stay as they were
+ * (--percpu and --vmalloc themselves say "not recorded").
  */
 int kmt_view_kind_shown(const struct kmt_session *s, enum kmt_view_kind_id k);
 
