@@ -38,6 +38,7 @@ static const char *const report_usage[] = {
 	"                 [--live] [--time A,B] [--json | --csv] [-o FILE] [--threads N] [[-i] FILE]",
 	"kmemtrace report [--leaks [--older-than D]] [--errors [--all-findings]] [--procs [--by comm]] [--pcpu]",
 	"                 [--extfrag] [--caches] [--sizes] [--lifetimes] [--timeline [--step D]]",
+	"                 [--percpu] [--vmalloc] [--profile]",
 	"                 [--pid LIST] [--comm LIST] [--cpu LIST] [--time A,B] ... [[-i] FILE]",
 	NULL,
 };
@@ -289,6 +290,12 @@ int cmd_report(int argc, char **argv)
 			   "timeline, extfrag: the step (default: the span / 50, rounded)"),
 		OPT_INT(0, "top", &spec.opts.top, "n", 1, INT_MAX,
 			"timeline: callsites drawn (default 10)"),
+		OPT_BOOL(0, "percpu", &spec.want.percpu,
+			 "percpu allocator (not --pcpu's lists) per callsite: bytes "
+			 "per CPU and in all, live at the end, failures by size"),
+		OPT_BOOL(0, "vmalloc", &spec.want.vmalloc,
+			 "vmalloc areas per caller (the first frame outside vmalloc: "
+			 "record with -g), live at the end, failures, lazy purges"),
 		OPT_BOOL(0, "profile", &spec.want.profile,
 			 "allocations by stack, process and cache, with what is live "
 			 "at the end: what --format pprof and folded draw"),

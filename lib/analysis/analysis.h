@@ -87,6 +87,8 @@ extern const struct kmt_analysis_ops kmt_analysis_sizes;
 extern const struct kmt_analysis_ops kmt_analysis_lifetimes;
 extern const struct kmt_analysis_ops kmt_analysis_timeline;
 extern const struct kmt_analysis_ops kmt_analysis_profile;
+extern const struct kmt_analysis_ops kmt_analysis_percpu;
+extern const struct kmt_analysis_ops kmt_analysis_vmalloc;
 
 /* the symbol of addr as "name+off" (hex offset), or "0x..." */
 const char *kmt_analysis_sym(struct kmt_session *s, struct kmt_report *r,

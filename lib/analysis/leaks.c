@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --leaks: what is still allocated at the end of the recording (or of the
- * --time window), slab objects and page blocks alike, grouped by callsite
+ * --time window), slab objects, page blocks, percpu objects and vmalloc
+ * areas alike, grouped by callsite
  * and, where the recording has stacks, by stack, with how long it has
  * been alive.  Objects freed in the recording but allocated before it
  * began never enter the live table, so they are not leaks.
@@ -10,6 +11,7 @@
  * live table (live.h), which holds the allocation time of every object.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +30,8 @@
 struct leak_key {
 	uint64_t callsite;
 	uint32_t stack;		/* 0 in the callsite table */
-	uint32_t type;		/* KMT_EV_KMALLOC / _CACHE_ALLOC / _PAGE_ALLOC;
-				 * both slab types are KMT_EV_KMALLOC here */
+	uint32_t type;		/* the kind's allocation type (views.h): both
+				 * slab types are KMT_EV_KMALLOC here */
 };
 
 struct leak_row {
@@ -42,6 +44,7 @@ struct leak_row {
 	uint32_t cache;		/* of the first object met */
 	uint32_t kmalloc_size;	/* the same, for kmalloc objects */
 	int accounted;
+	uint64_t no_bytes;	/* percpu objects of a size not recorded */
 };
 
 struct leaks_ctx {
@@ -161,44 +164,62 @@ static int add_to(struct kmt_rows *rows, const struct leak_key *k,
 	}
 	row->count++;
 	row->bytes += bytes;
+	row->no_bytes += !!(o->flags & KMT_LIVE_NO_BYTES);
 	row->sum_age += (double)age;
 	return 0;
 }
 
+/* where each kind's totals go: count, bytes, and those of the shown */
+static void kind_totals(struct kmt_leaks_totals *t, enum kmt_view_kind_id k,
+			uint64_t *out[4])
+{
+	switch (k) {
+	case KMT_KIND_PAGE:
+		out[0] = &t->pages, out[1] = &t->page_bytes;
+		out[2] = &t->shown_pages, out[3] = &t->shown_page_bytes;
+		break;
+	case KMT_KIND_PERCPU:
+		out[0] = &t->percpu, out[1] = &t->percpu_bytes;
+		out[2] = &t->shown_percpu, out[3] = &t->shown_percpu_bytes;
+		break;
+	case KMT_KIND_VMALLOC:
+		out[0] = &t->vmaps, out[1] = &t->vmalloc_bytes;
+		out[2] = &t->shown_vmaps, out[3] = &t->shown_vmalloc_bytes;
+		break;
+	default:
+		out[0] = &t->objects, out[1] = &t->slab_bytes;
+		out[2] = &t->shown_objects, out[3] = &t->shown_slab_bytes;
+		break;
+	}
+}
+
 static int collect(struct leaks_ctx *c, const struct kmt_live_objs *h,
-		   uint64_t end)
+		   enum kmt_view_kind_id kind, uint64_t end)
 {
 	struct kmt_live *l = c->live.l;
 	struct kmt_live_obj *o;
+	uint64_t *tot[4];
 	size_t it = 0;
 
+	kind_totals(&c->t, kind, tot);
 	while (kmt_live_objs_next(h, &it, NULL, &o)) {
 		uint64_t bytes = kmt_live_obj_bytes(l, o);
 		uint64_t age = end > o->ts ? end - o->ts : 0;
-		int page = o->type == KMT_EV_PAGE_ALLOC;
 		struct leak_key k;
 
 		if (!(o->flags & KMT_LIVE_PASS))
 			continue;
-		if (page) {
-			c->t.pages++;
-			c->t.page_bytes += bytes;
-		} else {
-			c->t.objects++;
-			c->t.slab_bytes += bytes;
-		}
+		(*tot[0])++;
+		*tot[1] += bytes;
+		if (o->flags & KMT_LIVE_NO_BYTES)
+			c->t.percpu_no_bytes++;
 		if (age < c->opts.older_than)
 			continue;
-		if (page) {
-			c->t.shown_pages++;
-			c->t.shown_page_bytes += bytes;
-		} else {
-			c->t.shown_objects++;
-			c->t.shown_slab_bytes += bytes;
-		}
+		(*tot[2])++;
+		*tot[3] += bytes;
 		memset(&k, 0, sizeof(k));
 		k.callsite = o->callsite;
-		k.type = page ? KMT_EV_PAGE_ALLOC : KMT_EV_KMALLOC;
+		k.type = kmt_view_kinds[kind].alloc;
 		if (add_to(&c->sites, &k, o, bytes, age))
 			return -ENOMEM;
 		if (!o->stack)
@@ -221,15 +242,46 @@ static const struct kmt_col leak_cols[] = {
 	{ "cache", "Cache", KMT_V_STR, KMT_COL_LEFT },
 	{ "callsite", "Callsite", KMT_V_STR, KMT_COL_LEFT },
 	{ "address", "Address", KMT_V_HEX, KMT_COL_NO_TEXT },
+	/* bytes: of percpu objects whose kernel did not say */
+	{ "absent", "", KMT_V_U64, KMT_COL_ABSENT },
 	{ "stack", "Stack", KMT_V_STR, KMT_COL_LEFT },
 };
 
-/* the summary's lines of each kind, [0] slab, [1] page */
-static const char *const kind_keys[2][4] = {
+#define COL_BYTES	2
+#define COL_ABSENT	9
+#define COL_STACK	10
+
+/* the summary's lines of each kind, by enum kmt_view_kind_id */
+static const char *const kind_keys[KMT_NR_KINDS][4] = {
 	{ "slab_objects", "slab_bytes", "older_slab_objects",
 	  "older_slab_bytes" },
 	{ "page_blocks", "page_bytes", "older_page_blocks",
 	  "older_page_bytes" },
+	{ "percpu_objects", "percpu_bytes", "older_percpu_objects",
+	  "older_percpu_bytes" },
+	{ "vmalloc_areas", "vmalloc_bytes", "older_vmalloc_areas",
+	  "older_vmalloc_bytes" },
+};
+
+/* and their labels in text */
+static const char *const kind_labels[KMT_NR_KINDS][4] = {
+	{ "Slab objects outstanding:", "Slab bytes outstanding:",
+	  "Slab objects that old:", "Slab bytes that old:" },
+	{ "Page blocks outstanding:", "Page bytes outstanding:",
+	  "Page blocks that old:", "Page bytes that old:" },
+	{ "Percpu objects outstanding:",
+	  "Percpu bytes outstanding (all CPUs' copies):",
+	  "Percpu objects that old:", "Percpu bytes that old:" },
+	{ "Vmalloc areas outstanding:",
+	  "Vmalloc bytes outstanding (with guard pages):",
+	  "Vmalloc areas that old:", "Vmalloc bytes that old:" },
+};
+
+/* percpu allocations of kernels before 6.0 say the size for one CPU only */
+static const struct kmt_missing percpu_no_bytes = {
+	.known = 1,
+	.what = "size of all CPUs' copies in its percpu events (kernels "
+		"before 6.0 give one CPU's)",
 };
 
 /*
@@ -239,7 +291,7 @@ static const char *const kind_keys[2][4] = {
 static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 		     struct kmt_rows *rows, const char *key,
 		     const char *title, int with_stack,
-		     const struct kmt_missing *const unrec[2])
+		     const struct kmt_missing *const unrec[KMT_NR_KINDS])
 {
 	size_t i, n = rows->nr;
 	struct kmt_table *t;
@@ -259,7 +311,7 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 
 		if (!v)
 			return -ENOMEM;
-		v[0].str = row->k.type == KMT_EV_PAGE_ALLOC ? "page" : "slab";
+		v[0].str = kmt_view_kind(row->k.type);
 		v[1].u = row->count;
 		v[2].u = row->bytes;
 		v[3].u = row->min_age;
@@ -276,12 +328,15 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 		v[7].str = kmt_analysis_sym(c->s, r, row->k.callsite,
 					    c->opts.raw_ip);
 		v[8].u = kmt_view_addr(row->k.callsite);
+		if (row->no_bytes)
+			v[COL_ABSENT].u = 1ULL << COL_BYTES;
 		if (with_stack) {
-			v[9].str = kmt_view_stack(c->s, r, row->k.stack,
-						  row->k.callsite,
-						  c->opts.raw_ip);
+			v[COL_STACK].str = kmt_view_stack(c->s, r,
+							  row->k.stack,
+							  row->k.callsite,
+							  c->opts.raw_ip);
 			/* out of memory for the stack: no table, not a stub */
-			if (!v[9].str)
+			if (!v[COL_STACK].str)
 				return -ENOMEM;
 		}
 	}
@@ -291,18 +346,33 @@ static int add_table(struct leaks_ctx *c, struct kmt_report *r,
 
 static int leaks_finish(void *ctx, struct kmt_report *r)
 {
+	static const size_t live_of[KMT_NR_KINDS] = {
+		[KMT_KIND_SLAB] = offsetof(struct kmt_live, slab),
+		[KMT_KIND_PAGE] = offsetof(struct kmt_live, page),
+		[KMT_KIND_PERCPU] = offsetof(struct kmt_live, percpu),
+		[KMT_KIND_VMALLOC] = offsetof(struct kmt_live, vmalloc),
+	};
 	struct leaks_ctx *c = ctx;
 	struct kmt_live *l = c->live.l;
 	const struct kmt_leaks_totals *t = &c->t;
-	const struct kmt_missing *unrec[2];
+	const struct kmt_missing *unrec[KMT_NR_KINDS];
 	struct kmt_summary *s;
-	size_t k;
+	int shown[KMT_NR_KINDS];
+	uint64_t *tot[4];
+	size_t k, j;
 	int err = 0;
 
 	memset(&c->t, 0, sizeof(c->t));
 	c->t.end_ts = kmt_live_end_ts(l);
-	if (collect(c, &l->slab, t->end_ts) || collect(c, &l->page, t->end_ts) ||
-	    kmt_view_kinds_unrecorded(c->s, r, unrec))
+	for (k = 0; k < KMT_NR_KINDS; k++) {
+		const struct kmt_live_objs *h = (const void *)
+						((char *)l + live_of[k]);
+
+		if (collect(c, h, (enum kmt_view_kind_id)k, t->end_ts))
+			return -ENOMEM;
+		shown[k] = kmt_view_kind_shown(c->s, (enum kmt_view_kind_id)k);
+	}
+	if (kmt_view_kinds_unrecorded(c->s, r, unrec))
 		return -ENOMEM;
 
 	if (add_table(c, r, &c->sites, "callsites",
@@ -326,14 +396,12 @@ static int leaks_finish(void *ctx, struct kmt_report *r)
 
 		err |= kmt_summary_add(s, &it);
 	}
-	err |= kmt_summary_u64(s, "Slab objects outstanding:", "slab_objects",
-			       t->objects);
-	err |= kmt_summary_u64(s, "Slab bytes outstanding:", "slab_bytes",
-			       t->slab_bytes);
-	err |= kmt_summary_u64(s, "Page blocks outstanding:", "page_blocks",
-			       t->pages);
-	err |= kmt_summary_u64(s, "Page bytes outstanding:", "page_bytes",
-			       t->page_bytes);
+	for (k = 0; k < KMT_NR_KINDS; k++) {
+		kind_totals(&c->t, (enum kmt_view_kind_id)k, tot);
+		for (j = 0; shown[k] && j < 2; j++)
+			err |= kmt_summary_u64(s, kind_labels[k][j],
+					       kind_keys[k][j], *tot[j]);
+	}
 	if (c->opts.older_than) {
 		struct kmt_sum_item it = {
 			.kind = KMT_SUM_VALUE, .label = "Shown: alive at least",
@@ -342,18 +410,23 @@ static int leaks_finish(void *ctx, struct kmt_report *r)
 		};
 
 		err |= kmt_summary_add(s, &it);
-		err |= kmt_summary_u64(s, "Slab objects that old:",
-				       "older_slab_objects", t->shown_objects);
-		err |= kmt_summary_u64(s, "Slab bytes that old:",
-				       "older_slab_bytes", t->shown_slab_bytes);
-		err |= kmt_summary_u64(s, "Page blocks that old:",
-				       "older_page_blocks", t->shown_pages);
-		err |= kmt_summary_u64(s, "Page bytes that old:",
-				       "older_page_bytes", t->shown_page_bytes);
+		for (k = 0; k < KMT_NR_KINDS; k++) {
+			kind_totals(&c->t, (enum kmt_view_kind_id)k, tot);
+			for (j = 2; shown[k] && j < 4; j++)
+				err |= kmt_summary_u64(s, kind_labels[k][j],
+						       kind_keys[k][j],
+						       *tot[j]);
+		}
 	}
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < KMT_NR_KINDS; k++)
 		kmt_summary_mark_unrecorded(s, kind_keys[k],
 					    KMT_NCOLS(kind_keys[k]), unrec[k]);
+	if (t->percpu_no_bytes && !unrec[KMT_KIND_PERCPU]) {
+		kmt_summary_mark_unrecorded(s, &kind_keys[KMT_KIND_PERCPU][1],
+					    1, &percpu_no_bytes);
+		kmt_summary_mark_unrecorded(s, &kind_keys[KMT_KIND_PERCPU][3],
+					    1, &percpu_no_bytes);
+	}
 	return err ? -ENOMEM : 0;
 }
 
@@ -366,7 +439,8 @@ void kmt_leaks_get_totals(const void *ctx, struct kmt_leaks_totals *out)
 
 const struct kmt_analysis_ops kmt_analysis_leaks = {
 	.name = "leaks",
-	.needs = KMT_EV_SLAB_BITS | KMT_EV_PAGE_BITS,
+	.needs = KMT_EV_SLAB_BITS | KMT_EV_PAGE_BITS | KMT_EV_PERCPU_BITS |
+		 KMT_EV_VMALLOC_BITS,
 	.create = leaks_create,
 	.on_event = leaks_on_event,
 	.finish = leaks_finish,

@@ -16,6 +16,15 @@ struct kmt_leaks_totals {
 	uint64_t shown_pages;
 	uint64_t shown_page_bytes;
 	uint64_t with_stack;	/* shown objects that have a stack */
+	uint64_t percpu;	/* percpu objects outstanding */
+	uint64_t percpu_bytes;	/* all CPUs' copies */
+	uint64_t percpu_no_bytes; /* of them, of a size not recorded */
+	uint64_t vmaps;		/* vmalloc areas outstanding */
+	uint64_t vmalloc_bytes;
+	uint64_t shown_percpu;
+	uint64_t shown_percpu_bytes;
+	uint64_t shown_vmaps;
+	uint64_t shown_vmalloc_bytes;
 };
 
 void kmt_leaks_get_totals(const void *ctx, struct kmt_leaks_totals *out);

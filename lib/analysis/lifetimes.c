@@ -105,7 +105,9 @@ static int lifetimes_on_event(void *ctx, const struct kmt_event *ev)
 	if (ret <= 0)
 		return ret;
 	st = &c->live.l->step;
-	if (st->what != KMT_LIVE_FREE)
+	/* slab and page lifetimes: percpu and vmalloc have views of their own */
+	if (st->what != KMT_LIVE_FREE ||
+	    (!kmt_ev_is_slab(ev->type) && !kmt_ev_is_page(ev->type)))
 		return 0;
 	ns = ev->ts > st->prev.ts ? ev->ts - st->prev.ts : 0;
 	page = st->prev.type == KMT_EV_PAGE_ALLOC;
@@ -238,7 +240,7 @@ static int cmp_sites(const void *a, const void *b)
 }
 
 static int site_table(struct lifetimes_ctx *c, struct kmt_report *r,
-		      const struct kmt_missing *const unrec[2])
+		      const struct kmt_missing *const unrec[KMT_NR_KINDS])
 {
 	struct kmt_sort_chain chain = { .tiebreak = cmp_sites };
 	struct kmt_rows *rows = &c->sites;
@@ -305,7 +307,7 @@ static int summary_lines(struct kmt_summary *s, const char *what,
 static int lifetimes_finish(void *ctx, struct kmt_report *r)
 {
 	struct lifetimes_ctx *c = ctx;
-	const struct kmt_missing *unrec[2];
+	const struct kmt_missing *unrec[KMT_NR_KINDS];
 	struct kmt_summary *s;
 	int err = 0;
 

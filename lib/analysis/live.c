@@ -21,6 +21,8 @@ void kmt_live_init(struct kmt_live *l, struct kmt_session *s)
 	l->s = s;
 	kmt_live_objs_init(&l->slab);
 	kmt_live_objs_init(&l->page);
+	kmt_live_objs_init(&l->percpu);
+	kmt_live_objs_init(&l->vmalloc);
 	kmt_callsite_cache_init(&l->callsites);
 }
 
@@ -28,6 +30,8 @@ void kmt_live_free(struct kmt_live *l)
 {
 	kmt_live_objs_free(&l->slab);
 	kmt_live_objs_free(&l->page);
+	kmt_live_objs_free(&l->percpu);
+	kmt_live_objs_free(&l->vmalloc);
 	kmt_callsite_cache_free(&l->callsites);
 }
 
@@ -59,6 +63,20 @@ static void obj_from(struct kmt_live_obj *o, const struct kmt_event *ev,
 		o->flags |= KMT_LIVE_ACCOUNTED;
 }
 
+/* the fields that mean other things for percpu objects and vmap areas */
+static void other_obj_from(struct kmt_live_obj *o, const struct kmt_event *ev)
+{
+	if (ev->type == KMT_EV_PERCPU_ALLOC) {
+		o->cache = ev->bytes_req > UINT32_MAX ? UINT32_MAX :
+			   (uint32_t)ev->bytes_req;
+		if (!ev->bytes_alloc)
+			o->flags |= KMT_LIVE_NO_BYTES;
+	} else {
+		o->bytes_alloc = (uint32_t)ev->bytes_alloc;
+		o->cache = (uint32_t)(ev->bytes_alloc >> 32);
+	}
+}
+
 static int on_alloc(struct kmt_live *l, struct kmt_live_objs *h,
 		    const struct kmt_event *ev, uint64_t bytes)
 {
@@ -67,8 +85,8 @@ static int on_alloc(struct kmt_live *l, struct kmt_live_objs *h,
 	int is_new;
 
 	st->pass = passes(l, ev);
-	if ((h == &l->slab && !ev->ptr) ||
-	    (h == &l->page && ev->ptr == KMT_PFN_NONE)) {
+	if ((h == &l->page) ? ev->ptr == KMT_PFN_NONE :
+	    !ev->ptr || (ev->flags & KMT_EVF_FAILED)) {
 		st->what = KMT_LIVE_ALLOC_FAILED;
 		return 0;
 	}
@@ -82,6 +100,8 @@ static int on_alloc(struct kmt_live *l, struct kmt_live_objs *h,
 		st->prev = *o;
 	}
 	obj_from(o, ev, st->callsite, st->pass);
+	if (h == &l->percpu || h == &l->vmalloc)
+		other_obj_from(o, ev);
 	st->bytes = bytes;
 	return 0;
 }
@@ -111,7 +131,7 @@ static int on_free(struct kmt_live *l, struct kmt_live_objs *h,
 {
 	struct kmt_live_step *st = &l->step;
 
-	if (h == &l->slab && !ev->ptr) {
+	if (h != &l->page && !ev->ptr) {
 		st->what = KMT_LIVE_FREE_NULL;
 		st->pass = passes(l, ev);
 		return 0;
@@ -136,7 +156,7 @@ static int on_free(struct kmt_live *l, struct kmt_live_objs *h,
 int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev)
 {
 	struct kmt_live_step *st = &l->step;
-	int ret = 0;
+	int ret = 0, rule;
 
 	if (!l->nr_fed++ || ev->ts < l->first_ts)
 		l->first_ts = ev->ts;
@@ -145,14 +165,17 @@ int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev)
 	st->what = KMT_LIVE_OTHER;
 	st->bytes = 0;
 	if (kmt_ev_is_slab(ev->type) || !ev->stack ||
-	    (ev->flags & KMT_EVF_CALLSITE)) {
+	    (ev->flags & KMT_EVF_CALLSITE) ||
+	    (rule = kmt_callsite_rule_of(ev)) == KMT_CALLSITE_OWN) {
 		st->callsite = ev->call_site;
 	} else {
 		/* a page event's stack is often the one before it */
-		if (ev->stack != l->last_stack) {
+		if (ev->stack != l->last_stack || rule != l->last_rule) {
 			l->last_stack = ev->stack;
-			l->last_callsite = kmt_page_callsite(&l->callsites,
-							     l->s, ev->stack);
+			l->last_rule = rule;
+			l->last_callsite = kmt_stack_callsite(&l->callsites,
+							      l->s, ev->stack,
+							      rule);
 		}
 		st->callsite = l->last_callsite;
 	}
@@ -171,6 +194,18 @@ int kmt_live_feed(struct kmt_live *l, const struct kmt_event *ev)
 		break;
 	case KMT_EV_PAGE_FREE:
 		ret = on_free(l, &l->page, ev);
+		break;
+	case KMT_EV_PERCPU_ALLOC:
+		ret = on_alloc(l, &l->percpu, ev, ev->bytes_alloc);
+		break;
+	case KMT_EV_PERCPU_FREE:
+		ret = on_free(l, &l->percpu, ev);
+		break;
+	case KMT_EV_VMAP_ALLOC:
+		ret = on_alloc(l, &l->vmalloc, ev, ev->bytes_alloc);
+		break;
+	case KMT_EV_VMAP_FREE:
+		ret = on_free(l, &l->vmalloc, ev);
 		break;
 	default:
 		st->pass = passes(l, ev);

@@ -11,8 +11,9 @@
 #include "util/hash.h"
 
 /*
- * The live objects every view needs: slab objects by pointer and page
- * blocks by pfn, each with what its allocation said.  One tracker is fed
+ * The live objects every view needs: slab objects by pointer, page
+ * blocks by pfn, percpu objects by their percpu address and vmalloc
+ * areas by their start, each with what its allocation said.  One tracker is fed
  * every event once (by `report`'s dispatch, or by a view running alone)
  * and tells the views what the event did: which allocation a free
  * matched, which live object an allocation replaced.  Memory is the live
@@ -30,17 +31,25 @@ enum kmt_live_flags {
 	KMT_LIVE_ACCOUNTED	= 1 << 1, /* slab: memcg accounted */
 	KMT_LIVE_SPLIT		= 1 << 2, /* page: the rest of a block freed
 					   * at a smaller order */
+	KMT_LIVE_NO_BYTES	= 1 << 3, /* percpu: the kernel (before 6.0)
+					   * did not say what all CPUs'
+					   * copies take */
 };
 
 struct kmt_live_obj {
-	uint64_t callsite;	/* slab: call_site; page: from the stack */
+	uint64_t callsite;	/* slab, percpu: call_site; page, vmalloc:
+				 * from the stack */
 	uint64_t ts;		/* of the allocation */
-	uint32_t bytes_alloc;	/* slab only */
-	uint32_t cache;		/* interned cache name, 0 unknown */
+	uint32_t bytes_alloc;	/* slab; percpu: all CPUs' copies;
+				 * vmalloc: the low half of the size */
+	uint32_t cache;		/* slab: interned cache name, 0 unknown;
+				 * percpu: the size for one CPU; vmalloc:
+				 * the high half of the size */
 	uint32_t stack;		/* stack id, 0 none */
 	int32_t pid;
 	int16_t cpu;
-	uint8_t type;		/* KMT_EV_KMALLOC, _CACHE_ALLOC, _PAGE_ALLOC */
+	uint8_t type;		/* KMT_EV_KMALLOC, _CACHE_ALLOC, _PAGE_ALLOC,
+				 * _PERCPU_ALLOC, _VMAP_ALLOC */
 	int8_t order;		/* page only */
 	uint8_t flags;		/* enum kmt_live_flags */
 	int8_t migratetype;	/* page only */
@@ -88,8 +97,12 @@ struct kmt_live {
 	struct kmt_session *s;
 	struct kmt_live_objs slab;	/* by ptr */
 	struct kmt_live_objs page;	/* by pfn */
+	struct kmt_live_objs percpu;	/* by percpu address */
+	struct kmt_live_objs vmalloc;	/* by va_start */
 	struct kmt_callsite_cache callsites;
-	uint32_t last_stack;		/* the stack of the last page event */
+	uint32_t last_stack;		/* the stack of the last event whose
+					 * callsite is found in its stack */
+	int last_rule;			/* ... the rule that found it */
 	uint64_t last_callsite;		/* ... and its callsite */
 	struct kmt_filter *filter;	/* NULL: every event passes */
 	struct kmt_live_step step;	/* of the last event fed */
@@ -150,12 +163,17 @@ static inline int kmt_live_use_feed(struct kmt_live_use *u,
 	return u->l->step.pass;
 }
 
-/* bytes of a live object: slab bytes_alloc, page size << order */
+/*
+ * bytes of a live object: slab bytes_alloc, page size << order, percpu
+ * all CPUs' copies (0 when KMT_LIVE_NO_BYTES), vmalloc the area's size
+ */
 static inline uint64_t kmt_live_obj_bytes(const struct kmt_live *l,
 					  const struct kmt_live_obj *o)
 {
 	if (o->type == KMT_EV_PAGE_ALLOC)
 		return (uint64_t)l->s->page_size << (o->order & 63);
+	if (o->type == KMT_EV_VMAP_ALLOC)
+		return (uint64_t)o->cache << 32 | o->bytes_alloc;
 	return o->bytes_alloc;
 }
 

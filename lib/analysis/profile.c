@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The allocation profile: every allocation counted by where it came from
- * (its stack, or its callsite when the recording has no stacks), which
+ * (its stack, or its callsite when the recording has no stacks), of each
+ * kind (slab, page, percpu, vmalloc), which
  * process made it and what it took (cache, kmalloc size, page order),
  * with what was still allocated at the end.  It is what profilers read:
  * the pprof, folded and html renderers draw it, the four values being
@@ -154,7 +155,7 @@ static void key_of(struct prof_key *k, uint64_t callsite, uint32_t stack,
 	k->type = (uint16_t)type;
 	if (type == KMT_EV_PAGE_ALLOC) {
 		k->order = (int16_t)order;
-	} else {
+	} else if (kmt_ev_is_slab(type)) {
 		k->cache = cache;
 		/* a kmalloc's cache is its size class when unnamed */
 		if (!cache)
@@ -371,7 +372,8 @@ static int profile_finish(void *ctx, struct kmt_report *r)
 	size_t i, v;
 	int err = 0;
 
-	if (add_inuse(c, &l->slab) || add_inuse(c, &l->page))
+	if (add_inuse(c, &l->slab) || add_inuse(c, &l->page) ||
+	    add_inuse(c, &l->percpu) || add_inuse(c, &l->vmalloc))
 		return -ENOMEM;
 	t = kmt_report_add_table(r, "profile", "samples",
 				 "PROFILE: allocations by stack, process and cache",
@@ -398,7 +400,7 @@ static int profile_finish(void *ctx, struct kmt_report *r)
 		val[0].str = kmt_view_kind(row->k.type);
 		val[1].str = comm ? comm : "";
 		val[2].s = row->k.pid;
-		if (page)
+		if (!kmt_ev_is_slab(row->k.type))
 			val[3].str = "";
 		else if (row->k.cache)
 			val[3].str = kmt_strtab_get(&c->s->strs, row->k.cache);

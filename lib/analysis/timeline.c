@@ -294,6 +294,9 @@ static int timeline_on_event(void *ctx, const struct kmt_event *ev)
 		return ret;
 	if (advance(c, ev->ts))
 		return -ENOMEM;
+	/* its series are slab's and page's */
+	if (!kmt_ev_is_slab(ev->type) && !kmt_ev_is_page(ev->type))
+		return 0;
 	st = &c->live.l->step;
 	switch (st->what) {
 	case KMT_LIVE_ALLOC_OVER:
@@ -415,7 +418,7 @@ static int series_table(struct timeline_ctx *c, struct kmt_report *r,
 }
 
 static int sites_table(struct timeline_ctx *c, struct kmt_report *r,
-		       size_t top, const struct kmt_missing *const unrec[2])
+		       size_t top, const struct kmt_missing *const unrec[KMT_NR_KINDS])
 {
 	struct kmt_table *t;
 	size_t j;
@@ -449,7 +452,7 @@ static int timeline_finish(void *ctx, struct kmt_report *r)
 	struct timeline_ctx *c = ctx;
 	size_t top = c->opts.top > 0 ? (size_t)c->opts.top : DEFAULT_TOP;
 	uint64_t end = kmt_live_end_ts(c->live.l);
-	const struct kmt_missing *unrec[2];
+	const struct kmt_missing *unrec[KMT_NR_KINDS];
 	struct kmt_summary *s;
 	size_t m, i, p;
 	int err = 0;

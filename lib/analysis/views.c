@@ -16,27 +16,41 @@ uint64_t kmt_view_addr(uint64_t addr)
 	return addr >= KMT_SYNTH_BASE && addr < 0x8000000000000000ULL ? 0 : addr;
 }
 
+const struct kmt_view_kind_def kmt_view_kinds[KMT_NR_KINDS] = {
+	[KMT_KIND_SLAB]	   = { "slab", KMT_EV_SLAB_BITS, KMT_EV_KMALLOC },
+	[KMT_KIND_PAGE]	   = { "page", KMT_EV_PAGE_BITS, KMT_EV_PAGE_ALLOC },
+	[KMT_KIND_PERCPU]  = { "percpu", KMT_EV_PERCPU_BITS,
+			       KMT_EV_PERCPU_ALLOC },
+	[KMT_KIND_VMALLOC] = { "vmalloc", KMT_EV_VMALLOC_BITS,
+			       KMT_EV_VMAP_ALLOC },
+};
+
 const char *kmt_view_kind(unsigned int type)
 {
-	return kmt_ev_is_slab(type) ? "slab" : "page";
+	return kmt_view_kinds[kmt_view_kind_of(type)].name;
 }
 
 int kmt_view_kinds_unrecorded(const struct kmt_session *s,
 			      struct kmt_report *r,
-			      const struct kmt_missing *unrec[2])
+			      const struct kmt_missing *unrec[KMT_NR_KINDS])
 {
-	static const uint32_t kinds[2] = { KMT_EV_SLAB_BITS, KMT_EV_PAGE_BITS };
 	size_t k;
 
-	for (k = 0; k < 2; k++)
-		unrec[k] = kmt_report_unrecorded(r, kinds[k],
+	for (k = 0; k < KMT_NR_KINDS; k++)
+		unrec[k] = kmt_report_unrecorded(r, kmt_view_kinds[k].bits,
 						 kmt_session_types(s),
 						 s->types_known);
 	return r->oom ? -ENOMEM : 0;
 }
 
+int kmt_view_kind_shown(const struct kmt_session *s, enum kmt_view_kind_id k)
+{
+	return k == KMT_KIND_SLAB || k == KMT_KIND_PAGE ||
+	       (kmt_session_types(s) & kmt_view_kinds[k].bits);
+}
+
 int kmt_view_mark_kind_rows(struct kmt_table *t,
-			    const struct kmt_missing *const unrec[2])
+			    const struct kmt_missing *const unrec[KMT_NR_KINDS])
 {
 	if (kmt_table_mark_kind_unrecorded(t, "kind", "slab", unrec[0]) ||
 	    kmt_table_mark_kind_unrecorded(t, "kind", "page", unrec[1]))

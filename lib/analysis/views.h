@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event/event.h"
 #include "report/sort.h"
 
 struct kmt_rows;
@@ -28,31 +29,71 @@ struct kmt_session;
  */
 uint64_t kmt_view_addr(uint64_t addr);
 
-/* "slab" or "page" for an event or live-object type */
+/*
+ * The kinds of memory the views tell apart, each with the events that
+ * record it: slab objects, page blocks, percpu objects (the percpu
+ * allocator, not the page allocator's per-CPU lists) and vmalloc areas.
+ */
+enum kmt_view_kind_id {
+	KMT_KIND_SLAB,
+	KMT_KIND_PAGE,
+	KMT_KIND_PERCPU,
+	KMT_KIND_VMALLOC,
+	KMT_NR_KINDS
+};
+
+struct kmt_view_kind_def {
+	const char *name;	/* "slab", "page", "percpu", "vmalloc" */
+	uint32_t bits;		/* its events (KMT_EV_BIT) */
+	unsigned int alloc;	/* its allocation's event type */
+};
+
+extern const struct kmt_view_kind_def kmt_view_kinds[KMT_NR_KINDS];
+
+/* the kind of an event or live-object type */
+static inline enum kmt_view_kind_id kmt_view_kind_of(unsigned int type)
+{
+	return kmt_ev_is_slab(type) ? KMT_KIND_SLAB :
+	       kmt_ev_is_percpu(type) ? KMT_KIND_PERCPU :
+	       kmt_ev_is_vmalloc(type) ? KMT_KIND_VMALLOC : KMT_KIND_PAGE;
+}
+
+/* "slab", "page", "percpu" or "vmalloc" for an event or live-object type */
 const char *kmt_view_kind(unsigned int type);
 
 struct kmt_missing;
 
 /*
- * The views of slab objects and page blocks alike (--leaks, --lifetimes,
- * --timeline) on a recording of one kind only: what to say of the slab
- * (unrec[0]) and page (unrec[1]) half in place of its numbers, NULL for
- * a kind recorded, whose 0s are true, or when the input cannot tell.
+ * The views of every kind alike (--leaks, --lifetimes, --timeline) on a
+ * recording of some kinds only: what to say of each kind's part
+ * (unrec[KMT_KIND_...]) in place of its numbers, NULL for a kind
+ * recorded, whose 0s are true, or when the input cannot tell.
  * 0, or -ENOMEM.
  */
 int kmt_view_kinds_unrecorded(const struct kmt_session *s,
 			      struct kmt_report *r,
-			      const struct kmt_missing *unrec[2]);
+			      const struct kmt_missing *unrec[KMT_NR_KINDS]);
+
+/*
+ * Whether a view shows kind k at all: slab and page always (their 0s or
+ * "not recorded"); percpu and vmalloc, newer than most recordings, when
+ * the recording has their events or lists them among its types, so
+ * that the views of recordings made before them stay as they were
+ * (--percpu and --vmalloc themselves say "not recorded").
+ */
+int kmt_view_kind_shown(const struct kmt_session *s, enum kmt_view_kind_id k);
 
 struct kmt_table;
 
 /*
  * A table of such a view, whose "kind" column says slab or page: the
  * rows of the kind unrec names were not recorded (a note under it).
+ * The table holds one such note: slab's or page's, whose rows these
+ * views always have (percpu and vmalloc say so in their summaries).
  * 0, or -EINVAL when t has no "kind" column.
  */
 int kmt_view_mark_kind_rows(struct kmt_table *t,
-			    const struct kmt_missing *const unrec[2]);
+			    const struct kmt_missing *const unrec[KMT_NR_KINDS]);
 
 /*
  * The sort chain from -s: the keys of this view, in the order given;

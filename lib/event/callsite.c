@@ -11,6 +11,27 @@ static const char *const allocator_prefixes[] = {
 	"post_alloc_hook",
 };
 
+static const char *const vmalloc_prefixes[] = {
+	"alloc_vmap_area", "get_vm_area", "vmalloc", "vzalloc", "kvmalloc",
+	"kvzalloc", "kvrealloc", "vmap", "vm_map_ram",
+};
+
+static const char *const percpu_prefixes[] = {
+	"pcpu_alloc", "alloc_percpu", "alloc_reserved_percpu",
+};
+
+#define PREFIXES(a) { a, sizeof(a) / sizeof(*(a)) }
+
+/* each rule's allocator functions, by enum kmt_callsite_rule */
+static const struct {
+	const char *const *prefixes;
+	size_t nr;
+} rules[KMT_CALLSITE_NR_RULES] = {
+	[KMT_CALLSITE_PAGE]	= PREFIXES(allocator_prefixes),
+	[KMT_CALLSITE_VMALLOC]	= PREFIXES(vmalloc_prefixes),
+	[KMT_CALLSITE_PERCPU]	= PREFIXES(percpu_prefixes),
+};
+
 static const char *const tracing_prefixes[] = {
 	"trace_", "perf_trace_", "perf_tp_", "event_trigger", "ftrace_",
 	"stack_trace_", "ring_buffer_", "__trace_", "trace_event_",
@@ -24,7 +45,7 @@ static int has_prefix(const char *s, size_t len, const char *prefix)
 	return len >= n && !memcmp(s, prefix, n);
 }
 
-int kmt_callsite_is_page_allocator(const char *sym)
+int kmt_callsite_is_allocator(enum kmt_callsite_rule rule, const char *sym)
 {
 	const char *p = sym;
 	size_t len, i;
@@ -41,13 +62,16 @@ int kmt_callsite_is_page_allocator(const char *sym)
 	len = strlen(p);
 	if (len > 7 && !strcmp(p + len - 7, "_noprof"))
 		len -= 7;
-	for (i = 0;
-	     i < sizeof(allocator_prefixes) / sizeof(*allocator_prefixes);
-	     i++) {
-		if (has_prefix(p, len, allocator_prefixes[i]))
+	for (i = 0; i < rules[rule].nr; i++) {
+		if (has_prefix(p, len, rules[rule].prefixes[i]))
 			return 1;
 	}
 	return 0;
+}
+
+int kmt_callsite_is_page_allocator(const char *sym)
+{
+	return kmt_callsite_is_allocator(KMT_CALLSITE_PAGE, sym);
 }
 
 void kmt_callsite_cache_init(struct kmt_callsite_cache *c)
@@ -60,7 +84,8 @@ void kmt_callsite_cache_free(struct kmt_callsite_cache *c)
 	kmt_hash_u64_free(&c->memo);
 }
 
-static uint64_t find_callsite(struct kmt_session *s, uint32_t stack_id)
+static uint64_t find_callsite(struct kmt_session *s, uint32_t stack_id,
+			      enum kmt_callsite_rule rule)
 {
 	const struct kmt_stack *st = kmt_stacks_get(&s->stacks, stack_id);
 	uint32_t i;
@@ -72,24 +97,27 @@ static uint64_t find_callsite(struct kmt_session *s, uint32_t stack_id)
 						     NULL);
 
 		/* an address no symbol covers is nobody's allocator */
-		if (!name || !kmt_callsite_is_page_allocator(name))
+		if (!name || !kmt_callsite_is_allocator(rule, name))
 			return st->ips[i];
 	}
 	return st->ips[st->nr - 1];
 }
 
-uint64_t kmt_page_callsite(struct kmt_callsite_cache *c, struct kmt_session *s,
-			   uint32_t stack_id)
+uint64_t kmt_stack_callsite(struct kmt_callsite_cache *c,
+			    struct kmt_session *s, uint32_t stack_id,
+			    enum kmt_callsite_rule rule)
 {
 	uint64_t *memo;
 	int is_new;
 
-	if (!stack_id)
+	if (!stack_id || rule < 0 || rule >= KMT_CALLSITE_NR_RULES)
 		return 0;
-	memo = kmt_hash_u64_put(&c->memo, stack_id, &is_new);
+	/* the page rule's keys are the stack ids alone, as they always were */
+	memo = kmt_hash_u64_put(&c->memo, (uint64_t)rule << 32 | stack_id,
+				&is_new);
 	if (!memo)
-		return find_callsite(s, stack_id);
+		return find_callsite(s, stack_id, rule);
 	if (is_new)
-		*memo = find_callsite(s, stack_id);
+		*memo = find_callsite(s, stack_id, rule);
 	return *memo;
 }

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "event/event.h"
 #include "util/hash.h"
 
 struct kmt_session;
@@ -39,14 +40,62 @@ struct kmt_session;
  */
 int kmt_callsite_is_page_allocator(const char *sym);
 
-/* per-analysis memo: stack id -> callsite address */
+/*
+ * The same rule for the other allocators whose events name no caller,
+ * each with its own table of functions in place of the page allocator's
+ * (the tracing frames are skipped alike):
+ *
+ *   vmalloc (alloc_vmap_area has no call site on any kernel): after the
+ *   same trimming, alloc_vmap_area, get_vm_area (__get_vm_area_node,
+ *   __get_vm_area_caller, ...), vmalloc (__vmalloc_node_range,
+ *   __vmalloc_node, vmalloc_node, __vmalloc_area_node, ...), vzalloc,
+ *   kvmalloc (__kvmalloc_node), kvzalloc, kvrealloc, vmap and
+ *   vm_map_ram: __bpf_map_area_alloc, copy_process, module loading stay
+ *   callers;
+ *   percpu (call_site is a field only from 6.0 on): pcpu_alloc,
+ *   alloc_percpu (__alloc_percpu_gfp), alloc_reserved_percpu.
+ */
+enum kmt_callsite_rule {
+	KMT_CALLSITE_OWN = -1,	/* the event names its caller: call_site */
+	KMT_CALLSITE_PAGE,
+	KMT_CALLSITE_VMALLOC,
+	KMT_CALLSITE_PERCPU,
+	KMT_CALLSITE_NR_RULES
+};
+
+/* whether sym is one of rule's allocator (or tracing) functions */
+int kmt_callsite_is_allocator(enum kmt_callsite_rule rule, const char *sym);
+
+/* how ev's callsite is found: in call_site, or by a rule in its stack */
+static inline enum kmt_callsite_rule kmt_callsite_rule_of(
+	const struct kmt_event *ev)
+{
+	if (kmt_ev_is_slab(ev->type))
+		return KMT_CALLSITE_OWN;
+	if (kmt_ev_is_percpu(ev->type))
+		return ev->call_site ? KMT_CALLSITE_OWN : KMT_CALLSITE_PERCPU;
+	if (kmt_ev_is_vmalloc(ev->type))
+		return KMT_CALLSITE_VMALLOC;
+	return KMT_CALLSITE_PAGE;
+}
+
+/* per-analysis memo: rule and stack id -> callsite address */
 struct kmt_callsite_cache {
 	struct kmt_hash_u64 memo;
 };
 
 void kmt_callsite_cache_init(struct kmt_callsite_cache *c);
 void kmt_callsite_cache_free(struct kmt_callsite_cache *c);
-uint64_t kmt_page_callsite(struct kmt_callsite_cache *c,
-			   struct kmt_session *s, uint32_t stack_id);
+/* the callsite in stack stack_id by rule (0: none) */
+uint64_t kmt_stack_callsite(struct kmt_callsite_cache *c,
+			    struct kmt_session *s, uint32_t stack_id,
+			    enum kmt_callsite_rule rule);
+
+static inline uint64_t kmt_page_callsite(struct kmt_callsite_cache *c,
+					 struct kmt_session *s,
+					 uint32_t stack_id)
+{
+	return kmt_stack_callsite(c, s, stack_id, KMT_CALLSITE_PAGE);
+}
 
 #endif

@@ -43,6 +43,10 @@ const struct kmt_run_analysis kmt_run_analyses[] = {
 	  KMT_RUN_VIEW },
 	{ &kmt_analysis_profile, offsetof(struct kmt_run_want, profile),
 	  KMT_RUN_VIEW },
+	{ &kmt_analysis_percpu, offsetof(struct kmt_run_want, percpu),
+	  KMT_RUN_VIEW },
+	{ &kmt_analysis_vmalloc, offsetof(struct kmt_run_want, vmalloc),
+	  KMT_RUN_VIEW },
 };
 
 #define NR_ANALYSES (sizeof(kmt_run_analyses) / sizeof(kmt_run_analyses[0]))
@@ -117,8 +121,9 @@ static void prepare_event(struct kmt_run *run, struct kmt_event *ev)
 	}
 	if (!run->piped)
 		return;
-	if (ev->stack && !kmt_ev_is_slab(ev->type)) {
-		ev->call_site = kmt_page_callsite(&run->callsites, s, ev->stack);
+	if (ev->stack && kmt_callsite_rule_of(ev) != KMT_CALLSITE_OWN) {
+		ev->call_site = kmt_stack_callsite(&run->callsites, s, ev->stack,
+						   kmt_callsite_rule_of(ev));
 		ev->flags |= KMT_EVF_CALLSITE;
 	}
 	if (run->active_filter) {
@@ -327,7 +332,8 @@ static int has_class(const struct kmt_session *s, enum kmt_run_class kind)
 	int i;
 
 	for (i = 1; i < KMT_EV_NR; i++) {
-		if (s->nr_events[i] && kmt_ev_is_slab(i) == (kind == KMT_RUN_SLAB))
+		if (s->nr_events[i] && (kind == KMT_RUN_SLAB ? kmt_ev_is_slab(i) :
+					kmt_ev_is_page(i)))
 			return 1;
 	}
 	return 0;

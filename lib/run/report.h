@@ -37,6 +37,7 @@ struct kmt_run_want {
 	int leaks, errors, procs, pcpu, extfrag, caches, sizes, lifetimes;
 	int timeline;
 	int profile;
+	int percpu, vmalloc;
 };
 
 /* slab and page run by default (for the events present); views when asked */
