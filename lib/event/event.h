@@ -2,6 +2,7 @@
 #ifndef KMT_EVENT_EVENT_H
 #define KMT_EVENT_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
