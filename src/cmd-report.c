@@ -202,6 +202,8 @@ static int run_report(struct kmt_run_spec *spec, const char *input,
 		return run_failed(run, st);
 	if (kmt_run_warning(run))
 		kmt_warning("%s", kmt_run_warning(run));
+	if (kmt_run_session(run)->kcounters_damaged[0])
+		kmt_warning("%s", kmt_run_session(run)->kcounters_damaged);
 	st = kmt_run_finish(run, renderer);
 	if (st)
 		return run_failed(run, st);

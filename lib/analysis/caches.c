@@ -280,6 +280,8 @@ struct recon {
 	int64_t slab;
 	struct kmt_slab_change ch;
 	int kmalloc;
+	/* allocations at an address still live: its free was not seen */
+	int64_t overs;
 };
 
 static const char *verdict(const struct recon *x)
@@ -330,8 +332,13 @@ static int reconcile(struct caches_ctx *c, struct kmt_report *r,
 	/* kmalloc events and a named cache's of one slabinfo cache: summed */
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < n; j++) {
-			if (!strcmp(x[i].name, x[j].name))
-				x[i].traced += traced_change(kmt_rows_at(&c->rows, j));
+			const struct kmt_cache_row *rj = kmt_rows_at(&c->rows, j);
+
+			if (strcmp(x[i].name, x[j].name))
+				continue;
+			x[i].traced += traced_change(rj);
+			x[i].overs += (int64_t)(rj->objects - rj->failed - rj->frees) -
+				      rj->live;
 		}
 	}
 	for (i = 0; i < end->nr_slabs + start->nr_slabs; i++) {
@@ -484,10 +491,13 @@ static int say_differences(struct caches_ctx *c, struct kmt_report *r,
 			      "allocations no tracepoint reports (bulk), or reclaimable and DMA kmallocs counted here by size (kmalloc-rcl-, dma-kmalloc-)" :
 			      "allocations no tracepoint reports (bulk allocations, sheaf refills)";
 		err |= add_note(s, kmt_report_printf(r,
-			"%s: slabinfo saw %s %s live objects than the tracepoints (traced %s, slabinfo %s; SLUB's per-CPU caching explains up to %s): %s",
+			"%s: slabinfo saw %s %s live objects than the tracepoints (traced %s, slabinfo %s; SLUB's per-CPU caching explains up to %s): %s%s%s%s",
 			y->name, grouped(r, d < 0 ? (uint64_t)-d : (uint64_t)d),
 			d < 0 ? "fewer" : "more", signed_grouped(r, y->traced),
-			signed_grouped(r, y->slab), grouped(r, y->ch.slack), why));
+			signed_grouped(r, y->slab), grouped(r, y->ch.slack), why,
+			y->overs > 0 ? "; " : "",
+			y->overs > 0 ? grouped(r, (uint64_t)y->overs) : "",
+			y->overs > 0 ? " allocations reused an address whose free no tracepoint reported" : ""));
 	}
 	(void)c;
 	return err;
