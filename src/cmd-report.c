@@ -280,7 +280,7 @@ int cmd_report(int argc, char **argv)
 			 "external fragmentation: fallbacks by order, migratetype, "
 			 "process, over time"),
 		OPT_BOOL(0, "caches", &spec.want.caches,
-			 "per slab cache: objects, bytes, waste, outstanding"),
+			 "per slab cache: objects, bytes, waste, outstanding, and slabinfo's change beside"),
 		OPT_BOOL(0, "sizes", &spec.want.sizes,
 			 "histogram of requested sizes, powers of two, with waste"),
 		OPT_BOOL(0, "lifetimes", &spec.want.lifetimes,
