@@ -80,6 +80,8 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 
+	if (s.kcounters_damaged[0])
+		kmt_warning("%s", s.kcounters_damaged);
 	kmt_check_verdict(&c, &s, ret, &v);
 	/* the sections alone; the meta gives ndjson's rows their origin */
 	kmt_analysis_meta(&r, &s);

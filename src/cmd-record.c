@@ -185,6 +185,9 @@ int cmd_record(int argc, char **argv)
 	ret = kmt_rec_start(&rec);
 	if (ret)
 		goto fail;
+	if (!quiet && rec.kcounters_why[0])
+		kmt_warning("%s: the kernel's slab counters are not recorded (report --caches says so)",
+			    rec.kcounters_why);
 	code = target_start(&t);
 	if (code)
 		goto fail_said;

@@ -203,6 +203,8 @@ static int run_report(struct kmt_run_spec *spec, const char *input,
 		return run_failed(run, st);
 	if (kmt_run_warning(run))
 		kmt_warning("%s", kmt_run_warning(run));
+	if (kmt_run_session(run)->kcounters_damaged[0])
+		kmt_warning("%s", kmt_run_session(run)->kcounters_damaged);
 	st = kmt_run_finish(run, renderer);
 	if (st)
 		return run_failed(run, st);
@@ -279,7 +281,7 @@ int cmd_report(int argc, char **argv)
 			 "external fragmentation: fallbacks by order, migratetype, "
 			 "process, over time"),
 		OPT_BOOL(0, "caches", &spec.want.caches,
-			 "per slab cache: objects, bytes, waste, outstanding"),
+			 "per slab cache: objects, bytes, waste, outstanding, and slabinfo's change beside"),
 		OPT_BOOL(0, "sizes", &spec.want.sizes,
 			 "histogram of requested sizes, powers of two, with waste"),
 		OPT_BOOL(0, "lifetimes", &spec.want.lifetimes,

@@ -20,8 +20,10 @@ test_expect_success 'slab-only perf.data: the page views say not recorded, how t
 	--pcpu: not recorded: the recording has no kmem:mm_page_alloc_zone_locked or kmem:mm_page_pcpu_drain events (record them with: kmemtrace record --pcpu)
 	--extfrag: not recorded: the recording has no kmem:mm_page_alloc_extfrag events (record them with: kmemtrace record --extfrag)
 	EOF
-	grep "not recorded" out >got &&
+	grep "^--.*not recorded" out >got &&
 	test_cmp want got &&
+	grep -q "^ not recorded: Slabinfo chg, Difference: the recording has no snapshots of /proc/slabinfo" out &&
+	grep -q "^The kernel.s counters: not recorded" out &&
 	grep -q "^SLAB CACHES" out &&
 	! grep -q "^PER-CPU\|^EXTERNAL\|SUMMARY (page" out
 '

@@ -73,7 +73,7 @@ test_expect_success 'summaries are rows: --slab alone gives its summary' '
 
 test_expect_success 'every view, whole and cut by -l: all --json has, as rows' '
 	n=0 &&
-	for r in $RECS page-only.dat capture.v6.dat text/ftrace-6.18-fields.txt; do
+	for r in $RECS page-only.dat record/counters.dat capture.v6.dat text/ftrace-6.18-fields.txt; do
 		for l in 0 2; do
 			n=$((n + 1)) &&
 			"$KMEMTRACE" report --format ndjson $ALL -l $l "$DATA/$r" >$n.ndjson &&
@@ -81,7 +81,7 @@ test_expect_success 'every view, whole and cut by -l: all --json has, as rows' '
 		done
 	done &&
 	for v in $ALL; do
-		for r in $RECS page-only.dat; do
+		for r in $RECS page-only.dat record/counters.dat; do
 			n=$((n + 1)) &&
 			"$KMEMTRACE" report --format ndjson $v "$DATA/$r" >$n.ndjson &&
 			"$KMEMTRACE" report --json $v "$DATA/$r" >$n.json &&

@@ -19,6 +19,10 @@
 #       the print format of event NAME made one libtraceevent would
 #       crash on ("REC->x" becomes "REC=>x"), the same length: what a
 #       damaged or foreign format is to the reader
+#   trace-dat-edit.py counters IN OUT FILE
+#       FILE's text added as kmemtrace record's counters option (0x4b58,
+#       NUL-ended and padded so the pages move by whole pages): the
+#       kernel's counters of a recording made before record kept them
 #   trace-dat-edit.py emptyrec IN OUT 0
 #       the first page of the first CPU with data holds one event with
 #       no data at all (a length word of 4)
@@ -108,13 +112,35 @@ def breakfmt(d, name):
     return d
 
 
+def counters(d, path):
+    text = open(path, 'rb').read() + b'\0'
+    page = struct.unpack_from('<I', d, 14)[0]
+    pos = options_at(d) + 10
+    while True:
+        oid, size = struct.unpack_from('<HI', d, pos)
+        if oid == 0:
+            break
+        pos += 6 + size
+    shift = (6 + len(text) + page - 1) // page * page
+    opt = struct.pack('<HI', 0x4b58, shift - 6) + text
+    opt += b'\0' * (shift - len(opt))
+    tables = [p + shift for p, _, _ in cpu_tables(d)]
+    d[pos:pos] = opt
+    for at in tables:
+        off, size = struct.unpack_from('<QQ', d, at)
+        struct.pack_into('<QQ', d, at, off + shift, size)
+    return d
+
+
 EDITS = {'repeat': repeat, 'offset': offset, 'longsize': longsize,
-         'shrink': shrink, 'emptyrec': emptyrec, 'breakfmt': breakfmt}
+         'shrink': shrink, 'emptyrec': emptyrec, 'breakfmt': breakfmt,
+         'counters': counters}
 
 if __name__ == '__main__':
     if len(sys.argv) != 5 or sys.argv[1] not in EDITS:
         sys.exit('usage: trace-dat-edit.py %s IN OUT N' % '|'.join(EDITS))
     data = load(sys.argv[2], sys.argv[1] == 'longsize')
-    arg = sys.argv[4] if sys.argv[1] == 'breakfmt' else int(sys.argv[4])
+    arg = sys.argv[4] if sys.argv[1] in ('breakfmt', 'counters') else \
+        int(sys.argv[4])
     out = EDITS[sys.argv[1]](data, arg)
     open(sys.argv[3], 'wb').write(out)

@@ -6,10 +6,12 @@
  * at the document's top level), and CSV and ndjson rows beside.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/check.h"
 #include "event/event.h"
+#include "event/kcounters.h"
 #include "event/session.h"
 #include "report/report.h"
 #include "util/duration.h"
@@ -130,6 +132,40 @@ static int add_start(struct kmt_report *r, struct kmt_summary *sum,
 	return err;
 }
 
+/*
+ * Which of the kernel's counters record snapshotted at each end:
+ * "start slabinfo meminfo vmalloc, end slabinfo meminfo vmalloc", each
+ * part that could not be read left out; not recorded without the option
+ * (or with a damaged one, which the command warns of)
+ */
+static int add_kcounters(struct kmt_report *r, struct kmt_summary *sum,
+			 const struct kmt_session *s)
+{
+	static const char *const parts[] = { "slabinfo", "meminfo", "vmalloc" };
+	const struct kmt_kcounters *kc = s->kcounters;
+	char buf[128];
+	size_t n = 0;
+	int w, i;
+
+	if (!kc)
+		return add_str(sum, "kernel-counters:", "kernel_counters", "",
+			       0, &not_recorded);
+	buf[0] = '\0';
+	for (w = 0; w < KMT_CNT_NR; w++) {
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", w ? ", " : "",
+			      w ? "end" : "start");
+		for (i = 0; i < 3; i++) {
+			if (kc->at[w].have & 1U << i)
+				n += snprintf(buf + n, sizeof(buf) - n, " %s",
+					      parts[i]);
+		}
+		if (!kc->at[w].have)
+			n += snprintf(buf + n, sizeof(buf) - n, " none");
+	}
+	return add_str(sum, "kernel-counters:", "kernel_counters",
+		       kmt_report_strdup(r, buf), 0, NULL);
+}
+
 /* the event formats the reader left out, an "unusable-format:" line each */
 static const struct kmt_col unusable_cols[] = {
 	{ "line", "unusable-format:", KMT_V_STR, KMT_COL_TEXT_ONLY },
@@ -212,6 +248,7 @@ int kmt_check_report(struct kmt_report *r, const struct kmt_session *s,
 	err |= add_item(sum, KMT_SUM_END, NULL, "by_type", KMT_V_U64, none, 0,
 			NULL);
 	err |= add_u64(sum, "other-events:", "other_events", s->nr_other);
+	err |= add_kcounters(r, sum, s);
 	/* only where there are: the lines of every whole file stay */
 	if (s->nr_unusable)
 		err |= add_unusable(r, s);

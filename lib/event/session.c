@@ -8,6 +8,7 @@
 #include <event-parse.h>
 
 #include "event/fmtcheck.h"
+#include "event/kcounters.h"
 #include "event/session.h"
 #include "util/array.h"
 
@@ -26,6 +27,16 @@ int kmt_session_init(struct kmt_session *s)
 	return 0;
 }
 
+void kmt_session_drop_kcounters(struct kmt_session *s)
+{
+	if (s->kcounters) {
+		kmt_kcounters_free(s->kcounters);
+		free(s->kcounters);
+	}
+	s->kcounters = NULL;
+	s->kcounters_damaged[0] = '\0';
+}
+
 void kmt_session_free(struct kmt_session *s)
 {
 	kmt_symtab_free(&s->syms);
@@ -35,6 +46,7 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_hash_i32_free(&s->tgids);
 	kmt_strtab_free(&s->strs);
 	kmt_session_drop_nodes(s);
+	kmt_session_drop_kcounters(s);
 	free(s->unusable);
 	s->unusable = NULL;
 	s->nr_unusable = s->alloc_unusable = 0;

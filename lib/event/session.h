@@ -102,6 +102,14 @@ struct kmt_session {
 	int nr_cpu_node;
 	int has_cpu_node;
 	int has_stacks;			/* the recording carries call chains */
+	/*
+	 * The kernel's own counters at the start and the end (kmemtrace
+	 * record's counters option, event/kcounters.h), or NULL; and why a
+	 * recording's could not be used, naming the file and the byte, or
+	 * "" (the report says it as a warning).
+	 */
+	struct kmt_kcounters *kcounters;
+	char kcounters_damaged[320];
 	uint64_t nr_events[KMT_EV_NR];	/* kmem events read, by type */
 	/*
 	 * The event types the recording could hold (KMT_EV_BIT), when it
@@ -286,6 +294,9 @@ int kmt_cpulist_parse(const char *text, size_t len, struct kmt_cpumask *mask);
  */
 int kmt_session_set_node_cpus(struct kmt_session *s, int node,
 			      const char *cpulist, size_t len);
+/* forgets the kernel's counters (a second or damaged option) */
+void kmt_session_drop_kcounters(struct kmt_session *s);
+
 /* forgets the CPU-to-node map: the recording's is damaged */
 void kmt_session_drop_nodes(struct kmt_session *s);
 

@@ -26,6 +26,7 @@
 #include <tracefs.h>
 #include <sys/mman.h>
 
+#include "record/kcounters-rec.h"
 #include "record/recorder.h"
 #include "record/workload.h"
 #include "record/tracedat-write.h"
@@ -115,6 +116,7 @@ struct kmt_rec_meta {
 	char uname[512];
 	struct kmt_bootinfo boot;	/* the boot id; the clocks at the start */
 	struct kmt_sb nodes;		/* the nodes option's text, or empty */
+	struct kmt_sb kcounters;	/* the counters option's text, or empty */
 	struct tasks tasks;
 	int have_tasks;
 };
@@ -480,6 +482,7 @@ static void free_meta(struct kmt_rec_meta *m)
 		free_formats(&m->sys[i]);
 	kmt_sb_release(&m->kallsyms);
 	kmt_sb_release(&m->nodes);
+	kmt_sb_release(&m->kcounters);
 	if (m->have_tasks) {
 		task_map_free(&m->tasks.map);
 		kmt_strtab_free(&m->tasks.names);
@@ -591,6 +594,8 @@ static uint64_t meta_estimate(const struct kmt_rec_meta *m)
 		for (i = 0; i < m->sys[k].nr; i++)
 			n += m->sys[k].blobs[i].len + 8;
 	}
+	/* the kernel's counters, read at the end: two slabinfo copies */
+	n += 256u << 10;
 	return n;
 }
 
@@ -863,6 +868,21 @@ out:
 	free(tids);
 }
 
+/*
+ * The kernel's own counters, before tracing starts and after it stops
+ * (record/kcounters-rec.h); only the first reason slabinfo could not be
+ * read is kept, for the command to say once
+ */
+static void take_kcounters(struct kmt_rec *r, enum kmt_kcounters_when when)
+{
+	char why[sizeof(r->kcounters_why)];
+	int ret = kmt_rec_kcounters_take(&r->meta->kcounters, when, why,
+					 sizeof(why));
+
+	if (ret > 0 && (ret & KMT_CNT_SLABINFO) && !r->kcounters_why[0])
+		snprintf(r->kcounters_why, sizeof(r->kcounters_why), "%s", why);
+}
+
 int kmt_rec_start(struct kmt_rec *r)
 {
 	sigset_t all, old;
@@ -898,6 +918,7 @@ int kmt_rec_start(struct kmt_rec *r)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	hide_self(r);
+	take_kcounters(r, KMT_CNT_START);
 	if (tracefs_trace_on(r->inst) < 0)
 		return rec_error(r, errno ? errno : EIO,
 				  "cannot turn tracing on in instance '%s': %s",
@@ -970,8 +991,10 @@ int kmt_rec_stop(struct kmt_rec *r)
 	if (r->inst && r->started)
 		tracefs_trace_off(r->inst);
 	stop_readers(r);
-	if (r->inst && r->started)
+	if (r->inst && r->started) {
 		read_stats(r);
+		take_kcounters(r, KMT_CNT_END);
+	}
 	r->started = 0;
 	return 0;
 }
@@ -1280,8 +1303,11 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	}
 	sizes = calloc(r->nr_cpus, sizeof(*sizes));
 	cpustat = calloc(r->nr_cpus, sizeof(*cpustat));
-	/* clock, uname, version, tgids, boot, nodes and the CPUs' stats */
-	opts = calloc(r->nr_cpus + 6, sizeof(*opts));
+	/*
+	 * clock, uname, version, tgids, boot, nodes, the kernel's counters
+	 * and the CPUs' stats
+	 */
+	opts = calloc(r->nr_cpus + 7, sizeof(*opts));
 	if (!sizes || !cpustat || !opts) {
 		ret = rec_error(r, ENOMEM, "out of memory");
 		goto out;
@@ -1389,6 +1415,12 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 		opts[nopt].id = KMT_TD_OPT_NODES;
 		opts[nopt].val.data = kmt_sb_str(&m->nodes);
 		opts[nopt++].val.len = m->nodes.len + 1;
+		h.nr_options = nopt;
+	}
+	if (m->kcounters.len) {
+		opts[nopt].id = KMT_TD_OPT_COUNTERS;
+		opts[nopt].val.data = kmt_sb_str(&m->kcounters);
+		opts[nopt++].val.len = m->kcounters.len + 1;
 		h.nr_options = nopt;
 	}
 

@@ -132,6 +132,12 @@ struct kmt_rec {
 	char out_tmp[4096];
 	uint64_t reserved;		/* bytes kept free for the header */
 
+	/*
+	 * Why /proc/slabinfo could not be snapshotted (not root), or "":
+	 * the report then says the kernel's counters were not recorded
+	 */
+	char kcounters_why[256];
+
 	/* set by the readers, read by kmt_rec_failed (atomic) */
 	int failed;
 	char errmsg[512];

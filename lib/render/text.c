@@ -780,7 +780,9 @@ done:
 /* "the recording has no kmem:x events (record them with: ...)" */
 static void missing_why(const struct kmt_missing *m, FILE *f)
 {
-	if (m->known)
+	if (m->what)
+		fprintf(f, "the recording has no %s", m->what);
+	else if (m->known)
 		fprintf(f, "the recording has no %s events", m->events_text);
 	else
 		fprintf(f, "the input has no %s events, and text does not "

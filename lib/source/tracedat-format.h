@@ -61,6 +61,12 @@ enum kmt_td_option_id {
 	 * "0-3,8"), NUL-terminated
 	 */
 	KMT_TD_OPT_NODES	= 0x4b56,
+	/*
+	 * kmemtrace's own: the kernel's counters (slabinfo, meminfo,
+	 * vmallocinfo) at the start and the end, text (event/kcounters.h
+	 * has its layout), NUL-terminated
+	 */
+	KMT_TD_OPT_COUNTERS	= 0x4b58,
 };
 
 #define KMT_TD_TGIDS_MAGIC "kmemtrace tgids\n"

@@ -34,6 +34,7 @@
 #include <trace-cmd.h>
 
 #include "event/fmtcheck.h"
+#include "event/kcounters.h"
 #include "event/session.h"
 #include "event/tpdecode.h"
 #include "source/bootinfo.h"
@@ -104,6 +105,7 @@ int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
 #define TD_MAX_TGIDS		(64U << 20)	/* 4 M tasks and more */
 #define TD_MAX_BOOT		4096	/* far more than it writes */
 #define TD_MAX_NODES		(1U << 20)	/* 1024 nodes of 4096 CPUs */
+#define TD_MAX_COUNTERS		(64U << 20)	/* slabinfo: ~100 bytes a cache */
 #define TD_MAX_CLOCK		4096	/* the kernel's trace_clock file: ~100 bytes */
 #define TD_MAX_STACK	512
 #define TD_MAX_CHUNK	(64U << 20)	/* trace-cmd writes a few pages */
@@ -677,6 +679,60 @@ static int walk_nodes(struct td_walk *w, uint64_t at, uint64_t len)
 	return ret == -ENOMEM ? ret : 0;
 }
 
+/*
+ * kmemtrace record's snapshots of the kernel's counters: a fact about
+ * the recording, not needed to read its events, so one that is damaged
+ * is left out whole (the views say "not recorded") with a warning that
+ * says where, never half-believed.  -ENOMEM only.
+ */
+static int walk_kcounters(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	struct kmt_session *s = w->td->s;
+	struct kmt_kcounters *c;
+	char *buf = NULL, why[160];
+	int ret = -EINVAL;
+
+	kmt_session_drop_kcounters(s);
+	c = malloc(sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	kmt_kcounters_init(c);
+	snprintf(why, sizeof(why), "line 1: no \"kmemtrace counters\" line");
+	if (len <= TD_MAX_COUNTERS) {
+		buf = malloc((size_t)len + 1);
+		if (!buf) {
+			ret = -ENOMEM;
+		} else if (walk_read(w, buf, (size_t)len, at)) {
+			snprintf(why, sizeof(why), "it runs past the end of the file");
+		} else {
+			buf[len] = '\0';
+			ret = kmt_kcounters_parse_option(c, buf, (size_t)len, why,
+							 sizeof(why));
+		}
+	} else {
+		snprintf(why, sizeof(why), "%llu bytes, more than any",
+			 (unsigned long long)len);
+	}
+	free(buf);
+	if (!ret) {
+		s->kcounters = c;
+		return 0;
+	}
+	kmt_kcounters_free(c);
+	free(c);
+	if (ret == -ENOMEM)
+		return ret;
+	if (w->mem)
+		snprintf(s->kcounters_damaged, sizeof(s->kcounters_damaged),
+			 "'%s': the kernel's counters in the compressed section at byte %llu are damaged (%s): left out",
+			 w->td->in->display, (unsigned long long)w->base, why);
+	else
+		snprintf(s->kcounters_damaged, sizeof(s->kcounters_damaged),
+			 "'%s': the kernel's counters at byte %llu are damaged (%s): left out",
+			 w->td->in->display, (unsigned long long)(at - 6), why);
+	return 0;
+}
+
 static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		       uint64_t len)
 {
@@ -714,6 +770,8 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	if (id == KMT_TD_OPT_TGIDS && walk_tgids(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	if (id == KMT_TD_OPT_NODES && walk_nodes(w, at, len))
+		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
+	if (id == KMT_TD_OPT_COUNTERS && walk_kcounters(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)
