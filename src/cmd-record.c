@@ -155,6 +155,8 @@ int cmd_record(int argc, char **argv)
 	ret = kmt_rec_start(&rec);
 	if (ret)
 		goto fail;
+	if (!quiet && rec.cgroups_why[0])
+		kmt_warning("no task-to-cgroup map: %s", rec.cgroups_why);
 	code = target_start(&t);
 	if (code)
 		goto fail_said;

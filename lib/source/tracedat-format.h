@@ -61,6 +61,11 @@ enum kmt_td_option_id {
 	 * "0-3,8"), NUL-terminated
 	 */
 	KMT_TD_OPT_NODES	= 0x4b56,
+	/*
+	 * kmemtrace's own: which memory cgroup each task was in, from
+	 * when, text (event/cgroups.h has its lines), NUL-terminated
+	 */
+	KMT_TD_OPT_CGROUPS	= 0x4b57,
 };
 
 #define KMT_TD_TGIDS_MAGIC "kmemtrace tgids\n"
