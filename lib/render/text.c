@@ -780,6 +780,12 @@ done:
 /* "the recording has no kmem:x events (record them with: ...)" */
 static void missing_why(const struct kmt_missing *m, FILE *f)
 {
+	/* not events but a fact the recording lacks */
+	if (m->what) {
+		fprintf(f, "the recording has no %s (record it with: %s)\n",
+			m->what, m->record_with);
+		return;
+	}
 	if (m->known)
 		fprintf(f, "the recording has no %s events", m->events_text);
 	else
