@@ -188,6 +188,8 @@ int cmd_record(int argc, char **argv)
 	if (!quiet && rec.kcounters_why[0])
 		kmt_warning("%s: the kernel's slab counters are not recorded (report --caches says so)",
 			    rec.kcounters_why);
+	if (!quiet && rec.cgroups_why[0])
+		kmt_warning("no task-to-cgroup map: %s", rec.cgroups_why);
 	code = target_start(&t);
 	if (code)
 		goto fail_said;

@@ -97,7 +97,7 @@ static void list_weights(FILE *out, int help)
 static void list_by(FILE *out, int help)
 {
 	if (!help)
-		fputs("pid\ntgid\ncomm\n", out);
+		fputs("pid\ntgid\ncomm\ncgroup\n", out);
 }
 
 /* --format: the renderers' names, from their table */
@@ -117,11 +117,13 @@ static void list_formats(FILE *out, int help)
 static int view_options(const char *by, struct kmt_report_opts *opts,
 			char *msg, size_t len)
 {
-	if (by && strcmp(by, "pid") && strcmp(by, "tgid") && strcmp(by, "comm")) {
-		snprintf(msg, len, "option '--by' needs pid, tgid or comm, not '%s'",
+	if (by && strcmp(by, "pid") && strcmp(by, "tgid") && strcmp(by, "comm") &&
+	    strcmp(by, "cgroup")) {
+		snprintf(msg, len, "option '--by' needs pid, tgid, comm or cgroup, not '%s'",
 			 by);
 		return -1;
 	}
+	opts->by_cgroup = by && !strcmp(by, "cgroup");
 	opts->by_comm = by && !strcmp(by, "comm");
 	opts->by_tgid = by && !strcmp(by, "tgid");
 	if (opts->top == INT_MIN)
@@ -273,8 +275,9 @@ int cmd_report(int argc, char **argv)
 			   "record it, such as ftrace text; it judges the errors' findings"),
 		OPT_BOOL(0, "procs", &spec.want.procs,
 			 "per process: Mel Gorman's page allocator columns, slab bytes"),
-		OPT_WORDS(0, "by", &by, "pid|tgid|comm", list_by,
-			  "procs, extfrag: a row per task (pid, default), process (tgid) or command name"),
+		OPT_WORDS(0, "by", &by, "pid|tgid|comm|cgroup", list_by,
+			  "procs, extfrag: a row per task (pid, default), process (tgid) or command name; "
+			  "procs: or memory cgroup (cgroup, from kmemtrace record's map)"),
 		OPT_BOOL(0, "pcpu", &spec.want.pcpu,
 			 "per CPU: per-CPU list refills and drains, imbalance"),
 		OPT_BOOL(0, "extfrag", &spec.want.extfrag,

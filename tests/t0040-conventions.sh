@@ -262,7 +262,7 @@ test_expect_success '-l N: at most N rows, 0 for all, the same in every command'
 test_expect_success 'an unknown sort key lists the keys of the tables asked for' '
 	expect 129 "kmemtrace report: error: unknown sort key '\''nosuchkey'\'': slab keys: ptr, callsite, hit, bytes, frag, pingpong; page keys: page, callsite, hit, bytes, order, migtype, gfp (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report -i "$DATA/capture.dat" -s nosuchkey &&
-	expect 129 "kmemtrace report: error: unknown sort key '\''outstanding'\'': --procs keys: pid, page_allocs, zone_locked, freed_direct, freed_batched, pcpu_drained, pcpu_drains, pcpu_refills, fallbacks, fragmenting, mt_changed, severe, moderate, slab_allocs, slab_alloc_bytes, slab_frees, slab_freed_bytes, page_alloc_bytes, outstanding_bytes, slab_outstanding_bytes, page_outstanding_bytes (see '\''kmemtrace report -h'\'')" \
+	expect 129 "kmemtrace report: error: unknown sort key '\''outstanding'\'': --procs keys: pid, page_allocs, zone_locked, freed_direct, freed_batched, pcpu_drained, pcpu_drains, pcpu_refills, fallbacks, fragmenting, mt_changed, severe, moderate, slab_allocs, slab_alloc_bytes, slab_frees, slab_freed_bytes, page_alloc_bytes, outstanding_bytes, slab_outstanding_bytes, page_outstanding_bytes, charged_bytes, uncharged_bytes (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report -i "$DATA/capture.dat" --procs -s outstanding &&
 	expect 129 "kmemtrace pageowner: error: unknown sort key '\''nosuchkey'\'' (keys: pid, tgid, name, stacktrace, txt, alloc_ts, allocator, times, pages) (see '\''kmemtrace pageowner -h'\'')" \
 		"$KMEMTRACE" pageowner --sort nosuchkey "$DATA/pageowner/current.txt"

@@ -31,6 +31,8 @@ struct kmt_report_opts {
 				 * task (pid) */
 	int by_tgid;		/* procs, extfrag: per process (thread
 				 * group) */
+	int by_cgroup;		/* procs: per memory cgroup (the
+				 * recording's task-to-cgroup map) */
 	int top;		/* timeline: callsites drawn, 0 default */
 	int profile_whole;	/* profile: every row, whatever -l says (the
 				 * flame graph adds them up) */

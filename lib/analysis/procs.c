@@ -11,6 +11,12 @@
  * the next event of the same process that is not a drain (refill) does.
  * Frees count for the process that frees; outstanding bytes for the one
  * that allocated.
+ *
+ * --by cgroup puts the rows in the memory cgroups of the recording's
+ * task-to-cgroup map: a task has a row for each cgroup it was in, found
+ * once per row (the row knows until when its cgroup holds), not once
+ * per event.  Every view has the bytes charged to the memcg (accounted
+ * slab objects, allocations with __GFP_ACCOUNT) apart from the rest.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -21,6 +27,7 @@
 #include "analysis/live.h"
 #include "analysis/procs.h"
 #include "analysis/views.h"
+#include "event/cgroups.h"
 #include "event/event.h"
 #include "event/session.h"
 #include "report/report.h"
@@ -43,6 +50,14 @@ struct procs_ctx {
 	 * session's own table is the reader's.
 	 */
 	struct kmt_hash_u32 comms;
+	/*
+	 * __GFP_ACCOUNT's value in the recording (0: it has no such name),
+	 * looked up again when the session learns more flag names; whether
+	 * any allocation could be told charged or not
+	 */
+	uint64_t account_bit;
+	size_t gfp_seen;
+	int charge_known;
 	/* recent keys -> row number + 1, in the slot of their low bits */
 	struct {
 		uint64_t key;
@@ -76,6 +91,8 @@ CMP_U(slab_freed_bytes)
 CMP_U(page_alloc_bytes)
 CMP_U(slab_live)
 CMP_U(page_live)
+CMP_U(charged_bytes)
+CMP_U(uncharged_bytes)
 
 static int cmp_outstanding(const void *a, const void *b)
 {
@@ -114,6 +131,8 @@ static const struct kmt_sort_key procs_sort_keys[] = {
 	{ "outstanding_bytes", cmp_outstanding, NULL },
 	{ "slab_outstanding_bytes", cmp_slab_live, NULL },
 	{ "page_outstanding_bytes", cmp_page_live, NULL },
+	{ "charged_bytes", cmp_charged_bytes, NULL },
+	{ "uncharged_bytes", cmp_uncharged_bytes, NULL },
 };
 
 static void *procs_create(struct kmt_session *s,
@@ -191,6 +210,85 @@ static struct kmt_proc_row *row_of(struct procs_ctx *c, int32_t pid)
 	return row;
 }
 
+/*
+ * --by cgroup: the row of pid at ts, keyed by pid and its entry in the
+ * map.  The recent slot of the pid holds while ts is in its row's time.
+ */
+static struct kmt_proc_row *cg_row_of(struct procs_ctx *c, int32_t pid,
+				      uint64_t ts)
+{
+	const struct kmt_cgmap *m = &c->s->cgroups;
+	size_t slot = (uint32_t)pid % 64;
+	struct kmt_proc_row *row;
+	uint64_t key, until;
+	int is_new = 0;
+	long k;
+
+	if (c->recent[slot].idx) {
+		row = kmt_rows_at(&c->rows, c->recent[slot].idx - 1);
+		if ((uint32_t)row->key == (uint32_t)pid &&
+		    ts >= row->cg_from && ts < row->cg_until)
+			return row;
+	}
+	k = kmt_cgmap_find(m, pid, ts, &until);
+	key = (uint32_t)pid | (uint64_t)(k + 1) << 32;
+	row = kmt_rows_get(&c->rows, &key, 1, &is_new);
+	if (!row)
+		return NULL;
+	if (is_new) {
+		row->cg = k >= 0 ? m->e[k].path : 0;
+		row->cg_from = k >= 0 ? m->e[k].from : 0;
+		row->cg_until = until;
+	}
+	c->recent[slot].key = key;
+	c->recent[slot].idx = (size_t)((unsigned char *)row - c->rows.rows) /
+			      c->rows.row_size + 1;
+	return row;
+}
+
+static struct kmt_proc_row *row_at(struct procs_ctx *c, int32_t pid,
+				   uint64_t ts)
+{
+	return c->opts.by_cgroup ? cg_row_of(c, pid, ts) : row_of(c, pid);
+}
+
+/* __GFP_ACCOUNT's bit, from the flag names the session has */
+static uint64_t account_bit(struct procs_ctx *c)
+{
+	size_t i;
+
+	if (c->gfp_seen == c->s->gfp.nr)
+		return c->account_bit;
+	c->gfp_seen = c->s->gfp.nr;
+	for (i = 0; i < c->s->gfp.nr; i++) {
+		if (!strcmp(c->s->gfp.flags[i].name, "__GFP_ACCOUNT"))
+			c->account_bit = c->s->gfp.flags[i].value;
+	}
+	return c->account_bit;
+}
+
+/*
+ * bytes allocated, charged to the memcg or not: a slab event says so
+ * (its accounted field, or kmalloc's gfp), another by __GFP_ACCOUNT in
+ * its gfp; without a gfp it cannot be told
+ */
+static void charge(struct procs_ctx *c, struct kmt_proc_row *row,
+		   const struct kmt_event *ev, uint64_t bytes, int slab)
+{
+	uint64_t bit = account_bit(c);
+	int has_gfp = (ev->flags & KMT_EVF_HAS_GFP) && bit;
+	int charged = slab ? !!(ev->flags & KMT_EVF_ACCOUNTED) :
+			     has_gfp && (ev->gfp & bit);
+
+	if (!charged && !has_gfp)
+		return;
+	c->charge_known = 1;
+	if (charged)
+		row->charged_bytes += bytes;
+	else
+		row->uncharged_bytes += bytes;
+}
+
 static int is_refill(const struct kmt_event *ev)
 {
 	/* kernels without percpu_refill: every zone-locked page, as Mel did */
@@ -209,7 +307,7 @@ static int fragmenting(const struct kmt_event *ev)
 static int release(struct procs_ctx *c, const struct kmt_live_obj *o,
 		   uint64_t bytes)
 {
-	struct kmt_proc_row *row = row_of(c, o->pid);
+	struct kmt_proc_row *row = row_at(c, o->pid, o->ts);
 
 	if (!row)
 		return -ENOMEM;
@@ -240,7 +338,7 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 		if (ret)
 			return ret;
 	}
-	row = row_of(c, ev->pid);
+	row = row_at(c, ev->pid, ev->ts);
 	if (!row)
 		return -ENOMEM;
 	switch (ev->type) {
@@ -248,6 +346,7 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 	case KMT_EV_CACHE_ALLOC:
 		row->slab_allocs++;
 		row->slab_alloc_bytes += ev->bytes_alloc;
+		charge(c, row, ev, ev->bytes_alloc, 1);
 		if (st->what == KMT_LIVE_ALLOC || st->what == KMT_LIVE_ALLOC_OVER)
 			row->slab_live += (int64_t)st->bytes;
 		break;
@@ -262,6 +361,8 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 		row->page_allocs++;
 		row->page_alloc_bytes += (uint64_t)c->s->page_size <<
 					 (ev->order > 0 ? ev->order & 63 : 0);
+		charge(c, row, ev, (uint64_t)c->s->page_size <<
+			(ev->order > 0 ? ev->order & 63 : 0), 0);
 		if (st->what == KMT_LIVE_ALLOC || st->what == KMT_LIVE_ALLOC_OVER)
 			row->page_live += (int64_t)st->bytes;
 		break;
@@ -323,6 +424,8 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 	{ "slab_alloc_bytes", "Slab allocd", KMT_V_U64, KMT_COL_GROUPED }, \
 	{ "slab_freed_bytes", "Slab freed", KMT_V_U64, KMT_COL_GROUPED }, \
 	{ "outstanding_bytes", "Outstanding", KMT_V_S64, KMT_COL_GROUPED }, \
+	{ "charged_bytes", "Memcg charged", KMT_V_U64, KMT_COL_GROUPED }, \
+	{ "uncharged_bytes", "Not charged", KMT_V_U64, KMT_COL_GROUPED }, \
 	{ "slab_outstanding_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },	\
 	{ "page_outstanding_bytes", "", KMT_V_S64, KMT_COL_NO_TEXT },	\
 	{ "page_alloc_bytes", "", KMT_V_U64, KMT_COL_NO_TEXT },		\
@@ -341,12 +444,17 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 	PAGE_ALLOCS, ZONE_LOCKED, KMT_EV_BIT(KMT_EV_PAGE_FREE),		\
 	KMT_EV_BIT(KMT_EV_PAGE_FREE_BATCHED), PCPU_DRAIN, PCPU_DRAIN,	\
 	ZONE_LOCKED, EXTFRAG, EXTFRAG, EXTFRAG, EXTFRAG, EXTFRAG,	\
-	SLAB_ALLOCS, SLAB_FREES, SLAB_ALLOCS | PAGE_ALLOCS, SLAB_ALLOCS,	\
+	SLAB_ALLOCS, SLAB_FREES, SLAB_ALLOCS | PAGE_ALLOCS,		\
+	SLAB_ALLOCS | PAGE_ALLOCS, SLAB_ALLOCS | PAGE_ALLOCS, SLAB_ALLOCS,	\
 	PAGE_ALLOCS, PAGE_ALLOCS, SLAB_ALLOCS, SLAB_FREES
+
+/* the PROC_COLS of the charged bytes, counted from the first */
+#define CHARGED_COL	15
 
 /* pid_needs serves tgid_cols too: the same columns, keyed by tgid */
 static const uint32_t pid_needs[] = { 0, 0, 0, PROC_NEEDS };
 static const uint32_t comm_needs[] = { 0, 0, PROC_NEEDS };
+static const uint32_t cgroup_needs[] = { 0, 0, PROC_NEEDS };
 
 static const struct kmt_col pid_cols[] = {
 	{ "process", "Process", KMT_V_STR, KMT_COL_LEFT },
@@ -368,6 +476,12 @@ static const struct kmt_col comm_cols[] = {
 	PROC_COLS
 };
 
+static const struct kmt_col cgroup_cols[] = {
+	{ "cgroup", "Memory cgroup", KMT_V_STR, KMT_COL_LEFT },
+	{ "tasks", "Tasks", KMT_V_U64, 0 },
+	PROC_COLS
+};
+
 static void fill(union kmt_val *v, const struct kmt_proc_row *row)
 {
 	v[0].u = row->page_allocs;
@@ -385,11 +499,13 @@ static void fill(union kmt_val *v, const struct kmt_proc_row *row)
 	v[12].u = row->slab_alloc_bytes;
 	v[13].u = row->slab_freed_bytes;
 	v[14].s = row->slab_live + row->page_live;
-	v[15].s = row->slab_live;
-	v[16].s = row->page_live;
-	v[17].u = row->page_alloc_bytes;
-	v[18].u = row->slab_allocs;
-	v[19].u = row->slab_frees;
+	v[15].u = row->charged_bytes;
+	v[16].u = row->uncharged_bytes;
+	v[17].s = row->slab_live;
+	v[18].s = row->page_live;
+	v[19].u = row->page_alloc_bytes;
+	v[20].u = row->slab_allocs;
+	v[21].u = row->slab_frees;
 }
 
 static void add_up(struct kmt_proc_row *sum, const struct kmt_proc_row *row)
@@ -413,6 +529,9 @@ static void add_up(struct kmt_proc_row *sum, const struct kmt_proc_row *row)
 	sum->page_alloc_bytes += row->page_alloc_bytes;
 	sum->slab_live += row->slab_live;
 	sum->page_live += row->page_live;
+	sum->charged_bytes += row->charged_bytes;
+	sum->uncharged_bytes += row->uncharged_bytes;
+	sum->tasks += row->tasks ? row->tasks : 1;
 }
 
 static void add_row(void *sum, const void *row)
@@ -422,19 +541,95 @@ static void add_row(void *sum, const void *row)
 
 _Static_assert(KMT_NCOLS(pid_needs) == KMT_NCOLS(pid_cols) &&
 	       KMT_NCOLS(pid_needs) == KMT_NCOLS(tgid_cols) &&
-	       KMT_NCOLS(comm_needs) == KMT_NCOLS(comm_cols),
+	       KMT_NCOLS(comm_needs) == KMT_NCOLS(comm_cols) &&
+	       KMT_NCOLS(cgroup_needs) == KMT_NCOLS(cgroup_cols),
 	       "a needs entry for every column");
+
+/* what the charged columns say when no allocation could tell */
+static const struct kmt_missing no_charge = {
+	.known = 1,
+	.what = "gfp flags or accounted field to tell memcg charges by",
+	.events_text = "",
+	.record_with = "kmemtrace record",
+};
+
+static const struct kmt_missing no_cgroup_map = {
+	.known = 1,
+	.what = "task-to-cgroup map",
+	.events_text = "",
+	.record_with = "kmemtrace record",
+};
+
+/* --by cgroup of a recording without the map: only that, said */
+static int cgroups_missing(struct procs_ctx *c, struct kmt_report *r)
+{
+	const struct kmt_cgmap *m = &c->s->cgroups;
+	struct kmt_missing *why = NULL;
+	struct kmt_sum_item note = { .kind = KMT_SUM_NOTE };
+	struct kmt_summary *s;
+	int err;
+
+	s = kmt_report_add_summary(r, "procs", "cgroups",
+				   "PROCESSES: allocator stress by memory cgroup");
+	if (!s)
+		return -ENOMEM;
+	err = kmt_summary_u64(s, "Memory cgroups:", "cgroups", 0);
+	if (m->damaged[0]) {
+		why = kmt_arena_zalloc(&r->arena, sizeof(*why));
+		if (!why)
+			return -ENOMEM;
+		*why = no_cgroup_map;
+		why->what = kmt_report_printf(r, "task-to-cgroup map: %s",
+					      m->damaged);
+		if (!why->what)
+			return -ENOMEM;
+	}
+	kmt_summary_mark_unrecorded(s, (const char *const[]){ "cgroups" }, 1,
+				    why ? why : &no_cgroup_map);
+	note.label = "(record it with kmemtrace record: it keeps which task was in which memory cgroup)";
+	err |= kmt_summary_add(s, &note);
+	return err ? -ENOMEM : 0;
+}
+
+/* the rows of tasks put together by cgroup, key the path (0 unknown) */
+static int by_cgroup(struct kmt_rows *rows)
+{
+	struct kmt_rows by;
+	size_t i;
+
+	kmt_rows_init(&by, rows->row_size, sizeof(uint64_t));
+	for (i = 0; i < rows->nr; i++) {
+		const struct kmt_proc_row *row = kmt_rows_at(rows, i);
+		uint64_t key = row->cg;
+		struct kmt_proc_row *dst = kmt_rows_get(&by, &key, 1, NULL);
+
+		if (!dst) {
+			kmt_rows_free(&by);
+			return -ENOMEM;
+		}
+		add_up(dst, row);
+		dst->cg = row->cg;
+	}
+	kmt_rows_free(rows);
+	*rows = by;
+	return 0;
+}
 
 static int procs_finish(void *ctx, struct kmt_report *r)
 {
 	struct procs_ctx *c = ctx;
 	struct kmt_rows *rows = &c->rows;
-	int by_comm = c->opts.by_comm;
-	int by_tgid = !by_comm && c->opts.by_tgid;
-	const struct kmt_col *cols = by_comm ? comm_cols :
+	int by_cg = c->opts.by_cgroup;
+	int by_comm = !by_cg && c->opts.by_comm;
+	int by_tgid = !by_cg && !by_comm && c->opts.by_tgid;
+	const struct kmt_col *cols = by_cg ? cgroup_cols :
+				     by_comm ? comm_cols :
 				     by_tgid ? tgid_cols : pid_cols;
-	size_t ncols = by_comm ? KMT_NCOLS(comm_cols) :
+	size_t ncols = by_cg ? KMT_NCOLS(cgroup_cols) :
+		       by_comm ? KMT_NCOLS(comm_cols) :
 		       by_tgid ? KMT_NCOLS(tgid_cols) : KMT_NCOLS(pid_cols);
+	/* where the columns of PROC_COLS start */
+	size_t first = by_cg || by_comm ? 2 : 3;
 	uint64_t tasks = 0, alone = 0;
 	struct kmt_proc_row sum;
 	struct kmt_summary *s;
@@ -442,7 +637,10 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 	size_t i, n;
 	int err = 0;
 
-	t = kmt_report_add_table(r, "procs", "processes",
+	if (by_cg && !c->s->cgroups.recorded)
+		return cgroups_missing(c, r);
+	t = kmt_report_add_table(r, "procs", by_cg ? "cgroups" : "processes",
+				 by_cg ? "PROCESSES: allocator stress by memory cgroup" :
 				 by_comm ? "PROCESSES: allocator stress by command name" :
 				 by_tgid ? "PROCESSES: allocator stress by process (tgid)" :
 				 "PROCESSES: allocator stress by task (pid)",
@@ -451,6 +649,11 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 		return -ENOMEM;
 	if (by_tgid && kmt_view_by_tgid(c->s, rows, add_row, &tasks, &alone))
 		return -ENOMEM;
+	if (by_cg) {
+		tasks = rows->nr;
+		if (by_cgroup(rows))
+			return -ENOMEM;
+	}
 	n = rows->nr;
 	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < n; i++)
@@ -466,7 +669,13 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 
 		if (!v)
 			return -ENOMEM;
-		if (by_comm) {
+		if (by_cg) {
+			const char *path = kmt_strtab_get(&c->s->strs, row->cg);
+
+			v[0].str = row->cg && path ? path : "not recorded";
+			v[1].u = row->tasks;
+			fill(v + 2, row);
+		} else if (by_comm) {
 			const char *comm = row->key ?
 				kmt_strtab_get(&c->s->strs, (uint32_t)row->key) :
 				NULL;
@@ -490,7 +699,19 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 				   "TOTALS (all processes)");
 	if (!s)
 		return -ENOMEM;
-	err |= kmt_summary_u64(s, "Processes:", "processes", rows->nr);
+	if (by_cg) {
+		err |= kmt_summary_u64(s, "Memory cgroups:", "cgroups",
+				       rows->nr);
+		/* a task moved counts in each cgroup it was in */
+		err |= kmt_summary_u64(s, "Tasks (pids) in them:", "tasks",
+				       tasks);
+		err |= kmt_summary_add(s, &(struct kmt_sum_item){
+			.kind = KMT_SUM_VALUE, .label = "Cgroup hierarchy:",
+			.key = "hierarchy", .type = KMT_V_STR,
+			.v.str = c->s->cgroups.hierarchy });
+	} else {
+		err |= kmt_summary_u64(s, "Processes:", "processes", rows->nr);
+	}
 	if (by_tgid) {
 		err |= kmt_summary_u64(s, "Tasks (pids) in them:", "tasks",
 				       tasks);
@@ -534,11 +755,25 @@ static int procs_finish(void *ctx, struct kmt_report *r)
 			       "slab_outstanding_bytes", (uint64_t)sum.slab_live);
 	err |= kmt_summary_u64(s, "Page bytes outstanding:",
 			       "page_outstanding_bytes", (uint64_t)sum.page_live);
+	err |= kmt_summary_u64(s, "Bytes charged to the memcg:",
+			       "charged_bytes", sum.charged_bytes);
+	err |= kmt_summary_u64(s, "Bytes not charged:", "uncharged_bytes",
+			       sum.uncharged_bytes);
 	if (err)
 		return -ENOMEM;
-	return kmt_report_mark_unrecorded(r, t, by_comm ? comm_needs : pid_needs,
-					  s, kmt_session_types(c->s),
-					  c->s->types_known);
+	err = kmt_report_mark_unrecorded(r, t, by_cg ? cgroup_needs :
+					 by_comm ? comm_needs : pid_needs,
+					 s, kmt_session_types(c->s),
+					 c->s->types_known);
+	if (err || c->charge_known || (t->unrecorded >> (first + CHARGED_COL) & 1))
+		return err;
+	/* allocations there were, and none could say whether charged */
+	t->unrecorded |= 3ULL << (first + CHARGED_COL);
+	if (!t->missing)
+		t->missing = &no_charge;
+	kmt_summary_mark_unrecorded(s, (const char *const[]){ "charged_bytes",
+				    "uncharged_bytes" }, 2, &no_charge);
+	return 0;
 }
 
 const struct kmt_proc_row *kmt_procs_find(const void *ctx, uint64_t key)

@@ -6,7 +6,12 @@
 
 /* one process (or command name) of the procs view */
 struct kmt_proc_row {
-	uint64_t key;			/* pid, or comm id with --by comm */
+	/*
+	 * pid, or comm id with --by comm; --by cgroup: pid, with above it
+	 * 1 + its entry in the cgroup map (a task moved has a row for each
+	 * cgroup it was in)
+	 */
+	uint64_t key;
 	uint64_t page_allocs;		/* mm_page_alloc events */
 	uint64_t zone_locked;		/* mm_page_alloc_zone_locked events */
 	uint64_t freed_direct;		/* mm_page_free events */
@@ -26,6 +31,17 @@ struct kmt_proc_row {
 	uint64_t page_alloc_bytes;
 	int64_t slab_live;		/* bytes it allocated still allocated */
 	int64_t page_live;
+	/*
+	 * Bytes allocated that the memcg was charged with (slab: accounted;
+	 * pages and others: __GFP_ACCOUNT), and those it was not; those of
+	 * allocations the recording cannot tell of are in neither.
+	 */
+	uint64_t charged_bytes;
+	uint64_t uncharged_bytes;
+	/* --by cgroup: the cgroup (0 not recorded), and when it holds */
+	uint64_t cg_from, cg_until;
+	uint32_t cg;
+	uint32_t tasks;			/* --by cgroup: tasks in the row */
 	uint8_t last;			/* the run it is in */
 };
 

@@ -24,6 +24,7 @@ int kmt_session_init(struct kmt_session *s)
 	kmt_gfp_init(&s->gfp);
 	kmt_hash_u32_init(&s->comms);
 	kmt_hash_i32_init(&s->tgids);
+	kmt_cgmap_init(&s->cgroups);
 	return 0;
 }
 
@@ -44,6 +45,7 @@ void kmt_session_free(struct kmt_session *s)
 	kmt_gfp_free(&s->gfp);
 	kmt_hash_u32_free(&s->comms);
 	kmt_hash_i32_free(&s->tgids);
+	kmt_cgmap_free(&s->cgroups);
 	kmt_strtab_free(&s->strs);
 	kmt_session_drop_nodes(s);
 	kmt_session_drop_kcounters(s);

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "event/cgroups.h"
 #include "event/event.h"
 #include "event/gfp.h"
 #include "event/stacks.h"
@@ -69,6 +70,11 @@ struct kmt_session {
 	struct kmt_gfp gfp;
 	struct kmt_hash_u32 comms;	/* pid -> comm id */
 	struct kmt_hash_i32 tgids;	/* pid -> tgid */
+	/*
+	 * pid -> memory cgroup over time (kmemtrace record's map): ask
+	 * kmt_session_cgroup; cgroups.recorded 0 says not recorded
+	 */
+	struct kmt_cgmap cgroups;
 
 	/* what was read */
 	const char *input;		/* file name as the user gave it */
@@ -217,6 +223,16 @@ int kmt_session_set_comm(struct kmt_session *s, int32_t pid,
 /* the comm of pid, or NULL */
 const char *kmt_session_comm(const struct kmt_session *s, int32_t pid);
 int kmt_session_set_tgid(struct kmt_session *s, int32_t pid, int32_t tgid);
+
+/*
+ * The memory cgroup pid was in at ts, or NULL when the recording does
+ * not say (no map, or a task it does not know then)
+ */
+static inline const char *kmt_session_cgroup(const struct kmt_session *s,
+					     int32_t pid, uint64_t ts)
+{
+	return kmt_cgmap_path(&s->cgroups, &s->strs, pid, ts);
+}
 
 /* the types recorded (types_known) or, when not known, seen */
 static inline uint32_t kmt_session_types(const struct kmt_session *s)

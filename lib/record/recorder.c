@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 
 #include "record/kcounters-rec.h"
+#include "record/cgroups.h"
 #include "record/recorder.h"
 #include "record/workload.h"
 #include "record/tracedat-write.h"
@@ -919,6 +920,9 @@ int kmt_rec_start(struct kmt_rec *r)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	hide_self(r);
 	take_kcounters(r, KMT_CNT_START);
+	/* without a map the recording says "not recorded": no error */
+	kmt_rec_cgroups_start(&r->cgroups, r->meta->clock, r->cgroups_why,
+			      sizeof(r->cgroups_why));
 	if (tracefs_trace_on(r->inst) < 0)
 		return rec_error(r, errno ? errno : EIO,
 				  "cannot turn tracing on in instance '%s': %s",
@@ -990,6 +994,7 @@ int kmt_rec_stop(struct kmt_rec *r)
 {
 	if (r->inst && r->started)
 		tracefs_trace_off(r->inst);
+	kmt_rec_cgroups_stop(r->cgroups);
 	stop_readers(r);
 	if (r->inst && r->started) {
 		read_stats(r);
@@ -1271,6 +1276,7 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 {
 	struct kmt_tdw_option *opts = NULL;
 	struct kmt_sb cmdlines = KMT_SB_INIT, tgids = KMT_SB_INIT;
+	struct kmt_sb cgroups = KMT_SB_INIT;
 	struct kmt_sb *cpustat = NULL;
 	struct kmt_blob *fmts[KMT_REC_NR_SYSTEMS] = { NULL };
 	char boot[256];
@@ -1304,10 +1310,10 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 	sizes = calloc(r->nr_cpus, sizeof(*sizes));
 	cpustat = calloc(r->nr_cpus, sizeof(*cpustat));
 	/*
-	 * clock, uname, version, tgids, boot, nodes, the kernel's counters
-	 * and the CPUs' stats
+	 * clock, uname, version, tgids, boot, nodes, the kernel's counters,
+	 * cgroups and the CPUs' stats
 	 */
-	opts = calloc(r->nr_cpus + 7, sizeof(*opts));
+	opts = calloc(r->nr_cpus + 8, sizeof(*opts));
 	if (!sizes || !cpustat || !opts) {
 		ret = rec_error(r, ENOMEM, "out of memory");
 		goto out;
@@ -1355,6 +1361,8 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 		count_pages(r, r->cpus[i].fd, sizes[i], ids, pid_off, &pids,
 			    res);
 	ret = collect_tasks(r, &pids, &cmdlines, &tgids);
+	if (!ret)
+		ret = kmt_rec_cgroups_text(r->cgroups, &pids, &cgroups);
 	if (ret) {
 		ret = rec_error(r, ret, "out of memory");
 		goto out;
@@ -1421,6 +1429,12 @@ int kmt_rec_write(struct kmt_rec *r, struct kmt_rec_result *res)
 		opts[nopt].id = KMT_TD_OPT_COUNTERS;
 		opts[nopt].val.data = kmt_sb_str(&m->kcounters);
 		opts[nopt++].val.len = m->kcounters.len + 1;
+		h.nr_options = nopt;
+	}
+	if (cgroups.len) {
+		opts[nopt].id = KMT_TD_OPT_CGROUPS;
+		opts[nopt].val.data = kmt_sb_str(&cgroups);
+		opts[nopt++].val.len = cgroups.len + 1;
 		h.nr_options = nopt;
 	}
 
@@ -1491,6 +1505,7 @@ out:
 		free(fmts[i]);
 	kmt_sb_release(&cmdlines);
 	kmt_sb_release(&tgids);
+	kmt_sb_release(&cgroups);
 	kmt_hash_set_free(&pids);
 	return ret;
 }
@@ -1511,6 +1526,8 @@ void kmt_rec_free(struct kmt_rec *r)
 	}
 	free(r->cpus);
 	r->cpus = NULL;
+	kmt_rec_cgroups_free(r->cgroups);
+	r->cgroups = NULL;
 	if (r->inst) {
 		tracefs_trace_off(r->inst);
 		for (i = 0; r->stacks && i < (int)r->nr_enabled; i++) {

@@ -122,6 +122,9 @@ struct kmt_rec {
 	int stacks;
 	int no_kallsyms;
 	int started;
+	/* the task-to-cgroup map (record/cgroups.h), or NULL and why not */
+	struct kmt_rec_cgroups *cgroups;
+	char cgroups_why[160];
 
 	/* the output: an unnamed file linked under its name at the end */
 	const char *output;

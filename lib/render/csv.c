@@ -134,6 +134,8 @@ static void csv_missing(FILE *out, uint64_t seq, const char *group,
 			 m->events[i]);
 	cell_str(out, seq, group, key, suffix, row, "record_with",
 		 m->record_with);
+	if (m->what)
+		cell_str(out, seq, group, key, suffix, row, "what", m->what);
 }
 
 static void csv_table(FILE *out, uint64_t seq, const struct kmt_section *sec,

@@ -81,6 +81,8 @@ void kmt_render_json_missing(struct kmt_json *j, const struct kmt_missing *m)
 		kmt_json_str(j, NULL, m->events[i]);
 	kmt_json_arr_close(j);
 	kmt_json_str(j, "record_with", m->record_with);
+	if (m->what)
+		kmt_json_str(j, "what", m->what);
 }
 
 void kmt_render_json_unrecorded(struct kmt_json *j, const struct kmt_table *t)

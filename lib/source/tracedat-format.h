@@ -67,6 +67,11 @@ enum kmt_td_option_id {
 	 * has its layout), NUL-terminated
 	 */
 	KMT_TD_OPT_COUNTERS	= 0x4b58,
+	/*
+	 * kmemtrace's own: which memory cgroup each task was in, from
+	 * when, text (event/cgroups.h has its lines), NUL-terminated
+	 */
+	KMT_TD_OPT_CGROUPS	= 0x4b57,
 };
 
 #define KMT_TD_TGIDS_MAGIC "kmemtrace tgids\n"

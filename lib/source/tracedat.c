@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -106,6 +107,7 @@ int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
 #define TD_MAX_BOOT		4096	/* far more than it writes */
 #define TD_MAX_NODES		(1U << 20)	/* 1024 nodes of 4096 CPUs */
 #define TD_MAX_COUNTERS		(64U << 20)	/* slabinfo: ~100 bytes a cache */
+#define TD_MAX_CGROUPS		(256U << 20)	/* 4 M tasks, long paths */
 #define TD_MAX_CLOCK		4096	/* the kernel's trace_clock file: ~100 bytes */
 #define TD_MAX_STACK	512
 #define TD_MAX_CHUNK	(64U << 20)	/* trace-cmd writes a few pages */
@@ -733,6 +735,43 @@ static int walk_kcounters(struct td_walk *w, uint64_t at, uint64_t len)
 	return 0;
 }
 
+/*
+ * kmemtrace record's task-to-cgroup map, for --procs --by cgroup: a fact
+ * about the recording like the nodes, dropped whole when damaged
+ * anywhere (a task put in the wrong cgroup is worse than none), and
+ * then the session says where, for the report's warning.  -ENOMEM only.
+ */
+static int walk_cgroups(struct td_walk *w, uint64_t at, uint64_t len)
+{
+	struct kmt_cgmap *m = &w->td->s->cgroups;
+	size_t bad_at = 0;
+	char why[96];
+	char *buf, *end;
+	int ret;
+
+	ret = own_text(w, at, len, KMT_CGMAP_MAGIC, TD_MAX_CGROUPS, &buf,
+		       &end);
+	if (ret)
+		return ret;
+	if (!buf) {
+		kmt_cgmap_free(m);
+		snprintf(m->damaged, sizeof(m->damaged),
+			 "the cgroups option at byte %llu%s is not a task-to-cgroup map",
+			 (unsigned long long)(w->mem ? w->base : at),
+			 w->mem ? " (of the compressed section)" : "");
+		return 0;
+	}
+	ret = kmt_cgmap_parse(m, &w->td->s->strs, buf, (size_t)(end - buf),
+			      &bad_at, why, sizeof(why));
+	free(buf);
+	if (ret == -EINVAL)
+		snprintf(m->damaged, sizeof(m->damaged),
+			 "the cgroups option is damaged at byte %llu%s: %s",
+			 (unsigned long long)(w->mem ? w->base : at + bad_at),
+			 w->mem ? " (of the compressed section)" : "", why);
+	return ret == -ENOMEM ? ret : 0;
+}
+
 static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 		       uint64_t len)
 {
@@ -772,6 +811,8 @@ static int walk_option(struct td_walk *w, uint64_t id, uint64_t at,
 	if (id == KMT_TD_OPT_NODES && walk_nodes(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	if (id == KMT_TD_OPT_COUNTERS && walk_kcounters(w, at, len))
+		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
+	if (id == KMT_TD_OPT_CGROUPS && walk_cgroups(w, at, len))
 		return kmt_session_error(w->td->s, ENOMEM, "out of memory");
 	for (i = 0; i < sizeof(td_options) / sizeof(td_options[0]); i++) {
 		if (td_options[i].id != id)
