@@ -329,7 +329,11 @@ static int procs_on_event(void *ctx, const struct kmt_event *ev)
 		return ret;
 	if (note_comm(c, ev))
 		return -ENOMEM;
-	if (!ret)
+	/*
+	 * The percpu allocator's and vmalloc's objects are their views':
+	 * the tracker keeps them apart, and here they would read as slab.
+	 */
+	if (!ret || kmt_ev_is_percpu(ev->type) || kmt_ev_is_vmalloc(ev->type))
 		return 0;
 	st = &c->live.l->step;
 	if (st->what == KMT_LIVE_ALLOC_OVER) {
