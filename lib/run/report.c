@@ -623,6 +623,12 @@ enum kmt_run_status kmt_run_read(struct kmt_run *run, const char *input)
 		snprintf(run->warning, sizeof(run->warning), "%s", msg);
 		break;
 	}
+	/* a damaged map is said, and the view says "not recorded" */
+	if (spec->opts.by_cgroup && spec->want.procs && s->cgroups.damaged[0] &&
+	    !run->warning[0])
+		snprintf(run->warning, sizeof(run->warning),
+			 "'%s': %s: the task-to-cgroup map is left out", input,
+			 s->cgroups.damaged);
 	/* tasks are not put in processes by guess */
 	if (spec->opts.by_tgid && (spec->want.procs || spec->want.extfrag) &&
 	    !kmt_hash_i32_count(&s->tgids)) {
