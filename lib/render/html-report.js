@@ -32,8 +32,9 @@
 		const what = nr.rows ? Object.values(nr.rows)[0] + " rows" :
 			nr.columns.join(", ");
 		box.appendChild(el("p", { "class": "kmt-unrecorded" }, "not recorded: " +
-			what + ": the recording has no " + nr.events.join(", ") +
-			" events (record them with: " + nr.record_with + ")"));
+			what + ": the recording has no " +
+			(nr.what ? nr.what : nr.events.join(", ") + " events") +
+			" (record them with: " + nr.record_with + ")"));
 	}
 
 	function svgEl(tag, attrs) {
