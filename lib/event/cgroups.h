@@ -44,7 +44,7 @@ struct kmt_cgmap {
 	 * say; recorded is then 0 (part of a map would put tasks in the
 	 * wrong cgroup).
 	 */
-	char damaged[160];
+	char damaged[256];
 };
 
 void kmt_cgmap_init(struct kmt_cgmap *m);
