@@ -182,28 +182,6 @@ static void snapshot(struct kmt_rec_cgroups *cg)
 	closedir(proc);
 }
 
-/* instances of runs killed before they could remove theirs */
-static int remove_if_stale(const char *name, void *ctx)
-{
-	struct tracefs_instance *inst;
-	char *end;
-	long pid;
-
-	(void)ctx;
-	if (strncmp(name, "kmemtrace-cg-", 13))
-		return 0;
-	pid = strtol(name + 13, &end, 10);
-	if (*end || end == name + 13 || pid <= 0 || pid == getpid() ||
-	    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-		return 0;
-	inst = tracefs_instance_alloc(NULL, name);
-	if (inst) {
-		tracefs_instance_destroy(inst);
-		tracefs_instance_free(inst);
-	}
-	return 0;
-}
-
 static int event_id(const char *system, const char *event)
 {
 	char *buf = tracefs_event_file_read(NULL, system, event, "id", NULL);
@@ -271,7 +249,6 @@ int kmt_rec_cgroups_start(struct kmt_rec_cgroups **out, const char *clock,
 					   "cgroup:cgroup_attach_task");
 		goto error;
 	}
-	tracefs_instances_walk(remove_if_stale, NULL);
 	snprintf(cg->name, sizeof(cg->name), "kmemtrace-cg-%d", (int)getpid());
 	cg->inst = tracefs_instance_create(cg->name);
 	if (!cg->inst) {

@@ -20,17 +20,6 @@
 
 static const char *const when_names[] = { "start", "end" };
 
-static int read_text(const char *path, struct kmt_sb *sb)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = kmt_sb_read_fd(sb, fd);
-	close(fd);
-	return ret;
-}
-
 static void missing(struct kmt_sb *out, const char *when, const char *part,
 		    int err)
 {
@@ -97,7 +86,7 @@ static void slabsys(struct kmt_sb *out, const struct kmt_kcounters_snap *snap)
 		long partial = -1;
 
 		snprintf(path, sizeof(path), SLAB_SYSFS "/%s/cpu_partial", name);
-		if (!read_text(path, &v) && v.len)
+		if (!kmt_sb_read_file(&v, path) && v.len)
 			partial = strtol(kmt_sb_str(&v), NULL, 10);
 		kmt_sb_release(&v);
 		if (partial >= 0)
@@ -126,7 +115,7 @@ static unsigned int take_slabinfo(struct kmt_sb *out, const char *when,
 	struct kmt_sb text = KMT_SB_INIT;
 	struct kmt_kcounters c;
 	char err[128];
-	int ret = read_text("/proc/slabinfo", &text);
+	int ret = kmt_sb_read_file(&text, "/proc/slabinfo");
 
 	kmt_kcounters_init(&c);
 	if (!ret)
@@ -156,7 +145,7 @@ static unsigned int take_meminfo(struct kmt_sb *out, const char *when)
 {
 	struct kmt_sb text = KMT_SB_INIT;
 	const char *p, *end;
-	int ret = read_text("/proc/meminfo", &text);
+	int ret = kmt_sb_read_file(&text, "/proc/meminfo");
 	size_t i;
 
 	if (ret) {
@@ -190,7 +179,7 @@ static unsigned int take_vmalloc(struct kmt_sb *out, const char *when)
 	struct kmt_sb text = KMT_SB_INIT;
 	struct kmt_kcounters c;
 	char err[128];
-	int ret = read_text("/proc/vmallocinfo", &text);
+	int ret = kmt_sb_read_file(&text, "/proc/vmallocinfo");
 	size_t i;
 
 	kmt_kcounters_init(&c);

@@ -213,20 +213,24 @@ void kmt_rec_init(struct kmt_rec *r)
 
 /*
  * Instances of kmemtrace runs that were killed before they could clean
- * up: "kmemtrace-PID" where PID is gone.  (tracefs_instances() would do
+ * up: "kmemtrace-PID", and the cgroup events' "kmemtrace-cg-PID"
+ * (record/cgroups.c), where PID is gone.  (tracefs_instances() would do
  * the matching, but libtracefs 1.6 leaks its regex.)
  */
 static int remove_if_stale(const char *name, void *ctx)
 {
 	struct tracefs_instance *inst;
+	const char *num = name + 10;
 	char *end;
 	long pid;
 
 	(void)ctx;
 	if (strncmp(name, "kmemtrace-", 10))
 		return 0;
-	pid = strtol(name + 10, &end, 10);
-	if (*end || end == name + 10 || pid <= 0 || pid == getpid() ||
+	if (!strncmp(num, "cg-", 3))
+		num += 3;
+	pid = strtol(num, &end, 10);
+	if (*end || end == num || pid <= 0 || pid == getpid() ||
 	    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
@@ -240,17 +244,6 @@ static int remove_if_stale(const char *name, void *ctx)
 static void remove_stale_instances(void)
 {
 	tracefs_instances_walk(remove_if_stale, NULL);
-}
-
-static int read_file(const char *path, struct kmt_sb *sb)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = kmt_sb_read_fd(sb, fd);
-	close(fd);
-	return ret;
 }
 
 static int read_formats(const char *system, struct rec_formats *f)
@@ -366,7 +359,7 @@ static void read_nodes(struct kmt_sb *out)
 		char path[sizeof(NODE_DIR) + 32];
 
 		snprintf(path, sizeof(path), NODE_DIR "/node%u/cpulist", ids[i]);
-		bad = read_file(path, &list) != 0;
+		bad = kmt_sb_read_file(&list, path) != 0;
 		if (!bad)
 			kmt_sb_addf(out, "%u %.*s\n", ids[i],
 				    (int)strcspn(kmt_sb_str(&list), "\n"),
@@ -382,7 +375,7 @@ static void read_boot_id(struct kmt_bootinfo *b)
 {
 	struct kmt_sb sb = KMT_SB_INIT;
 
-	if (!read_file("/proc/sys/kernel/random/boot_id", &sb))
+	if (!kmt_sb_read_file(&sb, "/proc/sys/kernel/random/boot_id"))
 		kmt_bootinfo_set_id(b, sb.buf, strcspn(kmt_sb_str(&sb), "\n"));
 	kmt_sb_release(&sb);
 }
@@ -445,7 +438,7 @@ static int load_meta(struct kmt_rec *r, struct kmt_rec_meta *m)
 		return rec_error(r, ret, "cannot read the event formats from tracefs: %s",
 				  strerror(-ret));
 	if (!r->no_kallsyms) {
-		ret = read_file("/proc/kallsyms", &m->kallsyms);
+		ret = kmt_sb_read_file(&m->kallsyms, "/proc/kallsyms");
 		if (ret)
 			return rec_error(r, ret, "cannot read '/proc/kallsyms': %s",
 					  strerror(-ret));

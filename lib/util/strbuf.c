@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,4 +187,15 @@ int kmt_sb_read_fd(struct kmt_sb *sb, int fd)
 		kmt_sb_add(sb, buf, (size_t)n);
 	}
 	return sb->oom ? -ENOMEM : 0;
+}
+
+int kmt_sb_read_file(struct kmt_sb *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = kmt_sb_read_fd(sb, fd);
+	close(fd);
+	return ret;
 }

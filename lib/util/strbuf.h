@@ -30,6 +30,8 @@ void kmt_sb_vaddf(struct kmt_sb *sb, const char *fmt, va_list ap)
  * again after EINTR); 0, -errno, or -ENOMEM (sb->oom).
  */
 int kmt_sb_read_fd(struct kmt_sb *sb, int fd);
+/* the whole file at path, appended: 0, or -errno of the open or a read */
+int kmt_sb_read_file(struct kmt_sb *sb, const char *path);
 /* the text, "" when empty */
 const char *kmt_sb_str(const struct kmt_sb *sb);
 
