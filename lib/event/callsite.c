@@ -13,11 +13,13 @@ static const char *const allocator_prefixes[] = {
 
 static const char *const vmalloc_prefixes[] = {
 	"alloc_vmap_area", "get_vm_area", "vmalloc", "vzalloc", "kvmalloc",
-	"kvzalloc", "kvrealloc", "vmap", "vm_map_ram",
+	"kvzalloc", "kvcalloc", "kvrealloc", "vmap", "vm_map_ram",
+	"execmem_",
 };
 
+/* pcpu_: pcpu_alloc and the chunk functions that vmalloc for it */
 static const char *const percpu_prefixes[] = {
-	"pcpu_alloc", "alloc_percpu", "alloc_reserved_percpu",
+	"pcpu_", "alloc_percpu", "alloc_reserved_percpu",
 };
 
 #define PREFIXES(a) { a, sizeof(a) / sizeof(*(a)) }
