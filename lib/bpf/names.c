@@ -156,11 +156,28 @@ uint32_t kmt_bpf_names_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,
 	return id;
 }
 
-/* vmalloc's and the percpu allocator's own functions: callsite.c's tables */
 int kmt_bpf_is_rare_allocator(const char *sym)
 {
-	return kmt_callsite_is_allocator(KMT_CALLSITE_VMALLOC, sym) ||
-	       kmt_callsite_is_allocator(KMT_CALLSITE_PERCPU, sym);
+	static const char *const prefixes[] = {
+		"alloc_vmap_area", "get_vm_area", "vmalloc", "vzalloc", "vmap",
+		"vm_map_ram", "kvmalloc", "kvzalloc", "kvcalloc", "kvrealloc",
+		"execmem_", "pcpu_", "alloc_percpu",
+	};
+	size_t len, i, n;
+
+	if (!sym)
+		return 0;
+	while (*sym == '_')
+		sym++;
+	len = strlen(sym);
+	if (len > 7 && !strcmp(sym + len - 7, "_noprof"))
+		len -= 7;
+	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
+		n = strlen(prefixes[i]);
+		if (len >= n && !memcmp(sym, prefixes[i], n))
+			return 1;
+	}
+	return 0;
 }
 
 uint32_t kmt_bpf_names_rare_stack(struct kmt_bpf_names *n, struct kmt_bpf *b,

@@ -13,13 +13,11 @@ static const char *const allocator_prefixes[] = {
 
 static const char *const vmalloc_prefixes[] = {
 	"alloc_vmap_area", "get_vm_area", "vmalloc", "vzalloc", "kvmalloc",
-	"kvzalloc", "kvcalloc", "kvrealloc", "vmap", "vm_map_ram",
-	"execmem_",
+	"kvzalloc", "kvrealloc", "vmap", "vm_map_ram",
 };
 
-/* pcpu_: pcpu_alloc and the chunk functions that vmalloc for it */
 static const char *const percpu_prefixes[] = {
-	"pcpu_", "alloc_percpu", "alloc_reserved_percpu",
+	"pcpu_alloc", "alloc_percpu", "alloc_reserved_percpu",
 };
 
 #define PREFIXES(a) { a, sizeof(a) / sizeof(*(a)) }
