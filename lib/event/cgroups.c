@@ -134,7 +134,8 @@ int kmt_cgmap_parse(struct kmt_cgmap *m, struct kmt_strtab *strs,
 			return bad(m, bad_at, (size_t)(p - text), why, why_len,
 				   what);
 	}
-	qsort(m->e, m->nr, sizeof(*m->e), cmp_entry);
+	if (m->nr)	/* qsort wants a non-NULL base even for none */
+		qsort(m->e, m->nr, sizeof(*m->e), cmp_entry);
 	for (i = 0; i < m->nr; i++) {
 		uint32_t *slot;
 		int is_new = 0;

@@ -274,8 +274,9 @@ static int add_caller(struct kmt_kcounters *c, struct kmt_kcounters_snap *snap,
 	memcpy(buf, name, n);
 	buf[n] = '\0';
 	key.caller = buf;
-	hit = bsearch(&key, snap->vm, snap->nr_vm, sizeof(*snap->vm),
-		      cmp_caller);
+	/* bsearch of an empty table still wants a non-NULL base */
+	hit = snap->nr_vm ? bsearch(&key, snap->vm, snap->nr_vm,
+				    sizeof(*snap->vm), cmp_caller) : NULL;
 	if (!hit) {
 		size_t i;
 

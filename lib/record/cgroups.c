@@ -432,7 +432,8 @@ static int replay(struct kmt_rec_cgroups *cg, const struct kmt_hash_set *pids,
 	kmt_hash_u32_init(&cur);
 	while (!ret && kmt_hash_u32_next(&cg->start, &it, &pid, &path))
 		ret = move(&cur, pids, o, (int32_t)pid, 0, *path);
-	qsort(cg->steps, cg->nr_steps, sizeof(*cg->steps), cmp_step);
+	if (cg->nr_steps)	/* qsort wants a non-NULL base even for none */
+		qsort(cg->steps, cg->nr_steps, sizeof(*cg->steps), cmp_step);
 	for (i = 0; !ret && i < cg->nr_steps; i++) {
 		const struct cg_step *st = &cg->steps[i];
 		const uint32_t *from;
@@ -514,7 +515,8 @@ int kmt_rec_cgroups_text(struct kmt_rec_cgroups *cg,
 		ret = place_rest(cg, pids, &o);
 	if (ret)
 		goto out;
-	qsort(o.l, o.nr, sizeof(*o.l), cmp_line);
+	if (o.nr)
+		qsort(o.l, o.nr, sizeof(*o.l), cmp_line);
 	kmt_sb_adds(text, KMT_CGMAP_MAGIC);
 	kmt_sb_addf(text, KMT_CGMAP_HIERARCHY "%s\n", cg->hierarchy);
 	for (i = 0; i < o.nr; i++) {
