@@ -349,8 +349,11 @@ int kmt_par_draw(struct kmt_par *sh, FILE *out)
 		if (pc->state == PIECE_HELD) {
 			pthread_mutex_unlock(&sh->lock);
 			errno = 0;
-			if (fwrite(pc->text.buf, 1, pc->text.len, out) !=
-			    pc->text.len)
+			/* A piece that drew nothing has no buffer: fwrite's
+			 * pointer is declared non-NULL even for 0 bytes. */
+			if (pc->text.len &&
+			    fwrite(pc->text.buf, 1, pc->text.len, out) !=
+				    pc->text.len)
 				err = errno_or_eio();
 			pthread_mutex_lock(&sh->lock);
 			sh->held -= pc->text.len;
