@@ -18,6 +18,8 @@ CC	?= cc
 PKGS	:= libtraceevent libtracefs libtracecmd libzstd zlib
 # top and watch: their BPF programs load through libbpf
 PKGS	+= libbpf
+# serve: its HTTP server
+PKGS	+= libmicrohttpd
 O	?= build
 SAN	?=
 VERSION	:= $(shell sed -n 's/.*KMT_VERSION "\(.*\)"/\1/p' src/builtin.h)
@@ -32,6 +34,8 @@ datarootdir = $(prefix)/share
 mandir	= $(datarootdir)/man
 man1dir	= $(mandir)/man1
 bashcompdir = $(datarootdir)/bash-completion/completions
+# serve's unit: systemd reads /usr/lib and /usr/local/lib alike
+systemdunitdir = $(prefix)/lib/systemd/system
 INSTALL	= install
 
 # -Werror where a diagnostic depends on the source alone: compiling each
@@ -98,6 +102,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(O)/tests/%,$(HELPER_SRCS))
 DOC_SRCS  := $(sort $(wildcard doc/*.adoc))
 MAN_PAGES := $(patsubst doc/%.adoc,$(O)/doc/%.1,$(DOC_SRCS))
 COMPLETION := contrib/completion/kmemtrace.bash
+SERVE_UNIT := contrib/kmemtrace-serve.service
 
 .PHONY: all deps doc man-pages check test bench clean tests-build demo install uninstall FORCE
 # a sub-make, so that pkg-config is asked after deps installed the libraries
@@ -234,13 +239,18 @@ install: $(O)/kmemtrace $(MAN_PAGES)
 	$(say) INSTALL '$(DESTDIR)$(bashcompdir)/kmemtrace'
 	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(bashcompdir)'
 	$(Q)$(INSTALL) -m 0644 $(COMPLETION) '$(DESTDIR)$(bashcompdir)/kmemtrace'
+	$(say) INSTALL '$(DESTDIR)$(systemdunitdir)/kmemtrace-serve.service'
+	$(Q)$(INSTALL) -d -m 0755 '$(DESTDIR)$(systemdunitdir)'
+	$(Q)sed 's|@bindir@|$(bindir)|g' $(SERVE_UNIT) >'$(DESTDIR)$(systemdunitdir)/kmemtrace-serve.service' && \
+		chmod 0644 '$(DESTDIR)$(systemdunitdir)/kmemtrace-serve.service'
 
 # every file install may put, and no directory: they may hold others'
 uninstall:
 	$(say) RM "kmemtrace's files under $(DESTDIR)$(prefix)"
 	$(Q)rm -f '$(DESTDIR)$(bindir)/kmemtrace' \
 		$(patsubst %,'$(DESTDIR)$(man1dir)/%',$(notdir $(MAN_PAGES))) \
-		'$(DESTDIR)$(bashcompdir)/kmemtrace'
+		'$(DESTDIR)$(bashcompdir)/kmemtrace' \
+		'$(DESTDIR)$(systemdunitdir)/kmemtrace-serve.service'
 
 tests-build: $(O)/kmemtrace $(UNIT_BINS) $(HELPER_BINS) $(MAN_PAGES)
 # kept, so that a second make relinks nothing

@@ -18,6 +18,9 @@ pkg-config --exists libbpf 2>/dev/null || pkgs="$pkgs libbpf-dev"
 command -v bpftool >/dev/null 2>&1 || [ -x /usr/sbin/bpftool ] ||
 	pkgs="$pkgs bpftool"
 command -v clang >/dev/null 2>&1 || pkgs="$pkgs clang"
+# serve: an HTTP server library, and the Prometheus its test scrapes with
+pkg-config --exists libmicrohttpd 2>/dev/null || pkgs="$pkgs libmicrohttpd-dev"
+command -v prometheus >/dev/null 2>&1 || pkgs="$pkgs prometheus"
 # the tests drive top's live view in a terminal
 command -v tmux >/dev/null 2>&1 || pkgs="$pkgs tmux"
 command -v pkg-config >/dev/null 2>&1 || pkgs="pkg-config $pkgs"

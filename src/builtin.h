@@ -25,6 +25,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_allocinfo(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* execs man for kmemtrace-<command>(1), kmemtrace(1) when NULL; 1 if it cannot */
 int show_man_page(const char *command);

@@ -333,7 +333,7 @@ int cmd_allocinfo(int argc, char **argv)
 		OPT_STRING('i', "input", &input, "file",
 			   "a /proc/allocinfo snapshot, '-' for stdin (default: "
 			   ALLOCINFO_PATH ", or stdin when it is a pipe)"),
-		OPT_STRING('o', "output", &output, "file",
+		OPT_OUTPUT('o', "output", &output, "file",
 			   "write to <file> ('-': stdout, the default)"),
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
 			  "output format (listed below; default text)"),

@@ -32,7 +32,7 @@ int cmd_check(int argc, char **argv)
 		OPT_STRING('i', "input", &input, "file",
 			   "the recording, '-' for stdin (default: kmemtrace.dat, "
 			   "or stdin when it is a pipe)"),
-		OPT_STRING('o', "output", &output, "file",
+		OPT_OUTPUT('o', "output", &output, "file",
 			   "write the verdict to <file> ('-': stdout, the default)"),
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
 			  "output format (listed below; default text)"),

@@ -374,15 +374,15 @@ int cmd_diff(int argc, char **argv)
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
 			  "output format: text (the default), json, csv or ndjson"),
 		OPT_BOOL(0, "json", &json, "JSON: every row with every figure (--format json)"),
-		OPT_STRING(0, "html", &html, "file",
+		OPT_OUTPUT(0, "html", &html, "file",
 			   "a page with every table and figure, to attach to a report"),
-		OPT_STRING(0, "pprof", &pprof, "file",
+		OPT_OUTPUT(0, "pprof", &pprof, "file",
 			   "recordings: both allocation profiles in one gzipped "
 			   "pprof profile, A as the base (go tool pprof -top <file> "
 			   "shows B minus A)"),
-		OPT_STRING('o', "output", &output, "file",
+		OPT_OUTPUT('o', "output", &output, "file",
 			   "write the comparison to <file> ('-': stdout, the default)"),
-		OPT_STRING(0, "save", &save, "file",
+		OPT_OUTPUT(0, "save", &save, "file",
 			   "write the recording's report as a JSON baseline to "
 			   "<file>, to compare later without the recording"),
 		OPT_END(),
@@ -451,7 +451,7 @@ int cmd_pageowner_diff(int argc, char **argv)
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
 			  "output format: text (the default), json, csv or ndjson"),
 		OPT_BOOL(0, "json", &json, "JSON: every row with every figure (--format json)"),
-		OPT_STRING('o', "output", &output, "file",
+		OPT_OUTPUT('o', "output", &output, "file",
 			   "write the comparison to <file> ('-': stdout, the default)"),
 		OPT_END(),
 	};

@@ -200,7 +200,7 @@ int cmd_pageowner(int argc, char **argv)
 		OPT_STRING('i', "input", &input, "file",
 			   "the dump, '-' for stdin (default: " PAGE_OWNER_PATH
 			   ", or stdin when it is a pipe)"),
-		OPT_STRING('o', "output", &c.output, "file",
+		OPT_OUTPUT('o', "output", &c.output, "file",
 			   "write to <file> ('-': stdout, the default)"),
 		OPT_BOOL(0, "stacks", &stacks,
 			 "read " SHOW_STACKS_PATH " when no input is given"),

@@ -77,7 +77,7 @@ int cmd_record(int argc, char **argv)
 	int no_kallsyms = 0, quiet = 0, buffer_kb = 0;
 	struct target t = { .flags = TARGET_THREADS };
 	const struct kmt_option options[] = {
-		OPT_STRING('o', "output", &output, "file",
+		OPT_OUTPUT('o', "output", &output, "file",
 			   "write the recording to <file> (default kmemtrace.dat), "
 			   "'-' for stdout; a file there is kept as <file>.old"),
 		OPT_GROUP("events (default: --slab --page --percpu --vmalloc)"),

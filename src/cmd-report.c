@@ -323,10 +323,10 @@ int cmd_report(int argc, char **argv)
 			  "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "JSON: every table and summary (--format json)"),
 		OPT_BOOL(0, "csv", &csv, "CSV: one row a value, table,row,column,value (--format csv)"),
-		OPT_STRING(0, "html", &html, "file",
+		OPT_OUTPUT(0, "html", &html, "file",
 			   "a page to open, mail or attach: every view, the flame graph "
 			   "(--format html -o <file>)"),
-		OPT_STRING('o', "output", &output, "file",
+		OPT_OUTPUT('o', "output", &output, "file",
 			   "write the report to <file> ('-': stdout, the default)"),
 		OPT_STRING(0, "host", &spec.host, "name",
 			   "ndjson: the host name every row carries (default: the "

@@ -82,7 +82,7 @@ int cmd_stat(int argc, char **argv)
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats,
 			  "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "JSON output, one object per interval with -I (--format json)"),
-		OPT_STRING('o', "output", &output, "file",
+		OPT_OUTPUT('o', "output", &output, "file",
 			   "write the counts to <file> ('-': stdout; default: stderr, as perf stat)"),
 		OPT_STRING(0, "host", &host, "name",
 			   "ndjson: the host name every row carries (default: this machine's)"),

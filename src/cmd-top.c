@@ -247,7 +247,7 @@ int cmd_top(int argc, char **argv)
 		OPT_INT('l', "limit", &limit, "n", 0, INT_MAX, "rows printed in batch mode (default 20; 0: all)"),
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats, "batch mode in this format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "batch mode, one JSON object a refresh (--format json)"),
-		OPT_STRING('o', "output", &output, "file", "write the batch output to <file> ('-': stdout)"),
+		OPT_OUTPUT('o', "output", &output, "file", "write the batch output to <file> ('-': stdout)"),
 		OPT_STRING(0, "host", &host, "name", "ndjson: the host name every row carries (default: this machine's)"),
 		OPT_GROUP("what to trace"),
 		OPT_BOOL('a', "all-cpus", &run.t.all, "the whole system (the default without a command)"),

@@ -70,7 +70,7 @@ int cmd_watch(int argc, char **argv)
 		OPT_INT(0, "frames", &frames, "n", 0, INT_MAX, "frames of each stack printed (default all)"),
 		OPT_WORDS(0, "format", &format, "name", kmt_list_section_formats, "output format (listed below; default text)"),
 		OPT_BOOL(0, "json", &json, "one JSON object an interval (--format json)"),
-		OPT_STRING('o', "output", &output, "file", "write the reports to <file> ('-': stdout)"),
+		OPT_OUTPUT('o', "output", &output, "file", "write the reports to <file> ('-': stdout)"),
 		OPT_STRING(0, "host", &host, "name", "ndjson: the host name every row carries (default: this machine's)"),
 		OPT_GROUP("what to trace"),
 		OPT_BOOL('a', "all-cpus", &run.t.all, "the whole system (the default without a command)"),

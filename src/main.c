@@ -17,6 +17,7 @@ static const struct kmt_command commands[] = {
 	{ "stat",	cmd_stat,	"count kmem events and their rates, live" },
 	{ "top",	cmd_top,	"live view of kernel allocations by callsite, cache, process, stack (BPF)" },
 	{ "watch",	cmd_watch,	"hunt leaks for hours: outstanding objects by stack, with their trend (BPF)" },
+	{ "serve",	cmd_serve,	"an agent: Prometheus /metrics and pprof /debug/pprof/heap over HTTP (BPF)" },
 	{ "allocinfo",	cmd_allocinfo,	"read /proc/allocinfo: top callsites, totals, growth between snapshots" },
 };
 

@@ -214,6 +214,11 @@ static void set_value(const struct kmt_option *o, const char *name,
 		break;
 	}
 	case KMT_OPT_STRING:
+		if ((o->flags & KMT_OPT_OUTPUT) && arg[0] == '-' && arg[1])
+			exit(kmt_usage_error("option '%s' names the file to write, "
+					     "not '%s', which looks like an option "
+					     "(write ./%s for a file of that name)",
+					     name, arg, arg));
 		*(const char **)o->value = arg;
 		break;
 	case KMT_OPT_DURATION: {

@@ -28,6 +28,13 @@ enum kmt_opt_type {
 enum kmt_opt_flags {
 	/* accepted, but neither in -h nor offered for completion (aliases) */
 	KMT_OPT_HIDDEN = 1 << 0,
+	/*
+	 * KMT_OPT_STRING naming a file to write: an argument that looks
+	 * like an option ("-i") is refused, since writing a file of that
+	 * name is never what was meant ("--html -i FILE"); "-" is stdout
+	 * and "./-i" still names such a file
+	 */
+	KMT_OPT_OUTPUT = 1 << 1,
 };
 
 struct kmt_option {
@@ -62,6 +69,10 @@ struct kmt_option {
 #define OPT_LIST(s, l, v, a, h)						\
 	{ .type = KMT_OPT_LIST, .short_name = (s), .long_name = (l),	\
 	  .value = (v), .argh = (a), .help = (h) }
+/* a file to write (KMT_OPT_OUTPUT) */
+#define OPT_OUTPUT(s, l, v, a, h)					\
+	{ .type = KMT_OPT_STRING, .short_name = (s), .long_name = (l),	\
+	  .value = (v), .argh = (a), .help = (h), .flags = KMT_OPT_OUTPUT }
 /* a duration in ns (500ms, 2s, 1m); positive: 0 is refused */
 #define OPT_DURATION(s, l, v, a, positive, h)				\
 	OPT_DURATION_MIN(s, l, v, a, !!(positive), h)

@@ -30,7 +30,8 @@ cd "$TRASH" || exit 1
 # run.sh makes it once for all the files it runs ($KMT_TEST_BUILDID_DIR,
 # read-only to the tests); a file run by itself makes its own
 if [ -n "${KMT_TEST_BUILDID_DIR:-}" ] &&
-   [ -f "$KMT_TEST_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID/kallsyms" ]; then
+   [ -f "$KMT_TEST_BUILDID_DIR/[kernel.kallsyms]/$REC_BUILD_ID/kallsyms" ] &&
+   [ -f "$KMT_TEST_BUILDID_DIR/[kernel.kallsyms]/$PV_BUILD_ID/kallsyms" ]; then
 	PERF_BUILDID_DIR=$KMT_TEST_BUILDID_DIR
 else
 	PERF_BUILDID_DIR=$TRASH/buildid
@@ -126,6 +127,25 @@ test_done () {
 	[ "$test_failed" = 0 ]
 }
 
+# succeeds when top's BPF programs load here with every tracepoint of
+# percpu and vmalloc and bpftool is there (tests/helpers/plant-maps.sh
+# plants with it); else prints why not, for test_skip
+have_bpf_rare () {
+	[ "$(id -u)" = 0 ] || { echo "needs root"; return 1; }
+	[ -r /sys/kernel/btf/vmlinux ] || { echo "needs the kernel's BTF"; return 1; }
+	command -v bpftool >/dev/null || [ -x /usr/sbin/bpftool ] ||
+		{ echo "needs bpftool"; return 1; }
+	if ! "$KMEMTRACE" top -b -n 1 -d 0.1 >bpf.out 2>bpf.err &&
+	   grep -q "cannot use BPF" bpf.err; then
+		head -n 1 bpf.err
+		return 1
+	fi
+	# an older kernel: top says which tracepoints it lacks
+	if grep "^not traced: " bpf.out; then
+		return 1
+	fi
+}
+
 # succeeds once no kmemtrace BPF program is in the kernel, waiting up to
 # 5 s: the kernel frees a program after a grace period once the last
 # descriptor is closed, so one may outlive its process briefly.  While a
@@ -139,4 +159,22 @@ bpf_programs_gone () {
 		sleep 0.1
 	done
 	return 0
+}
+
+# wait_for RE FILE: up to 20 s for a line of FILE matching RE; the file
+# is shown when none comes.  A background command's output file is
+# emptied when that command starts (`cmd >f &` truncates f in the
+# child), maybe after wait_for already read an earlier test's f: empty
+# it before starting the command
+wait_for () {
+	_wf_i=0
+	while ! grep -q "$1" "$2" 2>/dev/null; do
+		_wf_i=$((_wf_i + 1))
+		[ $_wf_i -le 200 ] || {
+			echo "no '$1' in $2" >&2
+			cat "$2" >&2 2>/dev/null
+			return 1
+		}
+		sleep 0.1
+	done
 }

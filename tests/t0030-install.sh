@@ -1,7 +1,8 @@
 #!/bin/sh
 # make install and make uninstall, and kmemtrace help.  install puts the
 # binary, every manual page and the bash completion (when the tree has
-# one) under DESTDIR/PREFIX with their modes and rebuilds nothing; every
+# one) and serve's systemd unit (naming the installed binary) under
+# DESTDIR/PREFIX with their modes and rebuilds nothing; every
 # installed page renders without a groff warning; uninstall leaves no
 # file of its own behind and keeps everyone else's.  help shows a
 # command's page: the one built beside the binary, else the one man
@@ -55,7 +56,8 @@ test_expect_success 'make install: binary, every page, modes; nothing rebuilt' '
 	{
 		echo "755 usr/bin/kmemtrace" &&
 		pages | sed "s|.*|644 usr/share/man/man1/&.1|" &&
-		echo "644 usr/share/bash-completion/completions/kmemtrace"
+		echo "644 usr/share/bash-completion/completions/kmemtrace" &&
+		echo "644 usr/lib/systemd/system/kmemtrace-serve.service"
 	} | sort >expect &&
 	(cd "$root" && find . ! -type d -printf "%m %P\n") | sort >actual &&
 	test_cmp expect actual &&
@@ -111,6 +113,13 @@ test_expect_success 'the installed completion is the tree'\''s, and completes' '
 		COMP_WORDS=(kmemtrace report --sla); COMP_CWORD=2; _kmemtrace &&
 		printf \"%s\n\" \"\${COMPREPLY[@]}\"" >reply &&
 	grep -x -- --slab reply
+'
+
+test_expect_success 'the installed unit of serve runs the installed binary' '
+	f="$root/usr/lib/systemd/system/kmemtrace-serve.service" &&
+	grep -x "ExecStart=/usr/bin/kmemtrace serve" "$f" &&
+	! grep "@" "$f" &&
+	grep -x "ExecReload=/bin/kill -HUP \$MAINPID" "$f"
 '
 
 test_expect_success 'make uninstall removes its files and no one else'\''s' '

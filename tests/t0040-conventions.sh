@@ -36,11 +36,12 @@ diff        -l           0    2147483647
 diff        --limit      0    2147483647
 top         -l           0    2147483647
 watch       -l           0    2147483647
+serve       --top        1    10000
 '
 
 # commands the tables above check only in part, and why: diff takes two
-# inputs; top and watch read the kernel, not an input
-PARTLY='diff top watch'
+# inputs; top, watch and serve read the kernel, not an input
+PARTLY='diff top watch serve'
 
 # the rows of a table, one a line, without blank lines
 rows () {
@@ -199,6 +200,18 @@ test_expect_success '-o FILE writes what stdout would have, -o - is stdout' '
 	done
 '
 
+test_expect_success 'an output named like an option is refused, nothing written' '
+	for cmd in report check pageowner allocinfo stat record top watch diff; do
+		expect 129 "kmemtrace $cmd: error: option '\''-o'\'' names the file to write, not '\''-i'\'', which looks like an option (write ./-i for a file of that name) (see '\''kmemtrace $cmd -h'\'')" \
+			"$KMEMTRACE" $cmd -o -i x || return 1
+	done &&
+	expect 129 "kmemtrace report: error: option '\''--html'\'' names the file to write, not '\''-i'\'', which looks like an option (write ./-i for a file of that name) (see '\''kmemtrace report -h'\'')" \
+		"$KMEMTRACE" report --html -i "$DATA/capture.dat" &&
+	! test -e ./-i &&
+	"$KMEMTRACE" report -i "$DATA/capture.dat" -o ./-w >out &&
+	test -s ./-w
+'
+
 test_expect_success 'an output that cannot be written: one line, exit 2' '
 	rows "$COMMANDS" | while read cmd input json sort; do
 		test "$input" = - && continue
@@ -260,7 +273,7 @@ test_expect_success '-l N: at most N rows, 0 for all, the same in every command'
 '
 
 test_expect_success 'an unknown sort key lists the keys of the tables asked for' '
-	expect 129 "kmemtrace report: error: unknown sort key '\''nosuchkey'\'': slab keys: ptr, callsite, hit, bytes, frag, pingpong; page keys: page, callsite, hit, bytes, order, migtype, gfp (see '\''kmemtrace report -h'\'')" \
+	expect 129 "kmemtrace report: error: unknown sort key '\''nosuchkey'\'': slab keys: ptr, callsite, hit, bytes, frag, pingpong; page keys: page, callsite, hit, bytes, order, migtype, gfp; --percpu keys: bytes, allocs, live, size; --vmalloc keys: bytes, allocs, live, failed (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report -i "$DATA/capture.dat" -s nosuchkey &&
 	expect 129 "kmemtrace report: error: unknown sort key '\''outstanding'\'': --procs keys: pid, page_allocs, zone_locked, freed_direct, freed_batched, pcpu_drained, pcpu_drains, pcpu_refills, fallbacks, fragmenting, mt_changed, severe, moderate, slab_allocs, slab_alloc_bytes, slab_frees, slab_freed_bytes, page_alloc_bytes, outstanding_bytes, slab_outstanding_bytes, page_outstanding_bytes, charged_bytes, uncharged_bytes (see '\''kmemtrace report -h'\'')" \
 		"$KMEMTRACE" report -i "$DATA/capture.dat" --procs -s outstanding &&

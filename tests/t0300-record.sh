@@ -425,10 +425,12 @@ test_expect_success '--slab records the slab events only' '
 	test "$(check_value kmem_cache_alloc slab.dat)" -gt 0
 '
 
+# the bounds say the recording ends by itself, not how fast: draining and
+# writing what every CPU made took 14 s under ASan on a loaded machine
 test_expect_success '--duration ends an -a recording' '
 	start=$(date +%s) &&
 	record -q -a --duration 1 -o dur.dat &&
-	test $(( $(date +%s) - start )) -lt 10 &&
+	test $(( $(date +%s) - start )) -lt 120 &&
 	test "$(check_value status dur.dat)" = ok
 '
 
@@ -437,7 +439,7 @@ test_expect_success '--duration takes the grammar of durations: 1500ms' '
 	record -q -a --duration 1500ms -o ms.dat &&
 	took=$(( ($(date +%s%N) - start) / 1000000 )) &&
 	echo "took $took ms" &&
-	test $took -ge 1500 && test $took -lt 10000 &&
+	test $took -ge 1500 && test $took -lt 120000 &&
 	test "$(check_value status ms.dat)" = ok
 '
 

@@ -49,16 +49,22 @@ test_expect_success 'report --caches: dentry set beside slabinfo, numbers that a
 	d = json.load(open("out.json"))["caches"]
 	rows = {r["cache"]: r for r in d["caches"]}
 	r = rows["dentry"]
-	# the workload alone makes a dentry a file, two files a round
+	# the workload alone makes a dentry a file, two files a round;
+	# those of kept/ stay live.  Other tasks free older dentries while
+	# it runs (free_only), so the change itself is only checked for
+	# its arithmetic
 	assert r["objects"] >= 2 * files, r
-	assert r["traced_change"] >= files * 2 // 3, r
+	assert r["live_objects"] >= files * 2 // 3, r
+	assert r["traced_change"] == r["objects"] - r["failed"] - \
+	    r["frees"] - r["free_only"], r
 	assert r["slabinfo_start"] > 0 and r["slabinfo_end"] > 0, r
 	assert r["slabinfo_change"] == r["slabinfo_end"] - r["slabinfo_start"], r
 	assert r["difference"] == r["slabinfo_change"] - r["traced_change"], r
 	assert r["percpu_slack"] > 0, r
 	assert r["reconciled"] in ("agrees", "slabinfo_fewer", "slabinfo_more"), r
-	# the dentries of kept/: slabinfo sees most of them too
-	assert r["slabinfo_change"] >= files // 3, r
+	# the dentries of kept/: slabinfo sees most of them too, less
+	# the older ones others freed
+	assert r["slabinfo_change"] + r["free_only"] >= files // 3, r
 	c = d["counters"]
 	assert c["caches_reconciled"] == c["caches_agree"] + \
 	    c["caches_slabinfo_fewer"] + c["caches_slabinfo_more"], c

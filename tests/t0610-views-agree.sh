@@ -30,6 +30,23 @@ kinds = {k: rec is None or any(e in rec for e in ev) for k, ev in (
     ("slab", ("kmalloc", "kmem_cache_alloc", "kfree", "kmem_cache_free")),
     ("page", ("mm_page_alloc", "mm_page_free", "mm_page_free_batched")))}
 raw_leaks = d["leaks"]["summary"]
+if not any(kinds.values()):
+    # percpu or vmalloc only: the views of slab and page objects say so
+    # whole, the leaks have rows of the other kinds and none of these
+    for v in ("lifetimes", "timeline", "procs", "errors", "caches",
+              "sizes", "pcpu", "extfrag"):
+        eq(v + " not recorded", "not_recorded" in d[v], True)
+    eq("leaks of slab and page null", {raw_leaks[x] for x in raw_leaks
+       if x.startswith("slab_") or x.startswith("page_")}, {None})
+    eq("leaks rows of recorded kinds", {r["kind"] for r in
+       d["leaks"]["callsites"]} - {"percpu", "vmalloc"}, set())
+    eq("leaks rows", bool(d["leaks"]["callsites"]), True)
+    if bad:
+        print("\n".join(bad))
+        sys.exit(1)
+    print("ok: neither slab nor page recorded, %d leak rows" %
+          len(d["leaks"]["callsites"]))
+    sys.exit(0)
 life = d["lifetimes"]
 tl = d["timeline"]
 for k in ("slab", "page"):
@@ -285,7 +302,7 @@ for f in "$DATA"/*.dat "$DATA"/*.data; do
 			test_cmp t1.json t2.json || return 1
 		done &&
 		"$KMEMTRACE" report -i "$f" --threads 2 --json >plain.json &&
-		grep -q "\"slab\"\|\"page\"" plain.json
+		grep -q "\"slab\"\|\"page\"\|\"percpu\"\|\"vmalloc\"" plain.json
 	'
 	test_expect_success "$name: text and CSV drawn in two parts read as drawn in one" '
 		for o in "" "--caller --alloc" "--caller --alloc -l 3 -s hit" \

@@ -44,6 +44,19 @@ else:
 PY
 }
 
+# prints the rows of a view at a callsite, which a failing step shows
+rows () {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+view, prefix = sys.argv[1:]
+d = json.load(open(view + ".json"))[view]
+for rs in d.values():
+    for r in rs if isinstance(rs, list) else []:
+        if any(str(v).startswith(prefix) for v in r.values()):
+            print(json.dumps(r))
+PY
+}
+
 test_expect_success 'record -g around planting 12 percpu objects and 3 vmalloc areas, freeing one' '
 	"$KMEMTRACE" record -q -g -o pv.dat -- sh -c \
 		"\"$PLANT\" plant $PIN 12 3 && \"$PLANT\" free $PIN vm0 && sleep 0.5" &&
@@ -53,7 +66,7 @@ test_expect_success 'record -g around planting 12 percpu objects and 3 vmalloc a
 '
 
 test_expect_success 'report --percpu: the 12 objects at bpf_map_alloc_percpu, all live' '
-	"$KMEMTRACE" report --percpu --comm bpftool --format json -i pv.dat >percpu.json &&
+	"$KMEMTRACE" report --percpu --comm bpftool --format json -i pv.dat >percpu.json && rows percpu bpf_map_alloc_percpu &&
 	test "$(field percpu callsites callsite bpf_map_alloc_percpu allocs)" = 12 &&
 	test "$(field percpu callsites callsite bpf_map_alloc_percpu size)" = 96 &&
 	test "$(field percpu callsites callsite bpf_map_alloc_percpu frees)" = 0 &&
@@ -61,7 +74,7 @@ test_expect_success 'report --percpu: the 12 objects at bpf_map_alloc_percpu, al
 '
 
 test_expect_success 'report --vmalloc: 3 areas at __bpf_map_area_alloc, one freed' '
-	"$KMEMTRACE" report --vmalloc --comm bpftool --format json -i pv.dat >vmalloc.json &&
+	"$KMEMTRACE" report --vmalloc --comm bpftool --format json -i pv.dat >vmalloc.json && rows vmalloc __bpf_map_area_alloc &&
 	test "$(field vmalloc callers caller __bpf_map_area_alloc allocs)" = 3 &&
 	test "$(field vmalloc callers caller __bpf_map_area_alloc frees)" = 1 &&
 	test "$(field vmalloc callers caller __bpf_map_area_alloc live_areas)" = 2 &&
@@ -72,7 +85,7 @@ test_expect_success 'report --vmalloc: 3 areas at __bpf_map_area_alloc, one free
 '
 
 test_expect_success 'report --leaks: kind percpu and kind vmalloc rows for what is still pinned' '
-	"$KMEMTRACE" report --leaks --comm bpftool --format json -i pv.dat >leaks.json &&
+	"$KMEMTRACE" report --leaks --comm bpftool --format json -i pv.dat >leaks.json && rows leaks bpf_map &&
 	test "$(field leaks x callsite bpf_map_alloc_percpu percpu:count)" = 12 &&
 	test "$(field leaks x callsite __bpf_map_area_alloc vmalloc:count)" = 2
 '

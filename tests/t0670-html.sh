@@ -139,4 +139,29 @@ test_expect_success 'a recording of one kind: the other is said not recorded, no
 	done
 '
 
+test_expect_success 'percpu and vmalloc: their tables, the rows and figures of --json' '
+	f=percpu-vmalloc.data &&
+	"$KMEMTRACE" report --html "$f.html" "$DATA/$f" &&
+	"$KMEMTRACE" report --json --percpu --vmalloc "$DATA/$f" >pv.json &&
+	open_page "$f.html" dom &&
+	! grep ":CONSOLE" dom.log &&
+	python3 - pv.json dom <<-\EOF
+	import html, json, re, sys
+	rep, dom = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+	for title, rows in (("Percpu allocator by callsite", rep["percpu"]["callsites"]),
+	                    ("vmalloc areas by caller", rep["vmalloc"]["callers"])):
+	    assert rows, title
+	    start = dom.index("<h3>" + title)
+	    tab = dom[start:dom.index("</table>", start)]
+	    trs = re.findall(r"<tr><td>([^<]*)</td>(.*?)</tr>", tab)
+	    assert len(trs) == len(rows), (title, len(trs), len(rows))
+	    got = {html.unescape(n): [int(v) for v in re.findall(r"data-value=\"(\d+)\"", rest)]
+	           for n, rest in trs}
+	    for r in rows:
+	        name = r.get("callsite", r.get("caller"))
+	        want = [v for k, v in r.items() if isinstance(v, int) and k != "address"]
+	        assert got[name] == want, (title, name, got[name], want)
+	EOF
+'
+
 test_done

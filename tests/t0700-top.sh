@@ -55,18 +55,6 @@ if ! "$KMEMTRACE" top -b -n 1 -d 0.1 >/dev/null 2>bpf.err &&
 	exit 0
 fi
 
-# wait_for RE FILE: up to 20 s for a line of FILE matching RE.  A helper's
-# output file is emptied before the helper starts: `cmd >f &` truncates f
-# in the child, after wait_for may already have read the last test's f.
-wait_for () {
-	i=0
-	while ! grep -q "$1" "$2" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 200 ] || { echo "no '$1' in $2" >&2; return 1; }
-		sleep 0.1
-	done
-}
-
 WORK='i=0; while [ $i -lt 30 ]; do ls /usr/share/doc >/dev/null; i=$((i + 1)); done'
 
 test_expect_success 'batch text: -n refreshes, header, drops, columns' '

@@ -31,18 +31,6 @@ if ! have_root_tracefs; then
 	exit 0
 fi
 
-# wait_for RE FILE: up to 20 s for a line of FILE matching RE.  A helper's
-# output file is emptied before the helper starts: `cmd >f &` truncates f
-# in the child, after wait_for may already have read the last test's f.
-wait_for () {
-	i=0
-	while ! grep -q "$1" "$2" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 200 ] || { echo "no '$1' in $2" >&2; return 1; }
-		sleep 0.1
-	done
-}
-
 N=1000 K=100
 
 test_expect_success 'the helper runs under record, top and watch at once' '

@@ -11,23 +11,7 @@
 
 PLANT="$TESTS_DIR/helpers/plant-maps.sh"
 
-have_bpf () {
-	[ "$(id -u)" = 0 ] || { echo "needs root"; return 1; }
-	[ -r /sys/kernel/btf/vmlinux ] || { echo "needs the kernel's BTF"; return 1; }
-	command -v bpftool >/dev/null || [ -x /usr/sbin/bpftool ] ||
-		{ echo "needs bpftool"; return 1; }
-	if ! "$KMEMTRACE" top -b -n 1 -d 0.1 >bpf.out 2>bpf.err &&
-	   grep -q "cannot use BPF" bpf.err; then
-		head -n 1 bpf.err
-		return 1
-	fi
-	# an older kernel: top says which tracepoints it lacks
-	if grep "^not traced: " bpf.out; then
-		return 1
-	fi
-}
-
-if ! why=$(have_bpf); then
+if ! why=$(have_bpf_rare); then
 	test_skip 'percpu, vmalloc and cgroups in top and watch' "$why"
 	test_done
 	exit 0
@@ -171,6 +155,64 @@ fi
 	PY
 	rmdir "$CG" && CG=
 '
+
+# the three at once on one planting: each of its tasks is a bpftool, and
+# each tool follows the name
+if have_root_tracefs; then
+	test_expect_success 'record, top and watch at once: the same percpu and vmalloc objects' '
+		"$KMEMTRACE" record -a -g -o all.dat 2>rec.err &
+		rec=$!
+		"$KMEMTRACE" top -b --json --comm bpftool --sample 1 -d 600 -l 0 \
+			-o all-top.json 2>all-top.err &
+		top=$!
+		"$KMEMTRACE" watch --json --comm bpftool --sample 1 --older-than 0 \
+			-I 600 -l 0 -o all-watch.json 2>all-watch.err &
+		watch=$!
+		wait_for "recording all CPUs" rec.err &&
+		wait_for "^kmemtrace top: " all-top.err &&
+		wait_for "^kmemtrace watch: " all-watch.err &&
+		"$PLANT" plant $PIN $N 3 256 &&
+		"$PLANT" free $PIN vm0 && sleep 1 ||
+			{ kill $top $watch $rec; exit 1; }
+		kill -INT $top $watch $rec
+		wait $top && wait $watch && wait $rec &&
+		rm -rf "$PIN" &&
+		"$KMEMTRACE" report -i all.dat --comm bpftool --percpu --vmalloc \
+			-l 0 --json >all-report.json &&
+		python3 - "$N" <<-\PY
+		import json, sys
+		n = int(sys.argv[1])
+		top = json.loads(open("all-top.json").read().splitlines()[-1])
+		watch = json.loads(open("all-watch.json").read().splitlines()[-1])
+		rep = json.load(open("all-report.json"))
+		def one(rows, kind, fn, key="callsite"):
+		    m = [r for r in rows if r.get("kind", kind) == kind and
+		         r[key].startswith(fn + "+")]
+		    assert len(m) == 1, (kind, fn, rows)
+		    return m[0]
+		pc_fn, vm_fn = "bpf_map_alloc_percpu", "__bpf_map_area_alloc"
+		t_pc = one(top["rows"], "percpu", pc_fn)
+		t_vm = one(top["rows"], "vmalloc", vm_fn)
+		w_pc = one(watch["callsites"], "percpu", pc_fn)
+		w_vm = one(watch["callsites"], "vmalloc", vm_fn)
+		r_pc = one(rep["percpu"]["callsites"], "percpu", pc_fn)
+		r_vm = one(rep["vmalloc"]["callers"], "vmalloc", vm_fn, "caller")
+		print("top", t_pc, t_vm, "watch", w_pc, w_vm, "report", r_pc, r_vm)
+		# what each made
+		assert t_pc["allocs"] == r_pc["allocs"] == n, (t_pc, r_pc)
+		assert t_pc["bytes"] == r_pc["bytes"], (t_pc, r_pc)
+		assert t_vm["allocs"] == r_vm["allocs"] == 3, (t_vm, r_vm)
+		assert t_vm["bytes"] == r_vm["bytes"], (t_vm, r_vm)
+		# what is still there: all the percpu objects, two of the areas
+		assert t_pc["live"] == w_pc["count"] == r_pc["live_objects"] == n
+		assert w_pc["bytes"] == r_pc["live_bytes"] == r_pc["bytes"]
+		assert t_vm["live"] == w_vm["count"] == r_vm["live_areas"] == 2
+		assert w_vm["bytes"] == r_vm["live_bytes"]
+		PY
+	'
+else
+	test_skip 'record, top and watch at once' 'needs tracefs'
+fi
 
 test_expect_success 'no BPF program is left in the kernel after them' '
 	bpf_programs_gone

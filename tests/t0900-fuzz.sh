@@ -69,11 +69,13 @@ EOF
 if ! command -v clang >/dev/null 2>&1; then
 	test_skip 'fuzz targets' 'clang is not installed'
 	test_done
+	exit
 fi
 if ! clang -fsanitize=fuzzer,address,undefined -o probe probe.c \
 	>/dev/null 2>&1; then
 	test_skip 'fuzz targets' "clang's libFuzzer is missing (libclang-rt-dev)"
 	test_done
+	exit
 fi
 
 test_expect_success 'the fuzz targets build' '

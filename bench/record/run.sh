@@ -3,7 +3,9 @@
 # more than a million kmem events a second on 2 cores) run untraced,
 # under `kmemtrace record`, under `perf kmem --slab --page record -a`,
 # and under `kmemtrace record -g` (perf kmem's --page records call
-# chains, so this is the like-for-like row).  Each way runs REPEAT times,
+# chains, so this is the like-for-like row), and `kmemtrace record
+# --no-percpu --no-vmalloc` (slab and page only: what the percpu and
+# vmalloc events of the default cost).  Each way runs REPEAT times,
 # interleaved so that drift hits all alike; the table gives the medians
 # of the workload's own wall time and CPU time (user + system of all its
 # processes), the slowdown against the untraced run, and the events each
@@ -79,6 +81,12 @@ while [ "$i" -le "$REPEAT" ]; do
 	echo "perf-kmem $(cat "$dir/ms") $(check_counts "$dir/p.data")" >>"$dir/results"
 	rm -f "$dir/p.data" "$dir/p.data.old"
 
+	"$KMEMTRACE" record -q --no-percpu --no-vmalloc -o "$dir/k.dat" -- \
+		"$dir/timed.sh" "$dir/ms" ||
+		die "kmemtrace record --no-percpu --no-vmalloc failed"
+	echo "slab+page $(cat "$dir/ms") $(check_counts "$dir/k.dat")" >>"$dir/results"
+	rm -f "$dir/k.dat" "$dir/k.dat.old"
+
 	"$KMEMTRACE" record -q -g -o "$dir/k.dat" -- "$dir/timed.sh" "$dir/ms" ||
 		die "kmemtrace record -g failed"
 	echo "kmemtrace-g $(cat "$dir/ms") $(check_counts "$dir/k.dat")" >>"$dir/results"
@@ -100,8 +108,8 @@ function median(list, n,    i, j, t, a) {
 END {
 	base = median(ms["untraced"]); cbase = median(cpu["untraced"])
 	printf "%-12s %9s %9s %8s %9s %11s %10s %7s\n", "run", "wall (s)", "slowdown", "cpu (s)", "cpu x", "events", "lost", "lost %"
-	split("untraced kmemtrace perf-kmem kmemtrace-g", order, " ")
-	for (k = 1; k <= 4; k++) {
+	split("untraced slab+page kmemtrace perf-kmem kmemtrace-g", order, " ")
+	for (k = 1; k <= 5; k++) {
 		r = order[k]
 		if (!seen[r]) continue
 		m = median(ms[r]); c = median(cpu[r])

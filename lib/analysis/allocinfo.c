@@ -579,3 +579,80 @@ out:
 	rows_free(&rows);
 	return ret;
 }
+
+static const struct kmt_col metric_cols[] = {
+	{ "function", "Function", KMT_V_STR, 0 },
+	{ "location", "Location", KMT_V_STR, 0 },
+	{ "module", "Module", KMT_V_STR, 0 },
+	{ "kmemtrace_allocinfo_bytes",
+	  "Bytes the allocation tag holds now, by /proc/allocinfo.",
+	  KMT_V_S64, 0 },
+	{ "kmemtrace_allocinfo_calls",
+	  "Allocations the tag holds now, by /proc/allocinfo.",
+	  KMT_V_U64, 0 },
+};
+
+int kmt_ai_metrics(struct kmt_report *r, const struct kmt_allocinfo *ai,
+		   size_t top_n)
+{
+	struct kmt_ai_opts o = { .by = KMT_AI_BY_TAG };
+	struct ai_rows rows = { 0 };
+	struct kmt_summary *s;
+	struct kmt_table *t;
+	union kmt_val *v, *other = NULL;
+	int64_t bytes = 0;
+	size_t i;
+	int ret = -ENOMEM;
+
+	s = kmt_report_add_summary(r, "metrics", "allocinfo", NULL);
+	if (!s || kmt_summary_u64(s, "Whether /proc/allocinfo was read for this scrape (allocation profiling, kernels since 6.10).",
+				  "kmemtrace_allocinfo_up", !!ai))
+		return -ENOMEM;
+	if (!ai)
+		return 0;
+	kmt_ai_groups_init(&rows.index);
+	t = kmt_report_add_table(r, "metrics", "allocinfo_tags", NULL,
+				 metric_cols, NR(metric_cols),
+				 KMT_TABLE_PLAIN);
+	if (!t || gather(&rows, ai, 1, &o))
+		goto out;
+	sort_rows(&rows, KMT_AI_SORT_BYTES);
+	for (i = 0; i < rows.nr; i++) {
+		const struct ai_row *row = &rows.v[i];
+
+		bytes += row->bytes[1];
+		if (i >= top_n && other) {
+			other[3].s += row->bytes[1];
+			other[4].u += row->calls[1];
+			continue;
+		}
+		v = kmt_table_add_row(t);
+		if (!v)
+			goto out;
+		if (i < top_n) {
+			put_names(r, row, KMT_AI_BY_TAG, v);
+			v[3].s = row->bytes[1];
+			v[4].u = row->calls[1];
+			continue;
+		}
+		/* the rest in one series, so the scrape stays bounded */
+		v[0].str = "(other)";
+		v[3].s = row->bytes[1];
+		v[4].u = row->calls[1];
+		other = v;
+	}
+	if (kmt_summary_add(s, &(struct kmt_sum_item){
+		    .kind = KMT_SUM_VALUE,
+		    .label = "Bytes all allocation tags hold now, by /proc/allocinfo.",
+		    .key = "kmemtrace_allocinfo_total_bytes",
+		    .type = KMT_V_S64, .v.s = bytes }) ||
+	    kmt_summary_u64(s, "Allocation tags /proc/allocinfo lists.",
+			    "kmemtrace_allocinfo_tags", ai->nr) ||
+	    kmt_summary_u64(s, "Lines of /proc/allocinfo that could not be read.",
+			    "kmemtrace_allocinfo_malformed_lines", ai->nr_malformed))
+		goto out;
+	ret = r->oom ? -ENOMEM : 0;
+out:
+	rows_free(&rows);
+	return ret;
+}

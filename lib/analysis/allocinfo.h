@@ -104,4 +104,16 @@ int kmt_ai_report_diff(struct kmt_report *r, const struct kmt_allocinfo *a,
 		       const struct kmt_ai_opts *o, const char *group,
 		       const char *key, const char *title, int totals);
 
+/*
+ * Adds to r's group "metrics" (render/prom.c) the summary "allocinfo"
+ * (kmemtrace_allocinfo_up: whether ai was read; with ai, the total
+ * bytes, the tags and the lines that could not be read) and, with ai,
+ * the table "allocinfo_tags": the top_n tags by bytes held, and one
+ * "(other)" row for the rest, so that a scrape stays bounded.  ai NULL:
+ * the kernel has no /proc/allocinfo, or it could not be read.  0 or
+ * -ENOMEM.
+ */
+int kmt_ai_metrics(struct kmt_report *r, const struct kmt_allocinfo *ai,
+		   size_t top_n);
+
 #endif

@@ -176,7 +176,8 @@ static int add_to(struct kmt_rows *rows, const struct leak_key *k,
 	if (age > row->max_age)
 		row->max_age = age;
 	if (is_new) {
-		row->cache = o->cache;
+		/* percpu and vmalloc objects keep sizes there (live.h) */
+		row->cache = kmt_ev_is_slab(o->type) ? o->cache : 0;
 		row->kmalloc_size = o->type == KMT_EV_KMALLOC ?
 				    o->bytes_alloc : 0;
 		row->accounted = !!(o->flags & KMT_LIVE_ACCOUNTED);

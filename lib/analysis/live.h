@@ -151,6 +151,16 @@ struct kmt_live_use {
 void kmt_live_use_init(struct kmt_live_use *u, struct kmt_session *s,
 		       struct kmt_live *shared);
 void kmt_live_use_free(struct kmt_live_use *u);
+/*
+ * Whether the view feeds a tracker of its own: then it need feed only the
+ * events of its own kind (the percpu and vmalloc tables, which run by
+ * default beside slab's and page's, would track every slab object)
+ */
+static inline int kmt_live_use_owned(const struct kmt_live_use *u)
+{
+	return u->l == &u->own;
+}
+
 static inline int kmt_live_use_feed(struct kmt_live_use *u,
 				    const struct kmt_event *ev)
 {

@@ -46,7 +46,7 @@ struct percpu_ctx {
 	struct kmt_sort_chain sort;
 	struct kmt_rows rows;		/* struct percpu_row by callsite */
 	struct kmt_rows fails;		/* struct fail_row by size */
-	uint64_t free_unknown, free_null, failed, chunks_new, chunks_del;
+	uint64_t alloc_over, free_unknown, free_null, failed, chunks_new, chunks_del;
 };
 
 static int cmp_bytes(const void *a, const void *b)
@@ -138,14 +138,18 @@ static int percpu_on_event(void *ctx, const struct kmt_event *ev)
 	const struct kmt_live_step *st;
 	struct percpu_row *row;
 	struct fail_row *f;
-	int ret = kmt_live_use_feed(&c->live, ev);
+	int ret;
 
+	if (!kmt_ev_is_percpu(ev->type) && kmt_live_use_owned(&c->live))
+		return 0;
+	ret = kmt_live_use_feed(&c->live, ev);
 	if (ret <= 0 || !kmt_ev_is_percpu(ev->type))
 		return ret < 0 ? ret : 0;
 	st = &c->live.l->step;
 	switch (ev->type) {
 	case KMT_EV_PERCPU_ALLOC:
 		if (st->what == KMT_LIVE_ALLOC_OVER) {
+			c->alloc_over++;
 			row = row_of(c, st->prev.callsite);
 			if (!row)
 				return -ENOMEM;
@@ -311,6 +315,8 @@ static int percpu_finish(void *ctx, struct kmt_report *r)
 	err |= kmt_summary_u64(s, "Bytes allocated (all CPUs' copies):",
 			       "bytes", sum.bytes);
 	err |= kmt_summary_u64(s, "Frees matched:", "frees", sum.frees);
+	err |= kmt_summary_u64(s, "Allocated where an object was live (its free not recorded):",
+			       "alloc_over", c->alloc_over);
 	err |= kmt_summary_u64(s, "Frees of objects not seen allocated:",
 			       "free_unknown", c->free_unknown);
 	err |= kmt_summary_u64(s, "Objects live at the end:", "live_objects",

@@ -114,6 +114,32 @@ const char *kmt_view_proc(struct kmt_session *s, struct kmt_report *r,
 	return kmt_report_printf(r, "%s-%d", comm ? comm : "", (int)pid);
 }
 
+/* the function of a symbol's name: "f" of "f+0x31" and "f+31" */
+static size_t func_len(const char *name)
+{
+	const char *plus = strchr(name, '+');
+
+	return plus ? (size_t)(plus - name) : strlen(name);
+}
+
+/* the first frame of st in callsite's function, 0 when none is */
+static uint32_t frame_named(struct kmt_session *s, struct kmt_report *r,
+			    const struct kmt_stack *st, uint64_t callsite)
+{
+	const char *want = kmt_analysis_sym(s, r, callsite, 0), *name;
+	size_t n = want ? func_len(want) : 0;
+	uint32_t i;
+
+	if (!n || !strncmp(want, "0x", 2))
+		return 0;
+	for (i = 0; i < st->nr; i++) {
+		name = kmt_analysis_sym(s, r, st->ips[i], 0);
+		if (name && func_len(name) == n && !strncmp(name, want, n))
+			return i;
+	}
+	return 0;
+}
+
 const char *kmt_view_stack(struct kmt_session *s, struct kmt_report *r,
 			   uint32_t stack, uint64_t callsite, int raw_ip)
 {
@@ -130,6 +156,12 @@ const char *kmt_view_stack(struct kmt_session *s, struct kmt_report *r,
 			break;
 		}
 	}
+	/*
+	 * Text gives a call site and stack frames apart ("call_site=f+0x31",
+	 * "=> f"), never the same address: the frame of the same function
+	 */
+	if (callsite && i == st->nr && !raw_ip)
+		from = frame_named(s, r, st, callsite);
 	for (i = from; i < st->nr && !sb.oom; i++) {
 		if (i > from)
 			kmt_sb_adds(&sb, " <- ");

@@ -42,7 +42,7 @@ struct vmalloc_ctx {
 	struct kmt_sort_chain sort;
 	struct kmt_rows rows;		/* struct vmalloc_row by callsite */
 	uint64_t with_stack, without_stack;
-	uint64_t free_unknown, purges, purged_areas, purged_bytes;
+	uint64_t alloc_over, free_unknown, purges, purged_areas, purged_bytes;
 };
 
 static int cmp_bytes(const void *a, const void *b)
@@ -125,14 +125,18 @@ static int vmalloc_on_event(void *ctx, const struct kmt_event *ev)
 	struct vmalloc_ctx *c = ctx;
 	const struct kmt_live_step *st;
 	struct vmalloc_row *row;
-	int ret = kmt_live_use_feed(&c->live, ev);
+	int ret;
 
+	if (!kmt_ev_is_vmalloc(ev->type) && kmt_live_use_owned(&c->live))
+		return 0;
+	ret = kmt_live_use_feed(&c->live, ev);
 	if (ret <= 0 || !kmt_ev_is_vmalloc(ev->type))
 		return ret < 0 ? ret : 0;
 	st = &c->live.l->step;
 	switch (ev->type) {
 	case KMT_EV_VMAP_ALLOC:
 		if (st->what == KMT_LIVE_ALLOC_OVER) {
+			c->alloc_over++;
 			row = row_of(c, st->prev.callsite);
 			if (!row)
 				return -ENOMEM;
@@ -262,6 +266,8 @@ static int vmalloc_finish(void *ctx, struct kmt_report *r)
 	err |= kmt_summary_u64(s, "Bytes allocated (with guard pages):",
 			       "bytes", sum.bytes);
 	err |= kmt_summary_u64(s, "Frees matched:", "frees", sum.frees);
+	err |= kmt_summary_u64(s, "Allocated where an area was live (its free not recorded):",
+			       "alloc_over", c->alloc_over);
 	err |= kmt_summary_u64(s, "Frees of areas not seen allocated:",
 			       "free_unknown", c->free_unknown);
 	err |= kmt_summary_u64(s, "Areas live at the end:", "live_areas",

@@ -354,8 +354,7 @@ static int is_percpu(int kind)
 	return kind >= KMT_K_PERCPU_ALLOC && kind <= KMT_K_PERCPU_FAIL;
 }
 
-/* "slab", "page", "percpu", "vmalloc": JSON's kind of a row */
-static const char *kind_word(int kind)
+const char *kmt_top_kind_word(int kind)
 {
 	if (kind == KMT_K_PAGE_ALLOC || kind == KMT_K_PAGE_FREE)
 		return "page";
@@ -1246,7 +1245,7 @@ static int top_row(struct kmt_top *t, const struct kmt_top_show *sh,
 	v[TC_PAGES_EST].u = row->est_pages;
 	v[TC_LIVE].u = row->live;
 	v[TC_LIVE_BYTES].u = row->live_bytes;
-	v[TC_KIND].str = kind_word(row->kind);
+	v[TC_KIND].str = kmt_top_kind_word(row->kind);
 	v[TC_FAILS].u = row->fails;
 	v[TC_ACCT].u = row->accounted;
 	v[TC_ACCT_RATE].d = row->d_accounted / secs;
@@ -1255,7 +1254,7 @@ static int top_row(struct kmt_top *t, const struct kmt_top_show *sh,
 	if (KMT_K_IS_RARE(row->kind) && (sh->view == KMT_TOP_CALLSITE ||
 					 sh->view == KMT_TOP_STACK))
 		v[TC_TEXT_LABEL].str = kmt_report_printf(r, "[%s] %s",
-							 kind_word(row->kind),
+							 kmt_top_kind_word(row->kind),
 							 v[TC_LABEL].str);
 	for (k = 0; k < sizeof(top_rates) / sizeof(top_rates[0]); k++)
 		v[TC_RATES + k].d = kmt_top_row_value(t, row, top_rates[k]);

@@ -145,6 +145,8 @@ int kmt_top_col_from_name(const char *name);
 const char *kmt_top_row_label(struct kmt_top *t, enum kmt_top_view view,
 			      const struct kmt_top_row *r, char *buf,
 			      size_t size);
+/* "slab", "page", "percpu" or "vmalloc": the kind of a row (JSON's) */
+const char *kmt_top_kind_word(int kind);
 /* a row's value in a column (rates per second over the last interval) */
 double kmt_top_row_value(const struct kmt_top *t, const struct kmt_top_row *r,
 			 enum kmt_top_col c);

@@ -381,6 +381,8 @@
 			["errors", "classes", "Misuse findings by kind and class"],
 			["procs", "processes", "Processes"],
 			["caches", "caches", "Slab caches"],
+			["percpu", "callsites", "Percpu allocator by callsite"],
+			["vmalloc", "callers", "vmalloc areas by caller (first frame outside vmalloc)"],
 		];
 		for (const [g, k, title] of want) {
 			if (report[g] && report[g][k] !== undefined)

@@ -99,6 +99,13 @@ void kmt_render_csv_layout_free(struct kmt_layout *lay);
 int kmt_render_ndjson(const struct kmt_report *r, FILE *out);
 int kmt_render_pprof(const struct kmt_report *r, FILE *out);
 int kmt_render_folded(const struct kmt_report *r, FILE *out);
+/*
+ * The group "metrics" (prom.c says its shape) in Prometheus' text
+ * format 0.0.4, or in OpenMetrics 1.0.0 (ends in "# EOF"); not in the
+ * table of formats below, since only serve's model has such a group
+ */
+int kmt_render_prom(const struct kmt_report *r, FILE *out);
+int kmt_render_openmetrics(const struct kmt_report *r, FILE *out);
 
 /*
  * The members of a table's row as --json has them (json.c): null where

@@ -44,9 +44,9 @@ const struct kmt_run_analysis kmt_run_analyses[] = {
 	{ &kmt_analysis_profile, offsetof(struct kmt_run_want, profile),
 	  KMT_RUN_VIEW },
 	{ &kmt_analysis_percpu, offsetof(struct kmt_run_want, percpu),
-	  KMT_RUN_VIEW },
+	  KMT_RUN_PERCPU },
 	{ &kmt_analysis_vmalloc, offsetof(struct kmt_run_want, vmalloc),
-	  KMT_RUN_VIEW },
+	  KMT_RUN_VMALLOC },
 };
 
 #define NR_ANALYSES (sizeof(kmt_run_analyses) / sizeof(kmt_run_analyses[0]))
@@ -327,22 +327,44 @@ static int nothing_to_report(const struct kmt_session *s,
 	return 2;
 }
 
+static int of_class(unsigned int type, enum kmt_run_class kind)
+{
+	switch (kind) {
+	case KMT_RUN_SLAB:
+		return kmt_ev_is_slab(type);
+	case KMT_RUN_PAGE:
+		return kmt_ev_is_page(type);
+	case KMT_RUN_PERCPU:
+		return kmt_ev_is_percpu(type);
+	case KMT_RUN_VMALLOC:
+		return kmt_ev_is_vmalloc(type);
+	default:
+		return 0;
+	}
+}
+
 static int has_class(const struct kmt_session *s, enum kmt_run_class kind)
 {
 	int i;
 
 	for (i = 1; i < KMT_EV_NR; i++) {
-		if (s->nr_events[i] && (kind == KMT_RUN_SLAB ? kmt_ev_is_slab(i) :
-					kmt_ev_is_page(i)))
+		if (s->nr_events[i] && of_class((unsigned int)i, kind))
 			return 1;
 	}
 	return 0;
 }
 
+/* the allocators' own tables, which run by default, not the views */
+static int is_table(size_t i)
+{
+	return kmt_run_analyses[i].kind != KMT_RUN_VIEW;
+}
+
 /* the name of analysis i's tables: slab, page, --leaks, ... */
 const char *kmt_run_table_name(size_t i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", kmt_run_analyses[i].kind == KMT_RUN_VIEW ? "--" : "",
+	snprintf(buf, len, "%s%s",
+		 kmt_run_analyses[i].kind > KMT_RUN_PAGE ? "--" : "",
 		 kmt_run_analyses[i].ops->name);
 	return buf;
 }
@@ -498,7 +520,7 @@ struct kmt_run *kmt_run_create(const struct kmt_run_spec *spec,
 			       size_t len)
 {
 	struct kmt_run *run = calloc(1, sizeof(*run));
-	int any_view = 0, rd;
+	int any_view = 0, any = 0, rd;
 	size_t i;
 
 	if (!run) {
@@ -521,14 +543,13 @@ struct kmt_run *kmt_run_create(const struct kmt_run_spec *spec,
 		}
 		run->s = &run->own;
 	}
-	for (i = 0; i < NR_ANALYSES; i++)
-		any_view |= kmt_run_analyses[i].kind == KMT_RUN_VIEW &&
-			    kmt_run_wanted(&spec->want, i);
 	for (i = 0; i < NR_ANALYSES; i++) {
-		run->on[i] = kmt_run_wanted(&spec->want, i) ||
-			     (kmt_run_analyses[i].kind != KMT_RUN_VIEW &&
-			      !spec->want.slab && !spec->want.page && !any_view);
+		any_view |= !is_table(i) && kmt_run_wanted(&spec->want, i);
+		any |= kmt_run_wanted(&spec->want, i);
 	}
+	for (i = 0; i < NR_ANALYSES; i++)
+		run->on[i] = kmt_run_wanted(&spec->want, i) ||
+			     (is_table(i) && !any);
 	if (spec->kernel && !kmt_run_valid_release(spec->kernel)) {
 		snprintf(run->errmsg, sizeof(run->errmsg),
 			 "option '--kernel' needs a release such as 6.18.3 or "
@@ -658,8 +679,9 @@ enum kmt_run_status kmt_run_finish(struct kmt_run *run,
 	for (i = 0; i < NR_ANALYSES; i++) {
 		/* unasked analyses without events would print only zeros */
 		run->drawn[i] = run->on[i] &&
-				(kmt_run_analyses[i].kind == KMT_RUN_VIEW || want->slab ||
-				 want->page || has_class(run->s, kmt_run_analyses[i].kind));
+				(!is_table(i) || kmt_run_wanted(want, i) ||
+				 want->slab || want->page ||
+				 has_class(run->s, kmt_run_analyses[i].kind));
 		if (run->drawn[i] && nr++ == 1)
 			second = i;
 	}

@@ -40,8 +40,14 @@ struct kmt_run_want {
 	int percpu, vmalloc;
 };
 
-/* slab and page run by default (for the events present); views when asked */
-enum kmt_run_class { KMT_RUN_SLAB, KMT_RUN_PAGE, KMT_RUN_VIEW };
+/*
+ * slab, page, percpu and vmalloc run by default (for the events present),
+ * when nothing is asked for; views when asked
+ */
+enum kmt_run_class {
+	KMT_RUN_SLAB, KMT_RUN_PAGE, KMT_RUN_PERCPU, KMT_RUN_VMALLOC,
+	KMT_RUN_VIEW
+};
 
 struct kmt_run_analysis {
 	const struct kmt_analysis_ops *ops;

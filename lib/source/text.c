@@ -202,6 +202,9 @@ enum text_field {
 	TF_CALL_SITE, TF_PTR, TF_NAME, TF_BYTES_REQ, TF_BYTES_ALLOC, TF_GFP,
 	TF_NODE, TF_ACCOUNTED, TF_PFN, TF_PAGE, TF_ORDER, TF_MT, TF_REFILL,
 	TF_FALLBACK_ORDER, TF_FALLBACK_MT, TF_FRAGMENTING, TF_CHANGE_OWNER,
+	/* percpu and vmalloc */
+	TF_SIZE, TF_BASE_ADDR, TF_VA_START, TF_FAILED, TF_START, TF_END,
+	TF_NR_PURGED,
 };
 
 #define TF(f)	(1U << (f))
@@ -237,6 +240,21 @@ static const struct {
 	TEXT_FIELD("percpu_refill", TF_REFILL),
 	TEXT_FIELD("fragmenting", TF_FRAGMENTING),
 	TEXT_FIELD("change_ownership", TF_CHANGE_OWNER),
+	/*
+	 * After kmem's, which never print these: a kmem line's search
+	 * does not pass them.  alloc_vmap_area prints "va_start: N" in
+	 * decimal, options/fields its field "addr"; purge_vmap_area_lazy
+	 * prints "num_purged=", options/fields "npurged".
+	 */
+	TEXT_FIELD("size", TF_SIZE),
+	TEXT_FIELD("base_addr", TF_BASE_ADDR),
+	TEXT_FIELD("va_start", TF_VA_START),
+	TEXT_FIELD("addr", TF_VA_START),
+	TEXT_FIELD("failed", TF_FAILED),
+	TEXT_FIELD("start", TF_START),
+	TEXT_FIELD("end", TF_END),
+	TEXT_FIELD("num_purged", TF_NR_PURGED),
+	TEXT_FIELD("npurged", TF_NR_PURGED),
 };
 
 #define NR_TEXT_FIELDS (sizeof(text_fields) / sizeof(text_fields[0]))
@@ -266,6 +284,19 @@ static const unsigned int text_needs[KMT_EV_NR] = {
 	[KMT_EV_PCPU_DRAIN]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_MT),
 	[KMT_EV_EXTFRAG]	= TF(TF_PFN) | TF(TF_ORDER) | TF(TF_FALLBACK_ORDER) |
 				  TF(TF_MT) | TF(TF_FALLBACK_MT),
+	/*
+	 * percpu_alloc_percpu has had ptr and size since 3.18; call_site,
+	 * bytes_alloc and gfp_flags came in 5.19 and are optional (the
+	 * analysis says "not recorded" for them)
+	 */
+	[KMT_EV_PERCPU_ALLOC]	= TF(TF_PTR) | TF(TF_SIZE),
+	[KMT_EV_PERCPU_FREE]	= TF(TF_PTR),
+	[KMT_EV_PERCPU_FAIL]	= TF(TF_SIZE),
+	[KMT_EV_PERCPU_CHUNK_NEW] = TF(TF_BASE_ADDR),
+	[KMT_EV_PERCPU_CHUNK_DEL] = TF(TF_BASE_ADDR),
+	[KMT_EV_VMAP_ALLOC]	= TF(TF_VA_START) | TF(TF_SIZE) | TF(TF_FAILED),
+	[KMT_EV_VMAP_FREE]	= TF(TF_VA_START),
+	[KMT_EV_VMAP_PURGE]	= TF(TF_START) | TF(TF_END) | TF(TF_NR_PURGED),
 };
 
 /* the name a missing field goes by in type's format */
@@ -287,6 +318,7 @@ struct field_state {
 	unsigned int have;	/* TF() of the fields read */
 	int page_null, pfn_none;
 	uint64_t page;
+	uint64_t size, base, va_start, start, end;
 };
 
 static int set_field(struct kmt_session *s, struct kmt_event *ev,
@@ -373,8 +405,53 @@ static int set_field(struct kmt_session *s, struct kmt_event *ev,
 		if (b)
 			ev->flags |= KMT_EVF_CHANGE_OWNER;
 		return 0;
+	case TF_SIZE:
+		return parse_num(v, end, &st->size);
+	case TF_BASE_ADDR:
+		return parse_ptr(v, end, &st->base);
+	case TF_VA_START:
+		return parse_num(v, end, &st->va_start);
+	case TF_FAILED:
+		if (parse_int(v, end, &i))
+			return -1;
+		if (i)
+			ev->flags |= KMT_EVF_FAILED;
+		return 0;
+	case TF_START:
+		return parse_num(v, end, &st->start);
+	case TF_END:
+		return parse_num(v, end, &st->end);
+	case TF_NR_PURGED:
+		return parse_num(v, end, &ev->bytes_req);
 	}
 	return 0;
+}
+
+/* where percpu's and vmalloc's fields go in an event (event.h) */
+static void other_fields_to_event(struct kmt_event *ev,
+				  const struct field_state *st)
+{
+	switch (ev->type) {
+	case KMT_EV_PERCPU_ALLOC:
+	case KMT_EV_PERCPU_FAIL:
+		ev->bytes_req = st->size;
+		break;
+	case KMT_EV_PERCPU_CHUNK_NEW:
+	case KMT_EV_PERCPU_CHUNK_DEL:
+		ev->ptr = st->base;
+		break;
+	case KMT_EV_VMAP_ALLOC:
+		ev->bytes_req = ev->bytes_alloc = st->size;
+		ev->ptr = st->va_start;
+		break;
+	case KMT_EV_VMAP_FREE:
+		ev->ptr = st->va_start;
+		break;
+	case KMT_EV_VMAP_PURGE:
+		ev->ptr = st->start;
+		ev->bytes_alloc = st->end > st->start ? st->end - st->start : 0;
+		break;
+	}
 }
 
 /* the word after [p, end) when it is "(-1)": options/fields' -1 */
@@ -424,15 +501,27 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 		tend = p;
 		eq = memchr(tok, '=', tend - tok);
 		/*
-		 * trace-cmd's "(func+0x1a)", options/fields' "(4096)" after
-		 * its "0x1000", and other words without a value
+		 * alloc_vmap_area's "va_start: N": the value is the next
+		 * word.  trace-cmd's "(func+0x1a)", options/fields' "(4096)"
+		 * after its "0x1000", and other words without a value
 		 */
-		if (!eq)
+		if (!eq && tend - tok > 1 && tend[-1] == ':' &&
+		    kmt_ev_is_vmalloc(ev->type)) {
+			i = find_field(tok, tend - 1 - tok, &next);
+			if (i < 0)
+				continue;
+			v = skip_space(tend, end);
+			for (p = v; p < end && !is_space(*p); p++)
+				;
+			tend = p;
+		} else if (!eq) {
 			continue;
-		i = find_field(tok, eq - tok, &next);
-		if (i < 0)
-			continue;
-		v = eq + 1;
+		} else {
+			i = find_field(tok, eq - tok, &next);
+			if (i < 0)
+				continue;
+			v = eq + 1;
+		}
 		/*
 		 * Kernels before 5.x print a NULL %p as "(null)" padded to a
 		 * pointer's width: "ptr=          (null)"
@@ -464,6 +553,8 @@ static int parse_fields(struct kmt_session *s, const char *p, const char *end,
 		out->missing = field_key(ev->type, __builtin_ctz(missing));
 		return -1;
 	}
+	if (__builtin_expect(ev->type >= KMT_EV_PERCPU_ALLOC, 0))
+		other_fields_to_event(ev, &st);
 	if (kmt_ev_is_page(ev->type)) {
 		/* kernels before pfn= print the struct page pointer */
 		if (!have_pfn)
@@ -662,17 +753,24 @@ static unsigned int parse_body(struct kmt_session *s, const char *p,
 		return bad(out, no_name);
 	out->name = name;
 	out->name_len = p - 1 - name;
+	/*
+	 * One lookup of the whole name: perf's "system:event" is ours only
+	 * under the event's own system ("kmem:kmalloc", "percpu:...")
+	 */
+	if (out->name_len < sizeof(tp)) {
+		memcpy(tp, out->name, out->name_len);
+		tp[out->name_len] = '\0';
+		out->ev.type = (uint16_t)kmt_ev_type_from_tracepoint(tp);
+	}
 	colon = memchr(name, ':', out->name_len);
 	if (colon) {
-		/* perf prints "system:event:" */
+		/* perf prints "system:event:"; other systems' are no events of ours */
 		out->style = KMT_TEXT_PERF;
-		if (colon - name == 4 && !memcmp(name, "kmem", 4)) {
-			out->name_len -= colon + 1 - name;
-			out->name = colon + 1;
-		} else {
-			out->kind = KMT_TEXT_EVENT;
+		out->kind = KMT_TEXT_EVENT;
+		if (out->ev.type == KMT_EV_NONE)
 			return out->kind;
-		}
+		out->name_len -= colon + 1 - name;
+		out->name = colon + 1;
 	}
 	if (out->name_len == 12 && !memcmp(out->name, "kernel_stack", 12)) {
 		out->style = KMT_TEXT_REPORT;
@@ -680,11 +778,6 @@ static unsigned int parse_body(struct kmt_session *s, const char *p,
 	}
 	if (out->name_len == 10 && !memcmp(out->name, "user_stack", 10))
 		return out->kind = KMT_TEXT_USER_STACK;
-	if (out->name_len < sizeof(tp)) {
-		memcpy(tp, out->name, out->name_len);
-		tp[out->name_len] = '\0';
-		out->ev.type = (uint16_t)kmt_ev_type_from_tracepoint(tp);
-	}
 	out->kind = KMT_TEXT_EVENT;
 	if (out->ev.type != KMT_EV_NONE && parse_fields(s, p, end, out))
 		out->kind = KMT_TEXT_BAD;

@@ -127,9 +127,23 @@ struct td_region;
  */
 #define TD_READ_PAGES	64
 
+/* a record of a page as kbuffer gives it (see walk_page) */
+struct td_ev {
+	uint64_t ts;
+	uint32_t index;		/* of its data, from the page's data */
+	int32_t size;
+	int missed;
+};
+
 struct td_pages {
 	const struct td_region *r;
 	struct kbuffer *kbuf;
+	int can_walk;			/* walk_page may read these pages */
+	int long8;			/* the commit field is 8 bytes */
+	int walked;			/* the page in evs, not in kbuf */
+	const unsigned char *page_data;	/* its data, past the header */
+	struct td_ev *evs;		/* its records, walked */
+	size_t nr_evs, ev_at, evs_alloc;
 	int next_chunk;			/* compressed: of r->chunks */
 	uint64_t plain_at;		/* plain: bytes of the region read */
 	unsigned char *chunk;		/* the pages being read */
@@ -157,6 +171,16 @@ struct td_cursor {
 	uint64_t nr_missed_records;
 	uint64_t stat_overrun;		/* from the stats the file stores */
 	uint64_t stat_other;		/* commit overruns, dropped events */
+	/*
+	 * The pid of the last event whose command name emit_record looked
+	 * for, plus one (0: none yet).  A CPU runs one task for many
+	 * events, and once a pid has a name in the session, or libtraceevent
+	 * has none, neither changes: the next events of that pid skip both
+	 * lookups.
+	 */
+	int64_t named_pid;
+	/* the event id of the record peeked after rec, which is read next */
+	int peek_id, have_peek_id;
 };
 
 /* one CPU's ring-buffer pages in the file */
@@ -188,6 +212,13 @@ struct td_blank {
 struct td {
 	struct kmt_session *s;
 	struct kmt_input *in;
+	/*
+	 * pids libtraceevent has no command name for: its answer does not
+	 * change during the read, and asking again cost a bsearch of its
+	 * cmdlines for each of their events (8% of the instructions on
+	 * bench.trace.dat)
+	 */
+	struct kmt_hash_set no_comm;
 	/*
 	 * The unusable formats (fmtcheck.h) libtracecmd must not see: it
 	 * parses every format as it opens the file, so it reads a copy in
@@ -243,6 +274,21 @@ static uint64_t rd_num(const struct td *td, const unsigned char *p, int size)
 	uint64_t v = 0;
 	int i;
 
+	/*
+	 * check_page reads every event header here: in the host's order,
+	 * one load, not a loop of bytes
+	 */
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !td->big_endian &&
+	    (size == 4 || size == 8)) {
+		if (size == 4) {
+			uint32_t v4;
+
+			memcpy(&v4, p, 4);
+			return v4;
+		}
+		memcpy(&v, p, 8);
+		return v;
+	}
 	for (i = 0; i < size; i++) {
 		int shift = td->big_endian ? (size - 1 - i) * 8 : i * 8;
 
@@ -2116,6 +2162,139 @@ static int pages_chunk(struct td *td, struct td_pages *pg)
 	return 1;
 }
 
+static inline uint32_t walk_rd4(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t walk_rd8(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * A page's records into pg->evs, in one pass, where kbuffer took four
+ * calls a record through function pointers (about 270 instructions a
+ * record on bench/report's trace.dat).  The walk is kbuffer's own
+ * (libtraceevent's kbuffer-parse.c: __next_event, update_pointers and
+ * translate_data), with its integer types, so that the records, times
+ * and missed counts are the ones it gives: the commit's 27 bits, the
+ * header of 12 or 16 bytes by the kernel's long, time extends added,
+ * padding stepped over by its length word alone, the lost events only
+ * on a record at the very start of the page.  It takes only what it can
+ * read inside the page and pages_read would accept; anything else
+ * (absolute time stamps, a word past the page, a length going back, a
+ * record pages_read refuses) gives -1 before a record went out, and
+ * kbuffer reads that page, as before, whatever it then does with it.
+ * Only for pages in the host's byte order and the current format
+ * (pages_open).
+ */
+static int walk_page(struct td_pages *pg, const unsigned char *page,
+		     unsigned int page_size)
+{
+	unsigned int start = pg->long8 ? 16 : 12, size, curr, next = 0, index;
+	unsigned long long flags, ts, delta;
+	const unsigned char *data = page + start;
+	size_t avail, n = 0, max;
+	long long lost;
+
+	if (page_size < start)
+		return -1;
+	avail = page_size - start;
+	max = avail / 4 + 1;
+	if (max > pg->evs_alloc &&
+	    KMT_ARRAY_GROW(pg->evs, max, pg->evs_alloc))
+		return -1;
+	ts = walk_rd8(page);
+	flags = pg->long8 ? walk_rd8(page + 8) : walk_rd4(page + 8);
+	size = (unsigned int)flags & (unsigned int)TD_COMMIT_MASK;
+	lost = 0;
+	if (flags & (1UL << 31)) {
+		lost = -1;
+		if (flags & TD_MISSED_STORED) {
+			if ((size_t)size + (pg->long8 ? 8 : 4) > avail)
+				return -1;
+			lost = (long long)(pg->long8 ? walk_rd8(data + size) :
+						       walk_rd4(data + size));
+		}
+	}
+	for (;;) {
+		unsigned int type_len;
+		int length;
+		int32_t esize;
+
+		do {
+			uint32_t tlt;
+			size_t p;
+
+			curr = next;
+			if (next >= size)
+				goto done;
+			if ((size_t)curr + 4 > avail)
+				return -1;
+			tlt = walk_rd4(data + curr);
+			type_len = tlt & 31;
+			delta = tlt >> 5;
+			p = (size_t)curr + 4;
+			if (type_len == TD_TYPE_TIME_EXTEND + 1)
+				return -1;	/* absolute: kbuffer's */
+			if (type_len == TD_TYPE_PADDING ||
+			    type_len == TD_TYPE_TIME_EXTEND || type_len == 0) {
+				if (p + 4 > avail)
+					return -1;
+			}
+			if (type_len == TD_TYPE_PADDING) {
+				length = (int)walk_rd4(data + p);
+			} else if (type_len == TD_TYPE_TIME_EXTEND) {
+				unsigned long long extend = walk_rd4(data + p);
+
+				p += 4;
+				extend <<= 27;
+				extend += delta;
+				delta = extend;
+				length = 0;
+			} else if (type_len == 0) {
+				length = (int)(walk_rd4(data + p) - 4);
+				length = (int)(((unsigned int)length + 3) &
+					       ~3U);
+				p += 4;
+			} else {
+				length = (int)type_len * 4;
+			}
+			ts += delta;
+			index = (unsigned int)p;
+			next = index + length;
+			/* a step back or in place: kbuffer's to follow */
+			if (next <= curr)
+				return -1;
+		} while (type_len == TD_TYPE_PADDING ||
+			 type_len == TD_TYPE_TIME_EXTEND);
+		esize = (int32_t)(next - index);
+		/* pages_read's test of what kbuffer gives */
+		if ((size_t)start + index > page_size || esize < 0 ||
+		    (size_t)esize > page_size - start - index)
+			return -1;
+		if (n >= max)
+			return -1;
+		pg->evs[n].ts = ts;
+		pg->evs[n].index = index;
+		pg->evs[n].size = esize;
+		pg->evs[n].missed = curr ? 0 : (int)lost;
+		n++;
+	}
+done:
+	pg->page_data = data;
+	pg->nr_evs = n;
+	pg->ev_at = 0;
+	return 0;
+}
+
 /*
  * The next record of a CPU, as libtracecmd makes it: the time kbuffer
  * gives, and the missed events of its page on the first.  Its data lies
@@ -2130,6 +2309,20 @@ static int pages_read(struct td *td, struct td_pages *pg,
 	int ret;
 
 	for (;;) {
+		if (pg->in_page && pg->walked) {
+			if (pg->ev_at < pg->nr_evs) {
+				const struct td_ev *e = &pg->evs[pg->ev_at++];
+
+				memset(rec, 0, sizeof(*rec));
+				rec->ts = e->ts;
+				rec->data = (void *)(pg->page_data + e->index);
+				rec->size = e->size;
+				rec->cpu = pg->r->cpu;
+				rec->missed_events = e->missed;
+				return 1;
+			}
+			pg->in_page = 0;
+		}
 		if (pg->in_page) {
 			data = kbuffer_read_event(pg->kbuf, &ts);
 			if (data) {
@@ -2164,7 +2357,10 @@ static int pages_read(struct td *td, struct td_pages *pg,
 				return ret;
 			continue;
 		}
-		if (kbuffer_load_subbuffer(pg->kbuf, pg->chunk + pg->page_at))
+		pg->walked = pg->can_walk &&
+			     !walk_page(pg, pg->chunk + pg->page_at, page);
+		if (!pg->walked &&
+		    kbuffer_load_subbuffer(pg->kbuf, pg->chunk + pg->page_at))
 			return -EINVAL;
 		pg->page_at += page;
 		pg->in_page = 1;
@@ -2249,6 +2445,7 @@ static void free_rec(struct td_cursor *c, struct tep_record *rec)
 static void cursor_next(struct td *td, struct td_cursor *c)
 {
 	struct tep_record *rec, *next;
+	int id;
 
 	c->rec = NULL;
 	c->stack = 0;
@@ -2261,11 +2458,25 @@ static void cursor_next(struct td *td, struct td_cursor *c)
 	c->started = 1;
 	c->last_ts = rec->ts;
 	c->rec = rec;
-	if (td->stack_id < 0 || record_id(td, rec) == td->stack_id)
+	if (td->stack_id < 0)
+		return;
+	/*
+	 * A record peeked and found not to be a stack is the one read
+	 * next: its id was read then, once a record, not twice
+	 */
+	id = c->have_peek_id ? c->peek_id : record_id(td, rec);
+	c->have_peek_id = 0;
+	if (id == td->stack_id)
 		return;
 	next = peek_rec(td, c);
-	if (!next || record_id(td, next) != td->stack_id)
+	if (!next)
 		return;
+	id = record_id(td, next);
+	if (id != td->stack_id) {
+		c->peek_id = id;
+		c->have_peek_id = 1;
+		return;
+	}
 	next = take_peeked(c, next);
 	if (!next)
 		return;
@@ -2309,13 +2520,21 @@ static int emit_record(struct td *td, struct td_cursor *c)
 		ev.stack = c->stack;
 		s->has_stacks = 1;
 	}
-	if (r > 0 && ev.pid >= 0 && !kmt_session_comm(s, ev.pid)) {
+	if (r > 0 && ev.pid >= 0 && c->named_pid != (int64_t)ev.pid + 1 &&
+	    !kmt_session_comm(s, ev.pid) &&
+	    !kmt_hash_set_has(&td->no_comm, (uint64_t)ev.pid)) {
 		const char *comm = tep_data_comm_from_pid(td->tep, ev.pid);
 
-		if (comm && strcmp(comm, "<...>") &&
-		    kmt_session_set_comm(s, ev.pid, comm, strlen(comm)))
+		if (comm && strcmp(comm, "<...>")) {
+			if (kmt_session_set_comm(s, ev.pid, comm, strlen(comm)))
+				return kmt_session_error(s, ENOMEM,
+							 "out of memory");
+		} else if (kmt_hash_set_add(&td->no_comm, (uint64_t)ev.pid)) {
 			return kmt_session_error(s, ENOMEM, "out of memory");
+		}
 	}
+	if (r > 0 && ev.pid >= 0)
+		c->named_pid = (int64_t)ev.pid + 1;
 	return kmt_session_emit(s, &ev);
 }
 
@@ -2414,6 +2633,10 @@ static int pages_open(struct td *td, struct td_cursor *c, const char *buffer)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	if (tep_is_old_format(td->tep))
 		kbuffer_set_old_format(pg->kbuf);
+	/* walk_page reads numbers as they lie: the host's order only */
+	pg->long8 = ls == KBUFFER_LSIZE_8;
+	pg->can_walk = !tep_is_old_format(td->tep) && !td->big_endian &&
+		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 	return 0;
 }
 
@@ -2425,6 +2648,7 @@ static void pages_free(struct td_pages *pg)
 		kbuffer_free(pg->kbuf);
 	free(pg->chunk);
 	free(pg->data);
+	free(pg->evs);
 	free(pg);
 }
 
@@ -2691,6 +2915,7 @@ static void cleanup(struct td *td)
 	}
 	free(td->cur);
 	kmt_merge_free(&td->merge);
+	kmt_hash_set_free(&td->no_comm);
 	free(td->blanks);
 	/* instances before the handle whose tep they share */
 	for (i = td->nr_bufs; i-- > 0;) {
@@ -2713,6 +2938,7 @@ static int read_all(struct kmt_session *s, struct kmt_input *in)
 	memset(&td, 0, sizeof(td));
 	td.s = s;
 	td.in = in;
+	kmt_hash_set_init(&td.no_comm);
 	ret = setup(&td);
 	if (!ret)
 		ret = merge(&td);

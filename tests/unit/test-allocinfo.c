@@ -6,10 +6,14 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/allocinfo.h"
 #include "check.h"
+#include "drawn.h"
+#include "render/render.h"
 #include "report/report.h"
 #include "source/allocinfo.h"
 
@@ -156,8 +160,64 @@ static void test_tables(void)
 	kmt_strtab_free(&names);
 }
 
+/*
+ * serve's metrics: the top tags by bytes, the rest in "(other)" with
+ * their sums, the totals; without a file, only that it was not read
+ */
+static void test_metrics(void)
+{
+	struct kmt_allocinfo a;
+	struct kmt_strtab names;
+	struct kmt_report r;
+	char *text;
+
+	kmt_strtab_init(&names);
+	kmt_allocinfo_init(&a, &names);
+	CHECK_EQ_U64(parse(&a, "allocinfo - version: 1.0\n"
+			       "10 1 a.c:1 func:f\n20 2 b.c:2 [m] func:g\n"
+			       "5 1 c.c:3 [m] func:h\n-3 4 d.c:4 func:k\n"), 0);
+	kmt_report_init(&r);
+	CHECK_EQ_U64(kmt_ai_metrics(&r, &a, 2), 0);
+	text = drawn(&r, kmt_render_prom);
+	CHECK_STR(text,
+		  "# HELP kmemtrace_allocinfo_up Whether /proc/allocinfo was read for this scrape (allocation profiling, kernels since 6.10).\n"
+		  "# TYPE kmemtrace_allocinfo_up gauge\n"
+		  "kmemtrace_allocinfo_up 1\n"
+		  "# HELP kmemtrace_allocinfo_total_bytes Bytes all allocation tags hold now, by /proc/allocinfo.\n"
+		  "# TYPE kmemtrace_allocinfo_total_bytes gauge\n"
+		  "kmemtrace_allocinfo_total_bytes 32\n"
+		  "# HELP kmemtrace_allocinfo_tags Allocation tags /proc/allocinfo lists.\n"
+		  "# TYPE kmemtrace_allocinfo_tags gauge\n"
+		  "kmemtrace_allocinfo_tags 4\n"
+		  "# HELP kmemtrace_allocinfo_malformed_lines Lines of /proc/allocinfo that could not be read.\n"
+		  "# TYPE kmemtrace_allocinfo_malformed_lines gauge\n"
+		  "kmemtrace_allocinfo_malformed_lines 0\n"
+		  "# HELP kmemtrace_allocinfo_bytes Bytes the allocation tag holds now, by /proc/allocinfo.\n"
+		  "# TYPE kmemtrace_allocinfo_bytes gauge\n"
+		  "kmemtrace_allocinfo_bytes{function=\"g\",location=\"b.c:2\",module=\"m\"} 20\n"
+		  "kmemtrace_allocinfo_bytes{function=\"f\",location=\"a.c:1\"} 10\n"
+		  "kmemtrace_allocinfo_bytes{function=\"(other)\"} 2\n"
+		  "# HELP kmemtrace_allocinfo_calls Allocations the tag holds now, by /proc/allocinfo.\n"
+		  "# TYPE kmemtrace_allocinfo_calls gauge\n"
+		  "kmemtrace_allocinfo_calls{function=\"g\",location=\"b.c:2\",module=\"m\"} 2\n"
+		  "kmemtrace_allocinfo_calls{function=\"f\",location=\"a.c:1\"} 1\n"
+		  "kmemtrace_allocinfo_calls{function=\"(other)\"} 5\n");
+	free(text);
+	kmt_report_free(&r);
+	kmt_report_init(&r);
+	CHECK_EQ_U64(kmt_ai_metrics(&r, NULL, 2), 0);
+	text = drawn(&r, kmt_render_prom);
+	CHECK(text && strstr(text, "\nkmemtrace_allocinfo_up 0\n") &&
+	      !strstr(text, "kmemtrace_allocinfo_bytes"));
+	free(text);
+	kmt_report_free(&r);
+	kmt_allocinfo_free(&a);
+	kmt_strtab_free(&names);
+}
+
 KMT_TESTS(
 	KMT_TEST(test_fields),
 	KMT_TEST(test_malformed),
-	KMT_TEST(test_tables)
+	KMT_TEST(test_tables),
+	KMT_TEST(test_metrics)
 )

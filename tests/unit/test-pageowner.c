@@ -11,6 +11,7 @@
 
 #include "analysis/pageowner.h"
 #include "check.h"
+#include "drawn.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "source/pageowner.h"
@@ -498,21 +499,6 @@ static void test_grouping(void)
 	CHECK_EQ_U64(a.nr_groups, 2);
 	kmt_po_analysis_free(&a);
 	kmt_sb_release(&sb);
-}
-
-/* the text or JSON of a report; free() it */
-static char *drawn(const struct kmt_report *r,
-		   int (*fn)(const struct kmt_report *, FILE *))
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	CHECK(fn(r, f) == 0);
-	fclose(f);
-	return buf;
 }
 
 /*

@@ -111,6 +111,23 @@ static void test_thousands(void)
 	check_thousands(UINT64_MAX, "18,446,744,073,709,551,615");
 }
 
+/* the grouping of printf's digits, for values of every width */
+static void test_thousands_as_printf(void)
+{
+	unsigned long long v = 1;
+	char digits[32], want[40], got[40];
+	int i, k, n;
+
+	for (i = 0; i < 200; i++) {
+		n = snprintf(digits, sizeof(digits), "%llu", v);
+		for (k = 0, *want = '\0'; k < n; k++)
+			sprintf(want + strlen(want), "%s%c",
+				k && (n - k) % 3 == 0 ? "," : "", digits[k]);
+		CHECK_STR(kmt_fmt_thousands(got, sizeof(got), v), want);
+		v = v * 7 + (unsigned long long)i;
+	}
+}
+
 /* a short buffer is cut, never overrun, always terminated */
 static void test_thousands_short_buffer(void)
 {
@@ -194,5 +211,6 @@ KMT_TESTS(KMT_TEST(test_read_fd),
 	KMT_TEST(test_addf_growth),
 	KMT_TEST(test_addf_one_big),
 	KMT_TEST(test_thousands),
+	KMT_TEST(test_thousands_as_printf),
 	KMT_TEST(test_thousands_short_buffer)
 )

@@ -517,6 +517,135 @@ static void test_required_fields(void)
 	CHECK(!l.missing);
 }
 
+/*
+ * The percpu and vmalloc events: today's lines, percpu before 6.0 (no
+ * call_site, bytes_alloc or gfp_flags), alloc_vmap_area's decimal
+ * "va_start: N", options/fields' raw names, perf's "system:event:"
+ */
+static void test_percpu_vmalloc(void)
+{
+	static const struct {
+		const char *body;
+		const char *missing;
+	} cases[] = {
+		{ "percpu_alloc_percpu: reserved=0 is_atomic=0 align=8 ptr=1", "size" },
+		{ "percpu_alloc_percpu: reserved=0 is_atomic=0 size=8 align=8", "ptr" },
+		{ "percpu_alloc_percpu_fail: reserved=0 is_atomic=1", "size" },
+		{ "percpu_create_chunk: off=1", "base_addr" },
+		{ "alloc_vmap_area: size=4096 align=1 failed=0", "va_start" },
+		{ "alloc_vmap_area: va_start: 4096 align=1 failed=0", "size" },
+		{ "alloc_vmap_area: va_start: 4096 size=4096 align=1", "failed" },
+		{ "free_vmap_area_noflush: nr_lazy=1 nr_lazy_max=2", "va_start" },
+		{ "purge_vmap_area_lazy: start=0x1000 num_purged=1", "end" },
+	};
+	char line[512];
+	size_t i;
+
+	setup();
+	CHECK_EQ_U64(parse("            bash-7569    [000] .....   690.086479: percpu_alloc_percpu: "
+			   "call_site=mm_init+0x2e7/0x4f0 reserved=0 is_atomic=0 size=16 align=8 "
+			   "base_addr=000000005d996b6e off=28168 ptr=000000009bc972fe "
+			   "bytes_alloc=64 gfp_flags=GFP_KERNEL", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PERCPU_ALLOC);
+	CHECK(site_is(l.ev.call_site, "mm_init", 0x2e7));
+	CHECK_EQ_U64(l.ev.ptr, 0x9bc972fe);
+	CHECK_EQ_U64(l.ev.bytes_req, 16);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 64);
+	CHECK_STR(str(l.ev.gfp_str), "GFP_KERNEL");
+	CHECK_EQ_U64(l.ev.cache, 0);
+	/* 3.18 to 5.x */
+	CHECK_EQ_U64(parse("  bash-1 [001] .....  1.000000: percpu_alloc_percpu: reserved=0 "
+			   "is_atomic=0 size=8 align=8 base_addr=00000000e0b2d3a1 off=1234 "
+			   "ptr=0000000012345678", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PERCPU_ALLOC);
+	CHECK_EQ_U64(l.ev.call_site, 0);
+	CHECK_EQ_U64(l.ev.ptr, 0x12345678);
+	CHECK_EQ_U64(l.ev.bytes_req, 8);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 0);
+	CHECK(!l.ev.gfp_str && !(l.ev.flags & KMT_EVF_HAS_GFP));
+	CHECK_EQ_U64(parse("  sh-7572 [001] d..2.  690.086655: percpu_free_percpu: "
+			   "base_addr=000000005d996b6e off=28136 ptr=00000000c4e8702b",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PERCPU_FREE);
+	CHECK_EQ_U64(l.ev.ptr, 0xc4e8702b);
+	CHECK_EQ_U64(parse("  sh-1 [001] .....  1.0: percpu_alloc_percpu_fail: reserved=0 "
+			   "is_atomic=1 size=4096 align=8", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PERCPU_FAIL);
+	CHECK_EQ_U64(l.ev.bytes_req, 4096);
+	CHECK_EQ_U64(parse("  sh-1 [001] .....  1.0: percpu_destroy_chunk: "
+			   "base_addr=00000000aabbccdd", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PERCPU_CHUNK_DEL);
+	CHECK_EQ_U64(l.ev.ptr, 0xaabbccdd);
+	/* "va_start: N" in decimal; free_vmap_area_noflush's in hex */
+	CHECK_EQ_U64(parse("            bash-7569    [000] .....   690.086407: alloc_vmap_area: "
+			   "va_start: 18446683600630906880 size=20480 align=16384 "
+			   "vstart=0xffffc90000000000 vend=0xffffe8ffffffffff failed=0",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_VMAP_ALLOC);
+	CHECK_EQ_U64(l.ev.ptr, 0xffffc90003a10000ULL);
+	CHECK_EQ_U64(l.ev.bytes_req, 20480);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 20480);
+	CHECK(!(l.ev.flags & KMT_EVF_FAILED));
+	CHECK_EQ_U64(parse("  b-1 [000] .....  1.0: alloc_vmap_area: va_start: 0 size=8192 "
+			   "align=4096 vstart=0x1 vend=0x2 failed=1", KMT_TEXT_FTRACE),
+		     KMT_TEXT_EVENT);
+	CHECK(l.ev.flags & KMT_EVF_FAILED);
+	CHECK_EQ_U64(parse("  b-1 [001] .....  1.0: free_vmap_area_noflush: "
+			   "va_start=0xffffc90000145000 nr_lazy=8384 nr_lazy_max=16384",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_VMAP_FREE);
+	CHECK_EQ_U64(l.ev.ptr, 0xffffc90000145000ULL);
+	CHECK_EQ_U64(parse("  kworker/0:1-9 [000] .....  1.0: purge_vmap_area_lazy: "
+			   "start=0xffffc90000000000 end=0xffffc90000200000 num_purged=12",
+			   KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_VMAP_PURGE);
+	CHECK_EQ_U64(l.ev.ptr, 0xffffc90000000000ULL);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 0x200000);
+	CHECK_EQ_U64(l.ev.bytes_req, 12);
+	/* options/fields: the fields' own names, hex with decimals */
+	CHECK_EQ_U64(parse("  b-1 [000] .....  1.0: alloc_vmap_area: addr=0xffffc90003a10000 "
+			   "(-60473078751232) size=0x5000 (20480) align=0x4000 (16384) "
+			   "vstart=0xffffc90000000000 (-60473139527680) vend=0xffffe8ffffffffff "
+			   "(-25288767438849) failed=0x0 (0)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.ptr, 0xffffc90003a10000ULL);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 20480);
+	CHECK(!(l.ev.flags & KMT_EVF_FAILED));
+	CHECK_EQ_U64(parse("  k-9 [000] .....  1.0: purge_vmap_area_lazy: start=0x1000 (4096) "
+			   "end=0x3000 (12288) npurged=0x2 (2)", KMT_TEXT_FTRACE), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 0x2000);
+	CHECK_EQ_U64(l.ev.bytes_req, 2);
+	/* perf script: under their own systems only */
+	CHECK_EQ_U64(parse("sh 15674 [000]   958.366848:         vmalloc:alloc_vmap_area: "
+			   "va_start: 18446683600665264128 size=20480 align=16384 "
+			   "vstart=0xffffc90000000000 vend=0xffffe8ffffffffff failed=0",
+			   KMT_TEXT_PERF), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.style, KMT_TEXT_PERF);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_VMAP_ALLOC);
+	CHECK_EQ_U64(l.ev.bytes_alloc, 20480);
+	CHECK_EQ_U64(parse("sh 15674 [000]   958.367157:      percpu:percpu_alloc_percpu: "
+			   "call_site=futex_hash_allocate+0x49f reserved=0 is_atomic=0 size=4 "
+			   "align=4 base_addr=0xffffe8ffffc00000 off=28136 ptr=0x60795bafdde8 "
+			   "bytes_alloc=16 gfp_flags=GFP_KERNEL", KMT_TEXT_PERF), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_PERCPU_ALLOC);
+	CHECK_EQ_U64(l.ev.ptr, 0x60795bafdde8ULL);
+	CHECK(site_is(l.ev.call_site, "futex_hash_allocate", 0x49f));
+	CHECK_EQ_U64(parse("sh 1 [000] 1.0: kmem:percpu_alloc_percpu: size=4 ptr=0x1",
+			   KMT_TEXT_PERF), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	CHECK_EQ_U64(parse("sh 1 [000] 1.0: percpu:kmalloc: call_site=a ptr=1",
+			   KMT_TEXT_PERF), KMT_TEXT_EVENT);
+	CHECK_EQ_U64(l.ev.type, KMT_EV_NONE);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(line, sizeof(line), "  bash-1 [001] .....  1.000000: %s",
+			 cases[i].body);
+		CHECK_EQ_U64(parse(line, KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+		CHECK_STR(l.missing, cases[i].missing);
+	}
+	CHECK_EQ_U64(parse("  b-1 [001] .....  1.0: alloc_vmap_area: va_start: 12ab size=1 failed=0",
+			   KMT_TEXT_FTRACE), KMT_TEXT_BAD);
+	CHECK_STR(l.why, "bad va_start=");
+}
+
 /* tracefs with options/fields (6.3 on): raw fields, hex and decimal */
 static void test_fields_option(void)
 {
@@ -1033,6 +1162,7 @@ KMT_TESTS(
 	KMT_TEST(test_headers_other_bad),
 	KMT_TEST(test_null_padded),
 	KMT_TEST(test_required_fields),
+	KMT_TEST(test_percpu_vmalloc),
 	KMT_TEST(test_fields_option),
 	KMT_TEST(test_latency_columns),
 	KMT_TEST(test_function_graph),
