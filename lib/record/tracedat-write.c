@@ -3,7 +3,8 @@
  * The trace.dat version 6 writer.  The layout, in order: magic and
  * version, ring-buffer headers, ftrace formats, event formats by system,
  * kallsyms, printk formats, cmdlines, the CPU count, options, then
- * "flyrecord" with one (offset, size) pair per CPU, and the raw pages.
+ * "flyrecord" with one (offset, size) pair per CPU, the trace clock when
+ * an option has it, and the raw pages.
  * The same walk both measures the header (fd < 0) and writes it, so the
  * offsets in the CPU table can never disagree with what was written.
  */
@@ -150,6 +151,19 @@ static void put_header(struct sink *k, const struct kmt_tdw_header *h,
 		put_u64(k, off);
 		put_u64(k, size);
 		off += size;
+	}
+	/*
+	 * A TRACECLOCK option is copied after the table with its size, as
+	 * trace-cmd writes it: libtracecmd reads a size there whenever the
+	 * option is present, and without the copy it read the padding, or
+	 * the first page's timestamp where the table ends by a page edge.
+	 */
+	for (i = 0; i < h->nr_options; i++) {
+		if (h->options[i].id != KMT_TD_OPT_TRACECLOCK)
+			continue;
+		put_u64(k, h->options[i].val.len);
+		put_blob(k, h->options[i].val);
+		break;
 	}
 }
 

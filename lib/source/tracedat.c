@@ -203,10 +203,13 @@ struct td_buffer {
 
 /*
  * Where an unusable event format stands, to be blanked: at in the file,
- * or, in a compressed section, at in what the block at block holds
+ * or, in a compressed section, at in what the block at block holds.
+ * zero: bytes libtracecmd must read as zeros instead (a size it would
+ * allocate), never in a compressed section.
  */
 struct td_blank {
 	uint64_t block, at, len;
+	int zero;
 };
 
 struct td {
@@ -937,6 +940,43 @@ static int walk_v6_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 }
 
 /*
+ * v6's copy of the trace clock after the top buffer's table, which
+ * libtracecmd reads with the size before it whenever a TRACECLOCK option
+ * was seen; when it cannot read it, it warns and takes the local clock
+ * (tracecmd_init_data).  kmemtrace record wrote no copy until 2026-12: the
+ * size it finds is the padding's zeros, or, where the table ends within
+ * 8 bytes of a page, the first page's timestamp.  Such a file is not
+ * damaged, but libtracecmd would allocate that size, so it reads a copy
+ * with the size zeroed (blanked_copy).  Not where libtracecmd reads the
+ * records (lib_times): the page would change under it.
+ */
+static int add_blank(struct td *td, uint64_t block, uint64_t at,
+		     uint64_t len);
+
+static int walk_v6_clock(struct td_walk *w)
+{
+	uint64_t at = w->pos, len;
+	int ret;
+
+	if (at + 8 > w->size)
+		return 0;	/* libtracecmd's read of the size fails */
+	ret = walk_num(w, 8, &len, "the trace clock");
+	if (ret)
+		return ret;
+	if (len <= TD_MAX_CLOCK && len <= w->size - w->pos) {
+		ret = walk_clock_text(w, w->pos, len);
+		w->pos += len;
+		return ret;
+	}
+	if (w->mem || w->td->lib_times)
+		return walk_short(w, w->pos + len, "the trace clock");
+	ret = add_blank(w->td, 0, at, 8);
+	if (!ret)
+		w->td->blanks[w->td->nr_blanks - 1].zero = 1;
+	return ret;
+}
+
+/*
  * The v6 options, then the top buffer's data table.  A CPUCOUNT option
  * sets how many CPUs every data table has, as it does for libtracecmd,
  * wherever it comes; so the buffer tables are checked after the options.
@@ -995,13 +1035,8 @@ static int walk_v6_options(struct td_walk *w)
 	 * the top buffer's table, which libtracecmd reads with the size
 	 * before it (tracecmd_init_data)
 	 */
-	if (!ret && w->td->has_clock) {
-		uint64_t text = w->pos + 8;
-
-		ret = walk_blob(w, 8, "the trace clock");
-		if (!ret)
-			ret = walk_clock_text(w, text, w->pos - text);
-	}
+	if (!ret && w->td->has_clock)
+		ret = walk_v6_clock(w);
 	return ret;
 }
 
@@ -1078,6 +1113,7 @@ static int add_blank(struct td *td, uint64_t block, uint64_t at,
 	b->block = block;
 	b->at = at;
 	b->len = len;
+	b->zero = 0;
 	return 0;
 }
 
@@ -1252,7 +1288,9 @@ static int blanked_copy(struct td *td)
 		}
 		if (b->len > (1 << 20) || pread_all(td->in->fd, buf, b->len, b->at))
 			break;
-		if (blank_format(buf, b->len)) {
+		if (b->zero) {
+			memset(buf, 0, b->len);
+		} else if (blank_format(buf, b->len)) {
 			free(buf);
 			close(fd);
 			return kmt_session_error(td->s, EINVAL,

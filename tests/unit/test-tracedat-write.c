@@ -348,6 +348,127 @@ static void test_stream_into_a_pipe(void)
 	CHECK(!memcmp(got, want, nwant));
 }
 
+static const char clock_text[] = "[local] global counter uptime perf\n";
+
+/*
+ * The writer's file with a TRACECLOCK option and command lines padded so
+ * that the CPU table ends pad bytes before a page edge: the clock's copy
+ * after the table is the walk's last piece.  Returns the table's end.
+ */
+static uint64_t write_clock_file(const char *name, int pad, char *lines,
+				 size_t lines_size)
+{
+	unsigned char page0[PAGE], page1[PAGE];
+	struct kmt_tdw_option opts[4];
+	struct kmt_tdw_system sys;
+	struct kmt_blob fmt;
+	struct kmt_tdw_header h = make_header(opts, &sys, &fmt);
+	uint64_t sizes[2] = { PAGE, PAGE }, end, want, n;
+	char err[256];
+	int fd;
+
+	opts[3].id = KMT_TD_OPT_TRACECLOCK;
+	opts[3].val.data = clock_text;
+	opts[3].val.len = strlen(clock_text);
+	h.nr_options = 4;
+	end = kmt_tdw_header_size(&h) - 8 - strlen(clock_text);
+	/* one more command line, long enough to move the end where wanted */
+	want = (PAGE - pad - end % PAGE + 2 * PAGE) % PAGE;
+	if (want < 8)
+		want += PAGE;
+	CHECK(strlen(cmdlines) + want < lines_size);
+	n = (size_t)snprintf(lines, lines_size, "%s44 ", cmdlines);
+	memset(lines + n, 'x', want - 4);
+	lines[n + want - 4] = '\n';
+	lines[n + want - 3] = '\0';
+	h.cmdlines.data = lines;
+	h.cmdlines.len = strlen(lines);
+	end += want;
+	CHECK_EQ_U64(end % PAGE, PAGE - pad);
+
+	fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	CHECK_EQ_U64(kmt_tdw_write_header(fd, &h, sizes, err, sizeof(err)), 0);
+	CHECK_EQ_U64(kmt_tdw_header_size(&h), end + 8 + strlen(clock_text));
+	make_page(page0, 1000000, cpu0_evs, 2);
+	make_page(page1, 1000000, cpu1_evs, 1);
+	n = kmt_tdw_data_offset(&h);
+	CHECK(pwrite(fd, page0, PAGE, (off_t)n) == PAGE &&
+	      pwrite(fd, page1, PAGE, (off_t)(n + PAGE)) == PAGE);
+	close(fd);
+	return end;
+}
+
+/* as trace-cmd writes it: after the CPU table, the clock's size and text */
+static void test_clock_after_the_table(void)
+{
+	char name[64], lines[3 * PAGE], got[64];
+	uint64_t end, len = 0;
+	struct tracecmd_input *in;
+	int fd;
+
+	snprintf(name, sizeof(name), "/tmp/kmt-tdw-clock-%d.dat", (int)getpid());
+	end = write_clock_file(name, 4, lines, sizeof(lines));
+	fd = open(name, O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK(pread(fd, &len, 8, (off_t)end) == 8);
+	CHECK_EQ_U64(len, strlen(clock_text));
+	CHECK(pread(fd, got, len, (off_t)(end + 8)) == (ssize_t)len);
+	CHECK(!memcmp(got, clock_text, len));
+	close(fd);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	in = tracecmd_open(name, TRACECMD_FL_LOAD_NO_PLUGINS);
+	CHECK(in != NULL);
+	if (in)
+		tracecmd_close(in);
+	unlink(name);
+}
+
+/*
+ * kmemtrace record wrote no copy of the clock after the table before
+ * 2026-12: where the table ended within 8 bytes of a page, the size
+ * libtracecmd reads there is the first page's timestamp.  That file is
+ * read, and libtracecmd never allocates that size (the sanitizer build
+ * would stop at it).
+ */
+static void test_clock_copy_missing_at_a_page_edge(void)
+{
+	char name[64], lines[3 * PAGE];
+	unsigned char page[PAGE];
+	uint64_t end, data, off;
+	struct kmt_session s;
+	int fd, cpu, ret;
+
+	snprintf(name, sizeof(name), "/tmp/kmt-tdw-noclock-%d.dat", (int)getpid());
+	end = write_clock_file(name, 4, lines, sizeof(lines));
+	/* the old layout: no copy, the pages from the next page edge on */
+	data = end + 4;
+	fd = open(name, O_RDWR);
+	CHECK(fd >= 0);
+	for (cpu = 0; cpu < 2; cpu++) {
+		off = data + (uint64_t)cpu * PAGE;
+		CHECK(pwrite(fd, &off, 8, (off_t)(end - 32 + 16 * cpu)) == 8);
+	}
+	memset(page, 0, 4);
+	CHECK(pwrite(fd, page, 4, (off_t)end) == 4);
+	make_page(page, 1000000, cpu0_evs, 2);
+	CHECK(pwrite(fd, page, PAGE, (off_t)data) == PAGE);
+	make_page(page, 1000000, cpu1_evs, 1);
+	CHECK(pwrite(fd, page, PAGE, (off_t)(data + PAGE)) == PAGE);
+	CHECK(ftruncate(fd, (off_t)(data + 2 * PAGE)) == 0);
+	close(fd);
+
+	CHECK(kmt_session_init(&s) == 0);
+	ret = kmt_source_read_file(&s, name);
+	if (ret)
+		fprintf(stderr, "%s\n", s.errmsg);
+	CHECK_EQ_U64(ret, 0);
+	CHECK_EQ_U64(s.nr_events[KMT_EV_KMALLOC], 3);
+	CHECK_STR(kmt_session_comm(&s, 42), "tester");
+	kmt_session_free(&s);
+	unlink(name);
+}
+
 static void test_kmemtrace_reads_it(void)
 {
 	struct kmt_session s;
@@ -368,4 +489,6 @@ static void test_kmemtrace_reads_it(void)
 
 KMT_TESTS(KMT_TEST(test_header_layout), KMT_TEST(test_libtracecmd_reads_it),
 	  KMT_TEST(test_options_read_back), KMT_TEST(test_stream_into_a_pipe),
-	  KMT_TEST(test_kmemtrace_reads_it))
+	  KMT_TEST(test_kmemtrace_reads_it),
+	  KMT_TEST(test_clock_after_the_table),
+	  KMT_TEST(test_clock_copy_missing_at_a_page_edge))
