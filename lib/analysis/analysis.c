@@ -47,6 +47,9 @@ const char *kmt_analysis_sym_made(const struct kmt_report *r, uint64_t addr,
 	return memo ? *memo : NULL;
 }
 
+_Static_assert(KMT_EV_NR <= KMT_REPORT_EV_TYPES,
+	       "the report's lists of event types are too short");
+
 void kmt_analysis_meta(struct kmt_report *r, const struct kmt_session *s)
 {
 	struct kmt_report_meta *m = &r->meta;

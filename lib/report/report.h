@@ -103,6 +103,12 @@ union kmt_val {
 };
 
 /*
+ * Room for every event type (event/event.h's KMT_EV_NR, asserted where
+ * the lists are filled): the report's lists of them by type
+ */
+#define KMT_REPORT_EV_TYPES 32
+
+/*
  * Events a view or a column needs that the recording does not hold:
  * the report says so where the numbers would be, not a 0 that reads as
  * "none happened".  known: the recording lists the event types it
@@ -110,7 +116,7 @@ union kmt_val {
  * (ftrace text), they were only not seen ("none seen").
  */
 struct kmt_missing {
-	const char *events[16];	/* "kmem:mm_page_pcpu_drain", ... */
+	const char *events[KMT_REPORT_EV_TYPES]; /* "kmem:mm_page_pcpu_drain", ... */
 	size_t nr_events;
 	const char *events_text; /* "kmem:a or kmem:b" */
 	const char *record_with; /* "kmemtrace record --pcpu" */
@@ -379,7 +385,7 @@ struct kmt_report_meta {
 	int has_start;
 	uint64_t start_unix_ns;
 	uint64_t time_start, time_end;	/* --time, 0 open */
-	struct kmt_meta_count events[16];
+	struct kmt_meta_count events[KMT_REPORT_EV_TYPES];
 	size_t nr_event_types;
 	uint64_t other_events;
 	/*
@@ -417,7 +423,7 @@ struct kmt_report_meta {
 	 * The event types the recording lists (its formats), or when it
 	 * lists none (text), NULL: only the types seen are known.
 	 */
-	const char *recorded[16];
+	const char *recorded[KMT_REPORT_EV_TYPES];
 	size_t nr_recorded;
 	int types_known;
 	/*

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "check.h"
 #include "event/session.h"
+#include "report/report.h"
 
 struct seen {
 	uint64_t ts[64];
@@ -69,6 +71,41 @@ static void test_counting(void)
 	CHECK_EQ_U64(seen.ts[5], 400);
 	CHECK_EQ_U64(s.first_ts, 100);
 	CHECK_EQ_U64(s.last_ts, 400);
+	kmt_session_free(&s);
+}
+
+/*
+ * A recording that lists and holds every event type kmemtrace knows (a
+ * trace-cmd capture of all of kmem, percpu and vmalloc): the report's
+ * lists of them have room for all.  They had 16, and the 18 types of
+ * such a file ran over them into the count after (a SIGSEGV).
+ */
+static void test_every_type_recorded(void)
+{
+	struct kmt_session s;
+	struct kmt_report r;
+	const struct kmt_missing *m;
+	uint32_t all = 0;
+	int t;
+
+	CHECK_EQ_U64(kmt_session_init(&s), 0);
+	kmt_report_init(&r);
+	for (t = 1; t < KMT_EV_NR; t++) {
+		emit(&s, (unsigned int)t, 100 + (uint64_t)t);
+		all |= KMT_EV_BIT(t);
+	}
+	s.recorded_types = all;
+	s.types_known = 1;
+	kmt_analysis_meta(&r, &s);
+	CHECK_EQ_U64(r.meta.nr_recorded, KMT_EV_NR - 1);
+	CHECK_EQ_U64(r.meta.nr_event_types, KMT_EV_NR - 1);
+	CHECK_STR(r.meta.recorded[KMT_EV_NR - 2], kmt_ev_type_name(KMT_EV_NR - 1));
+	CHECK_EQ_U64(r.meta.events[KMT_EV_NR - 2].count, 1);
+	m = kmt_report_missing(&r, all, 1);
+	CHECK(m != NULL);
+	if (m)
+		CHECK_EQ_U64(m->nr_events, KMT_EV_NR - 1);
+	kmt_report_free(&r);
 	kmt_session_free(&s);
 }
 
@@ -453,6 +490,7 @@ static void test_cpu_nodes(void)
 }
 
 KMT_TESTS(
+	KMT_TEST(test_every_type_recorded),
 	KMT_TEST(test_cpulist),
 	KMT_TEST(test_cpu_nodes),
 	KMT_TEST(test_counting),
