@@ -423,6 +423,12 @@ static void out_flush(struct out *o)
 struct line {
 	char *buf;
 	size_t len;
+	/*
+	 * The end of the last text put in the line: what lies past it
+	 * is padding, which line_end drops without reading (a last column
+	 * of stacks pads each line with hundreds of blanks)
+	 */
+	size_t text_end;
 	int fits;
 };
 
@@ -437,12 +443,14 @@ static void line_begin(struct out *o, struct line *l, int fits)
 		out_flush(o);
 	l->buf = o->buf + o->len;
 	l->len = 0;
+	l->text_end = 0;
 	l->fits = fits;
 }
 
 /* no trailing blanks */
 static void line_end(struct out *o, struct line *l)
 {
+	l->len = l->text_end;
 	while (l->len && l->buf[l->len - 1] == ' ')
 		l->len--;
 	l->buf[l->len++] = '\n';
@@ -456,6 +464,7 @@ put(struct line *l, const char *s, size_t n)
 		n = LINE_TEXT_MAX - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
+	l->text_end = l->len;
 }
 
 static inline __attribute__((always_inline)) void
@@ -512,6 +521,7 @@ field_room(struct line *l, size_t n, size_t w, int left)
 		pad(l, w - n);
 	p = l->buf + l->len;
 	l->len += n;
+	l->text_end = l->len;
 	if (left && n < w)
 		pad(l, w - n);
 	return p;
@@ -629,6 +639,7 @@ static void table_line(struct line *l, const struct kmt_table *t,
 		} else if (l->fits) {
 			memcpy(l->buf + l->len, sep, 4);
 			l->len += seplen;
+			l->text_end = l->len;
 		} else {
 			put(l, sep, seplen);
 		}

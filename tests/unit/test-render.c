@@ -671,6 +671,111 @@ static void test_long_lines(void)
 	CHECK_EQ_U64(bad, 0);
 }
 
+/*
+ * Trailing blanks: the padding after a line's last text is dropped, the
+ * blanks a text ends with too, and nothing else, whichever column comes
+ * last and however its cells are written (text, numbers, the separator)
+ */
+static const struct kmt_col tail_cols[] = {
+	{ "name", "Name", KMT_V_STR, KMT_COL_LEFT },
+	{ "site", "Site", KMT_V_STR, KMT_COL_LEFT },
+	{ "n", "N", KMT_V_U64, 0 },
+};
+
+static void test_trailing_blanks(void)
+{
+	static const char *const names[] = { "a", "name  ", "", "longer name" };
+	static const char *const sites[] = {
+		"s", "", "a site that is much wider than the others+0x10",
+		"ends in blanks   ",
+	};
+	static const uint64_t ns[] = { 1, 22, 333333, 4 };
+	/* the columns in this order: n last, then site last */
+	static const int orders[2][3] = { { 0, 1, 2 }, { 0, 2, 1 } };
+	size_t o, k, bad = 0;
+
+	for (o = 0; o < 2; o++) {
+		struct kmt_col cols[3];
+		struct kmt_report r;
+		struct kmt_table *t;
+		char want[4096], line[512], *text, *rows;
+		size_t w = 0, c, wd[3] = { 0, 0, 0 };
+
+		for (c = 0; c < 3; c++)
+			cols[c] = tail_cols[orders[o][c]];
+		kmt_report_init(&r);
+		t = kmt_report_add_table(&r, "g", "tail", NULL, cols, 3,
+					 KMT_TABLE_PLAIN);
+		CHECK(t != NULL);
+		for (c = 0; c < 3; c++)
+			wd[c] = strlen(cols[c].title);
+		for (k = 0; t && k < 4; k++) {
+			union kmt_val *v = kmt_table_add_row(t);
+
+			for (c = 0; c < 3; c++) {
+				char num[32];
+				size_t n;
+
+				switch (orders[o][c]) {
+				case 0:
+					v[c].str = names[k];
+					n = strlen(names[k]);
+					break;
+				case 1:
+					v[c].str = sites[k];
+					n = strlen(sites[k]);
+					break;
+				default:
+					v[c].u = ns[k];
+					n = (size_t)snprintf(num, sizeof(num),
+							     "%" PRIu64, ns[k]);
+					break;
+				}
+				if (n > wd[c])
+					wd[c] = n;
+			}
+		}
+		for (k = 0; k < 4; k++) {
+			size_t len = 0;
+
+			for (c = 0; c < 3; c++) {
+				int col = orders[o][c];
+
+				const char *sep = c ? "  " : " ";
+
+				if (col == 2)
+					len += (size_t)snprintf(line + len,
+						sizeof(line) - len, "%s%*" PRIu64,
+						sep, (int)wd[c], ns[k]);
+				else
+					len += (size_t)snprintf(line + len,
+						sizeof(line) - len, "%s%-*s", sep,
+						(int)wd[c],
+						col ? sites[k] : names[k]);
+			}
+			while (len && line[len - 1] == ' ')
+				len--;
+			memcpy(want + w, line, len);
+			w += len;
+			want[w++] = '\n';
+		}
+		want[w] = '\0';
+		text = t ? render(&r, kmt_renderer_find("text")->render_more) :
+			   NULL;
+		rows = text ? strstr(text, "\n-") : NULL;
+		rows = rows ? strchr(rows + 1, '\n') : NULL;
+		CHECK(rows != NULL);
+		if (rows && strcmp(rows + 1, want)) {
+			fprintf(stderr, "order %zu drawn:\n%s\nwanted:\n%s\n", o,
+				rows + 1, want);
+			bad++;
+		}
+		free(text);
+		kmt_report_free(&r);
+	}
+	CHECK_EQ_U64(bad, 0);
+}
+
 /* sections k..k+n of the standard set: tables, a summary, an empty table */
 static void add_sections(struct kmt_report *r, size_t k, size_t n,
 			 size_t *offset)
@@ -1260,5 +1365,6 @@ KMT_TESTS(KMT_TEST(test_pprof_sides_apart),
 	  KMT_TEST(test_grouped_and_missing), KMT_TEST(test_kind_missing),
 	  KMT_TEST(test_strdup_out_of_memory), KMT_TEST(test_pct_as_printf), KMT_TEST(test_rows_on_demand),
 	  KMT_TEST(test_widths), KMT_TEST(test_long_lines),
+	  KMT_TEST(test_trailing_blanks),
 	  KMT_TEST(test_parts), KMT_TEST(test_pieces),
 	  KMT_TEST(test_fixed_and_blocks))
