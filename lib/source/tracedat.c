@@ -939,6 +939,9 @@ static int walk_v6_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 	return walk_cpu_table(&b, name);
 }
 
+static int add_blank(struct td *td, uint64_t block, uint64_t at,
+		     uint64_t len);
+
 /*
  * v6's copy of the trace clock after the top buffer's table, which
  * libtracecmd reads with the size before it whenever a TRACECLOCK option
@@ -950,9 +953,6 @@ static int walk_v6_buffer(struct td_walk *w, uint64_t at, uint64_t len)
  * with the size zeroed (blanked_copy).  Not where libtracecmd reads the
  * records (lib_times): the page would change under it.
  */
-static int add_blank(struct td *td, uint64_t block, uint64_t at,
-		     uint64_t len);
-
 static int walk_v6_clock(struct td_walk *w)
 {
 	uint64_t at = w->pos, len;
