@@ -6,7 +6,9 @@
 # drift hits all alike.  The table gives the medians of the
 # workload's own wall time, the slowdown (target: at most 1.15x, as top),
 # the scrapes made and failed, the losses serve counted, and its peak
-# resident memory in user space (VmHWM).
+# resident memory in user space (VmHWM), and the CPU time the agent
+# itself took while the workload ran (its user-space share of the cost:
+# the rest is the programs in the kernel, on the workload's own time).
 #
 #   bench/serve/run.sh [ROUNDS [REPEAT]]   defaults: 1 round, 5 repeats
 #
@@ -39,6 +41,7 @@ trap 'exit 1' INT TERM
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port/metrics
+hz=$(getconf CLK_TCK)
 
 # the workload's wall time in ms
 timed () {
@@ -48,17 +51,24 @@ timed () {
 	echo $(( (t1 - t0) / 1000000 ))
 }
 
-# a scrape a second, as Prometheus makes them; one line per scrape
+# a process's CPU time so far (user + system), in clock ticks
+ticks () {
+	awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# a scrape a second from one long-lived process, as Prometheus makes
+# them; one line per scrape.  A new python3 for each scrape would cost
+# the machine ~50 ms of CPU a second (its start and urllib's import),
+# which is the scraper's cost, not the agent's.
 scrape () {
-	while :; do
-		if python3 -c 'import sys, urllib.request
-urllib.request.urlopen(sys.argv[1], timeout=10).read()' "$url" 2>/dev/null; then
-			echo ok
-		else
-			echo failed
-		fi
-		sleep 1
-	done
+	exec python3 -u -c 'import sys, time, urllib.request
+while True:
+    try:
+        urllib.request.urlopen(sys.argv[1], timeout=10).read()
+        print("ok")
+    except Exception:
+        print("failed")
+    time.sleep(1)' "$url"
 }
 
 run_serve () {
@@ -73,7 +83,9 @@ run_serve () {
 	scrape >"$dir/scrapes" &
 	scraper=$!
 	sleep 1
+	t0=$(ticks $pid)
 	ms=$(timed)
+	cpu=$(( ($(ticks $pid) - t0) * 1000 / hz ))
 	kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
 	lost=$(python3 -c 'import sys, urllib.request
 t = urllib.request.urlopen(sys.argv[1], timeout=10).read().decode()
@@ -81,7 +93,7 @@ print(sum(int(l.split()[-1]) for l in t.splitlines()
           if l.startswith("kmemtrace_lost_events_total")))' "$url")
 	kill "$scraper"; wait "$scraper" 2>/dev/null; scraper=
 	kill -TERM "$pid"; wait "$pid"; pid=
-	echo "serve $ms $(grep -c '^ok' "$dir/scrapes") $(grep -c '^failed' "$dir/scrapes") $lost $kb" >>"$dir/results"
+	echo "serve $ms $(grep -c '^ok' "$dir/scrapes") $(grep -c '^failed' "$dir/scrapes") $lost $kb $cpu" >>"$dir/results"
 }
 
 # top -b at its defaults, the same counting drawn to a file: the
@@ -96,15 +108,17 @@ run_top () {
 		sleep 0.1
 	done
 	sleep 1
+	t0=$(ticks $pid)
 	ms=$(timed)
+	cpu=$(( ($(ticks $pid) - t0) * 1000 / hz ))
 	kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
 	kill -TERM "$pid"; wait "$pid"; pid=
-	echo "top $ms - - - $kb" >>"$dir/results"
+	echo "top $ms - - - $kb $cpu" >>"$dir/results"
 }
 
 i=0
 while [ $i -lt "$REPEAT" ]; do
-	echo "untraced $(timed) - - - -" >>"$dir/results"
+	echo "untraced $(timed) - - - - -" >>"$dir/results"
 	run_serve
 	run_top
 	i=$((i + 1))
@@ -114,26 +128,28 @@ python3 - "$dir/results" <<'PY'
 import statistics, sys
 rows = {}
 for l in open(sys.argv[1]):
-    w, ms, ok, failed, lost, kb = l.split()
-    rows.setdefault(w, []).append((int(ms), ok, failed, lost, kb))
+    w, ms, ok, failed, lost, kb, cpu = l.split()
+    rows.setdefault(w, []).append((int(ms), ok, failed, lost, kb, cpu))
 base = statistics.median(r[0] for r in rows["untraced"])
-print("%-9s %6s %6s %8s %8s %10s %9s" % ("way", "runs", "ms", "ratio",
-      "scrapes", "lost", "VmHWM"))
+print("%-9s %6s %6s %8s %8s %10s %9s %9s" % ("way", "runs", "ms", "ratio",
+      "scrapes", "lost", "VmHWM", "cpu ms"))
 for w in ("untraced", "top", "serve"):
     rs = rows[w]
     med = statistics.median(r[0] for r in rs)
     if w == "untraced":
-        print("%-9s %6d %6d %8s %8s %10s %9s" % (w, len(rs), med, "1.00x",
-              "-", "-", "-"))
+        print("%-9s %6d %6d %8s %8s %10s %9s %9s" % (w, len(rs), med, "1.00x",
+              "-", "-", "-", "-"))
         continue
     if w == "top":
-        print("%-9s %6d %6d %7.2fx %8s %10s %6d KiB" % (w, len(rs), med,
-              med / base, "-", "-", max(int(r[4]) for r in rs)))
+        print("%-9s %6d %6d %7.2fx %8s %10s %6d KiB %9d" % (w, len(rs), med,
+              med / base, "-", "-", max(int(r[4]) for r in rs),
+              statistics.median(int(r[5]) for r in rs)))
         continue
     ok = sum(int(r[1]) for r in rs)
     failed = sum(int(r[2]) for r in rs)
     lost = statistics.median(int(r[3]) for r in rs)
     kb = max(int(r[4]) for r in rs)
-    print("%-9s %6d %6d %7.2fx %4d/%-3d %10d %6d KiB" % (w, len(rs), med,
-          med / base, ok, failed, lost, kb))
+    print("%-9s %6d %6d %7.2fx %4d/%-3d %10d %6d KiB %9d" % (w, len(rs), med,
+          med / base, ok, failed, lost, kb,
+          statistics.median(int(r[5]) for r in rs)))
 PY
