@@ -3,6 +3,9 @@
 # more than a million kmem events a second on 2 cores) run untraced and
 # under each way of watching it, system wide:
 #
+#   floor        a program on each of top's tracepoints that returns at
+#                once (floor.bpf.c): what attaching costs before any
+#                counting, the least any in-kernel counting can cost
 #   top          kmemtrace top -b (counters by callsite, cache, process;
 #                live objects of 1 address in 64, with stacks)
 #   top-s256     the same with --sample 256 (only when WAYS names it)
@@ -57,6 +60,19 @@ fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/kmt-bench.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
+# the floor's programs, against the kernel's types as the build made them
+build_floor () {
+	vmlinux=$TOP/build/bpf/vmlinux.h
+	[ -f "$vmlinux" ] || make -C "$TOP" >/dev/null ||
+		die "cannot build kmemtrace (for build/bpf/vmlinux.h)"
+	arch=$(uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+	mkdir -p "$dir/floor"
+	clang -g -O2 -target bpf -D__TARGET_ARCH_$arch -I"$TOP/build/bpf" \
+		-c -o "$dir/floor/floor.bpf.o" "$HERE/floor.bpf.c" &&
+		cc -O2 -o "$dir/floor/floor" "$HERE/floor.c" -lbpf ||
+		die "cannot build the floor's programs"
+}
+
 # the workload, timing itself: the tracers' start and end do not count
 cat >"$dir/timed.sh" <<EOF
 #!/bin/sh
@@ -105,6 +121,9 @@ run_way () {
 		"$dir/timed.sh" "$dir/ms"
 		echo "untraced $(cat "$dir/ms") - -" >>"$dir/results"
 		return ;;
+	floor)
+		"$dir/floor/floor" "$dir/floor/floor.bpf.o" 2>"$dir/err" &
+		ready="^floor: attached" ;;
 	top)
 		"$KMEMTRACE" top -b --json -d 1 -l 20 -o "$dir/out" 2>"$dir/err" &
 		ready="^kmemtrace top:" ;;
@@ -159,7 +178,8 @@ run_way () {
 	echo "$way $(cat "$dir/ms") ${drops:-? ?} ${kb:-0}" >>"$dir/results"
 }
 
-WAYS=${WAYS:-untraced top watch watch-s1 bpftrace-top bpftrace-watch record perf-kmem}
+WAYS=${WAYS:-untraced floor top watch watch-s1 bpftrace-top bpftrace-watch record perf-kmem}
+case " $WAYS " in *" floor "*) build_floor ;; esac
 
 echo "warming the caches..." >&2
 "$WORKLOAD" -n 1
