@@ -354,6 +354,8 @@ const char *kmt_symtab_lookup(struct kmt_symtab *t, uint64_t addr,
 	 */
 	if (addr - t->syms[lo].addr > (1ULL << 24))
 		return lookup_tep(t, addr, offset);
+	if (t->end_at_last && lo == t->nr - 1 && addr != t->syms[lo].addr)
+		return lookup_tep(t, addr, offset);
 	/* among aliases the first (see cmp_sym) names the address */
 	while (lo > 0 && t->syms[lo - 1].addr == t->syms[lo].addr)
 		lo--;

@@ -46,6 +46,12 @@ struct kmt_symtab {
 	size_t nr;
 	size_t alloc;
 	int sorted;
+	/*
+	 * The last symbol names its own address only, not what follows it:
+	 * libtraceevent's rule, which a trace.dat's names have followed
+	 * since they were looked up there (kmt_symtab_lookup)
+	 */
+	int end_at_last;
 	/* the kept symbols' names, each NUL-terminated */
 	char *names;
 	size_t names_len;

@@ -210,6 +210,7 @@ struct td_buffer {
 struct td_blank {
 	uint64_t block, at, len;
 	int zero;
+	int lines;	/* newlines instead: an empty kallsyms of that size */
 };
 
 struct td {
@@ -264,6 +265,15 @@ struct td {
 	unsigned int page_size;		/* of the file header */
 	struct td_region *regions;	/* every CPU's data, to check */
 	size_t nr_regions, alloc_regions;
+	/*
+	 * A v6 file's kallsyms, where they lie, and whether this reader
+	 * parses them (own_ksyms) rather than libtraceevent, which took an
+	 * eighth of a report of a 228 MB recording of this machine's
+	 * 121,000 symbols (sscanf and a malloc a line): libtracecmd then
+	 * reads a copy with the section blanked (blanked_copy).
+	 */
+	uint64_t ksyms_at, ksyms_len;
+	int own_ksyms;
 };
 
 static int probe(const unsigned char *head, size_t len)
@@ -1114,6 +1124,7 @@ static int add_blank(struct td *td, uint64_t block, uint64_t at,
 	b->at = at;
 	b->len = len;
 	b->zero = 0;
+	b->lines = 0;
 	return 0;
 }
 
@@ -1240,6 +1251,86 @@ static int reblock(struct td *td, int fd, uint64_t block)
  * formats blanked, in TMPDIR (it may be large) or else in memory.
  * Returns the copy's fd, or -1 with the session's message.
  */
+/* bytes [from, to) of the file into the copy at the same place */
+static int copy_range(struct td *td, int fd, char *buf, uint64_t from,
+		      uint64_t to)
+{
+	while (from < to) {
+		size_t n = to - from < (1 << 20) ? to - from : (1 << 20);
+
+		if (pread_all(td->in->fd, buf, n, from) ||
+		    pwrite(fd, buf, n, (off_t)from) != (ssize_t)n)
+			return -1;
+		from += n;
+	}
+	return 0;
+}
+
+static int cmp_region_offset(const void *a, const void *b)
+{
+	const struct td_region *x = *(const struct td_region *const *)a;
+	const struct td_region *y = *(const struct td_region *const *)b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * The copy without the CPU data, which this reader takes from the file
+ * itself (struct td_pages): what libtracecmd reads there is each CPU's
+ * first page, as it sets the CPUs up.  The rest stays a hole, so the
+ * copy costs the headers, not the file.  Everything outside the CPU data
+ * (headers, options, tables, an instance's tables) is copied whole.
+ */
+static int copy_sparse(struct td *td, int fd, char *buf, uint64_t size)
+{
+	const struct td_region **by_off;
+	uint64_t at = 0;
+	size_t i;
+	int ret = 0;
+
+	by_off = malloc(td->nr_regions * sizeof(*by_off));
+	if (!by_off)
+		return -1;
+	for (i = 0; i < td->nr_regions; i++)
+		by_off[i] = &td->regions[i];
+	qsort(by_off, td->nr_regions, sizeof(*by_off), cmp_region_offset);
+	for (i = 0; !ret && i < td->nr_regions; i++) {
+		const struct td_region *r = by_off[i];
+		uint64_t first = r->size < td->page_size ? r->size :
+							   td->page_size;
+
+		if (r->offset > at)
+			ret = copy_range(td, fd, buf, at, r->offset);
+		if (!ret && r->offset + first > at)
+			ret = copy_range(td, fd, buf,
+					 r->offset > at ? r->offset : at,
+					 r->offset + first);
+		if (r->offset + r->size > at)
+			at = r->offset + r->size;
+	}
+	if (!ret && at < size)
+		ret = copy_range(td, fd, buf, at, size);
+	if (!ret && ftruncate(fd, (off_t)size))
+		ret = -1;
+	free(by_off);
+	return ret;
+}
+
+/* a blank of newlines, which may be larger than buf */
+static int write_lines(int fd, char *buf, uint64_t at, uint64_t len)
+{
+	memset(buf, '\n', len < (1 << 20) ? len : (1 << 20));
+	while (len) {
+		size_t n = len < (1 << 20) ? len : (1 << 20);
+
+		if (pwrite(fd, buf, n, (off_t)at) != (ssize_t)n)
+			return -1;
+		at += n;
+		len -= n;
+	}
+	return 0;
+}
+
 static int blanked_copy(struct td *td)
 {
 	const char *dir = getenv("TMPDIR");
@@ -1256,17 +1347,18 @@ static int blanked_copy(struct td *td)
 			"cannot make a copy of '%s' without its unusable formats: %s",
 			td->in->display, strerror(errno));
 	buf = malloc(1 << 20);
-	while (buf && off < size) {
-		size_t n = size - off < (1 << 20) ? size - off : (1 << 20);
-
-		if (pread_all(td->in->fd, buf, n, off) ||
-		    pwrite(fd, buf, n, (off_t)off) != (ssize_t)n)
-			break;
-		off += n;
-	}
+	if (buf && !(td->own_ksyms ? copy_sparse(td, fd, buf, size) :
+				     copy_range(td, fd, buf, 0, size)))
+		off = size;
 	for (i = 0; buf && off == size && i < td->nr_blanks; i++) {
 		const struct td_blank *b = &td->blanks[i];
 		int r;
+
+		if (b->lines) {
+			if (write_lines(fd, buf, b->at, b->len))
+				break;
+			continue;
+		}
 
 		if (b->block) {
 			r = reblock(td, fd, b->block);
@@ -1403,9 +1495,16 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 				ret = walk_text(w, 8, system, "the event formats");
 		}
 		break;
-	case KMT_TD_OPT_KALLSYMS:
+	case KMT_TD_OPT_KALLSYMS: {
+		uint64_t at = w->pos + 4;
+
 		ret = walk_blob(w, 4, "the kallsyms");
+		if (!ret && !w->mem && w->td->version == 6) {
+			w->td->ksyms_at = at;
+			w->td->ksyms_len = w->pos - at;
+		}
 		break;
+	}
 	case KMT_TD_OPT_PRINTK:
 		ret = walk_text(w, 4, NULL, "the printk formats");
 		break;
@@ -2804,6 +2903,18 @@ static int open_file(struct td *td)
 		ret = walk_v7(td, options_at);
 	if (ret)
 		return ret;
+	/*
+	 * A v6 file whose records this reader reads itself: its kallsyms
+	 * are parsed here (setup), and libtracecmd reads them as blank
+	 */
+	if (td->version == 6 && td->ksyms_len && td->nr_regions &&
+	    !td->lib_times) {
+		ret = add_blank(td, 0, td->ksyms_at, td->ksyms_len);
+		if (ret)
+			return ret;
+		td->blanks[td->nr_blanks - 1].lines = 1;
+		td->own_ksyms = 1;
+	}
 	if (td->nr_blanks) {
 		fd = blanked_copy(td);
 		if (fd < 0)
@@ -2870,6 +2981,27 @@ static int open_file(struct td *td)
 	return 0;
 }
 
+/* the file's kallsyms into the session's symbol table (own_ksyms) */
+static int load_kallsyms(struct td *td)
+{
+	char *text = malloc(td->ksyms_len + 1);
+	int ret;
+
+	if (!text)
+		return kmt_session_error(td->s, ENOMEM, "out of memory");
+	errno = 0;
+	if (pread_all(td->in->fd, text, td->ksyms_len, td->ksyms_at)) {
+		ret = errno ? errno : EIO;
+		free(text);
+		return kmt_session_error(td->s, ret, "cannot read '%s': %s",
+					 td->in->display, strerror(ret));
+	}
+	ret = kmt_symtab_load_kallsyms(&td->s->syms, text, td->ksyms_len);
+	free(text);
+	td->s->syms.end_at_last = 1;
+	return ret < 0 ? kmt_session_error(td->s, -ret, "out of memory") : 0;
+}
+
 static int setup(struct td *td)
 {
 	struct kmt_session *s = td->s;
@@ -2901,7 +3033,13 @@ static int setup(struct td *td)
 	if (s->tep)
 		tep_free(s->tep);
 	s->tep = td->tep;
-	s->syms.tep = td->tep;
+	if (td->own_ksyms) {
+		ret = load_kallsyms(td);
+		if (ret)
+			return ret;
+	} else {
+		s->syms.tep = td->tep;
+	}
 
 	ret = kmt_tp_decoder_init(&td->dec, td->tep, s);
 	td->have_dec = 1;
