@@ -13,12 +13,14 @@
 #include <limits.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,7 +68,17 @@ struct agent {
 	int loaded;
 	/* read at each scrape; NULL: the kernel has none */
 	const char *allocinfo;
+	/* ?seconds=N profiles waiting now, under lock */
+	int waiting;
 };
+
+/*
+ * Connections at once, and of them the profiles that wait ?seconds=N:
+ * a wait holds its connection, and waits alone must never leave a
+ * scrape of /metrics without one
+ */
+#define MAX_CONNECTIONS		64U
+#define MAX_WAITING		8
 
 static uint64_t now_ns(void)
 {
@@ -173,21 +185,33 @@ static char *metrics_text(struct agent *a, int om, size_t *len)
 	return buf;
 }
 
-/* waits s seconds, or less when asked to stop */
-static void wait_seconds(int s)
+/*
+ * Waits s seconds, or less when asked to stop or when the client hangs
+ * up (fd its socket, -1 not known): 0, or -1 when it hung up
+ */
+static int wait_seconds(int s, int fd)
 {
 	uint64_t end = now_ns() + s * 1000000000ULL;
 
 	while (!stop_signal && now_ns() < end) {
-		struct timespec ts = { 0, 100 * 1000000L };
+		struct pollfd pfd = { .fd = fd, .events = POLLRDHUP };
 
-		nanosleep(&ts, NULL);
+		if (fd < 0) {
+			struct timespec ts = { 0, 100 * 1000000L };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (poll(&pfd, 1, 100) > 0 &&
+		    (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			return -1;
 	}
+	return 0;
 }
 
 /* the heap profile, or its change over seconds; NULL on failure */
-static char *profile_data(struct agent *a, int seconds, const char *weight,
-			  size_t *len)
+static char *profile_data(struct agent *a, int seconds, int fd,
+			  const char *weight, size_t *len)
 {
 	struct kmt_serve_profile base = { 0 }, p = { 0 };
 	struct kmt_report r;
@@ -207,7 +231,7 @@ static char *profile_data(struct agent *a, int seconds, const char *weight,
 		      kmt_serve_profile_take(&a->s, &base);
 		pthread_mutex_unlock(&a->lock);
 		if (!ret)
-			wait_seconds(seconds);
+			ret = wait_seconds(seconds, fd);
 	}
 	pthread_mutex_lock(&a->lock);
 	if (!ret)
@@ -325,7 +349,28 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	if (secs < 0)
 		return error_page(c, MHD_HTTP_BAD_REQUEST,
 				  "seconds: a whole number of 1 to 300\n");
-	body = profile_data(a, secs, weight, &len);
+	if (secs) {
+		const union MHD_ConnectionInfo *ci;
+		int busy;
+
+		pthread_mutex_lock(&a->lock);
+		busy = a->waiting >= MAX_WAITING;
+		if (!busy)
+			a->waiting++;
+		pthread_mutex_unlock(&a->lock);
+		if (busy)
+			return error_page(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+					  "too many profiles waiting ?seconds=N at once; try again later\n");
+		ci = MHD_get_connection_info(c,
+				MHD_CONNECTION_INFO_CONNECTION_FD);
+		body = profile_data(a, secs, ci ? ci->connect_fd : -1, weight,
+				    &len);
+		pthread_mutex_lock(&a->lock);
+		a->waiting--;
+		pthread_mutex_unlock(&a->lock);
+	} else {
+		body = profile_data(a, 0, -1, weight, &len);
+	}
 	if (!body)
 		return error_page(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
 				  "cannot make the profile\n");
@@ -363,12 +408,17 @@ static int parse_listen(const char *arg, int allow_remote,
 	};
 	char host[256];
 	const char *colon = strrchr(arg, ':'), *h = host;
+	unsigned long port;
 	size_t n;
 	int err;
 
 	if (!colon || !colon[1] || strspn(colon + 1, "0123456789") !=
 	    strlen(colon + 1))
 		return kmt_usage_error("option '--listen' needs <addr>:<port>, not '%s'",
+				       arg);
+	port = strtoul(colon + 1, NULL, 10);
+	if (strlen(colon + 1) > 5 || port < 1 || port > 65535)
+		return kmt_usage_error("option '--listen': the port of '%s' is not one of 1 to 65535",
 				       arg);
 	n = (size_t)(colon - arg);
 	if (n >= sizeof(host))
@@ -390,6 +440,18 @@ static int parse_listen(const char *arg, int allow_remote,
 				       arg);
 	}
 	return 0;
+}
+
+/* "listening on http://ADDR:PORT/", an IPv6 address in brackets */
+static void url_of(char *buf, size_t size, const char *listen)
+{
+	const char *colon = strrchr(listen, ':');
+
+	if (listen[0] != '[' && colon && memchr(listen, ':', colon - listen))
+		snprintf(buf, size, "listening on http://[%.*s]%s/",
+			 (int)(colon - listen), listen, colon);
+	else
+		snprintf(buf, size, "listening on http://%s/", listen);
 }
 
 /* the metrics as DIR/kmemtrace.prom, renamed into place whole */
@@ -462,6 +524,7 @@ int cmd_serve(int argc, char **argv)
 	struct addrinfo *ai = NULL;
 	struct MHD_Daemon *d = NULL;
 	char pinned[32], state[32], path[PATH_MAX], where[PATH_MAX + 64];
+	struct stat st;
 	uint64_t next;
 	int nargs, code = 0;
 
@@ -477,17 +540,19 @@ int cmd_serve(int argc, char **argv)
 		if ((size_t)snprintf(path, sizeof(path), "%s/kmemtrace.prom",
 				     textfile) >= sizeof(path))
 			return kmt_usage_error("option '--textfile': path too long");
-		if (access(textfile, W_OK))
+		if (stat(textfile, &st) || access(textfile, W_OK))
 			return kmt_error(KMT_EXIT_RUNTIME, "cannot write in '%s': %s",
 					 textfile, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return kmt_error(KMT_EXIT_RUNTIME, "cannot write in '%s': not a directory",
+					 textfile);
 		snprintf(where, sizeof(where), "writing %s", path);
 	} else {
 		code = parse_listen(listen ? listen : DEFAULT_LISTEN,
 				    allow_remote, &ai);
 		if (code)
 			return code;
-		snprintf(where, sizeof(where), "listening on http://%s/",
-			 listen ? listen : DEFAULT_LISTEN);
+		url_of(where, sizeof(where), listen ? listen : DEFAULT_LISTEN);
 	}
 
 	if (allocinfo && access(allocinfo, R_OK))
@@ -523,9 +588,9 @@ int cmd_serve(int argc, char **argv)
 				      MHD_USE_IPv6 : 0),
 				     0, NULL, NULL, on_request, &a,
 				     MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-				     MHD_OPTION_CONNECTION_LIMIT, 16U,
-				     MHD_OPTION_CONNECTION_TIMEOUT, 30U,
-				     MHD_OPTION_LISTENING_ADDRESS_REUSE, 1U,
+				     MHD_OPTION_CONNECTION_LIMIT,
+				     MAX_CONNECTIONS,
+				     MHD_OPTION_CONNECTION_TIMEOUT, 10U,
 				     MHD_OPTION_END);
 		hold_signals(0);
 		if (!d) {

@@ -21,6 +21,14 @@ test_expect_success 'a remote address is refused without --allow-remote, 129, on
 	done &&
 	"$KMEMTRACE" serve --listen nope >out 2>err; test $? = 129 &&
 	grep "needs <addr>:<port>" err &&
+	for a in 127.0.0.1:0 127.0.0.1:65536 127.0.0.1:99999 127.0.0.1:0000080; do
+		"$KMEMTRACE" serve --listen "$a" >out 2>err; test $? = 129 &&
+		test $(wc -l <err) = 1 &&
+		grep "the port of .* is not one of 1 to 65535" err || exit 1
+	done &&
+	"$KMEMTRACE" serve --textfile /etc/passwd 2>err; test $? = 2 &&
+	test $(wc -l <err) = 1 &&
+	grep "cannot write in ./etc/passwd.: not a directory" err &&
 	"$KMEMTRACE" serve --listen 127.0.0.1:1 --textfile . 2>err; test $? = 129 &&
 	"$KMEMTRACE" serve --sample 3 2>err; test $? = 129
 '
@@ -304,13 +312,42 @@ test_expect_success 'many callsites: never more than --top + 1 series per kind a
 	PY
 '
 
+test_expect_success 'a second serve on the same port is refused, the first one answers' '
+	"$KMEMTRACE" serve --listen 127.0.0.1:$SP >out2 2>err2; test $? = 2 &&
+	grep "cannot listen on .127.0.0.1:$SP.: Address already in use" err2 &&
+	test $(bpftool prog show | grep -c "name kmt_") -gt 0 &&
+	get http://127.0.0.1:$SP/metrics >m2 && grep "^kmemtrace_updates_total" m2
+'
+
+test_expect_success '?seconds=N: at most 8 wait at once, /metrics answers meanwhile' '
+	pids= &&
+	for i in 1 2 3 4 5 6 7 8; do
+		python3 -c "import sys, urllib.request
+urllib.request.urlopen(sys.argv[1], timeout=60).read()" \
+			"http://127.0.0.1:$SP/debug/pprof/heap?seconds=6" &
+		pids="$pids $!"
+	done &&
+	sleep 2 &&
+	python3 - http://127.0.0.1:$SP/debug/pprof/heap?seconds=6 <<-\PY &&
+	import sys, urllib.error, urllib.request
+	try:
+	    urllib.request.urlopen(sys.argv[1], timeout=60)
+	    sys.exit("a ninth wait was taken")
+	except urllib.error.HTTPError as e:
+	    assert e.code == 503, e.code
+	PY
+	get http://127.0.0.1:$SP/metrics >m3 && grep "^kmemtrace_updates_total" m3 &&
+	for p in $pids; do wait $p || exit 1; done
+'
+
 test_expect_success 'SIGHUP: loaded again, no descriptor or program more' '
-	fds0=$(ls /proc/$SERVE/fd | wc -l) &&
+	# the scrapers connections come and go: what is not a socket
+	fds0=$(ls -l /proc/$SERVE/fd | grep -vc "socket:") &&
 	progs0=$(bpftool prog show | grep -c "name kmt_") &&
 	kill -HUP $SERVE &&
 	wait_for "SIGHUP: programs loaded again" serve.err &&
 	sleep 1 &&
-	test "$(ls /proc/$SERVE/fd | wc -l)" = $fds0 &&
+	test "$(ls -l /proc/$SERVE/fd | grep -vc "socket:")" = $fds0 &&
 	test "$(bpftool prog show | grep -c "name kmt_")" = $progs0 &&
 	get http://127.0.0.1:$SP/metrics >after-hup &&
 	grep "^kmemtrace_updates_total [0-9]$" after-hup

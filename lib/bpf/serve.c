@@ -58,6 +58,8 @@ uint64_t kmt_serve_state_bytes(const struct kmt_bpf_config *cfg,
 	b += 2ULL * cfg->cgroups_max * (sizeof(struct top_cgmirror) + slot);
 	b += 2ULL * cfg->comms_max * slot;		/* alive */
 	b += rows * (sizeof(struct kmt_top_row) + 2 * slot);
+	/* each row's counters at the last scrape, by dimension */
+	b += 2 * rows * (sizeof(struct kmt_serve_counts) + slot);
 	/* the stacks' frames, interned once */
 	b += (uint64_t)cfg->stacks_max * (KMT_STACK_DEPTH * 8 + 32);
 	/* a profile's snapshot, two for a delta */
@@ -79,11 +81,13 @@ void kmt_serve_init(struct kmt_serve *s, struct kmt_bpf *b,
 		s->cgroups = 1;
 	}
 	s->top_n = top_n;
+	kmt_serve_last_init(&s->last);
 }
 
 void kmt_serve_free(struct kmt_serve *s)
 {
 	kmt_top_free(&s->top);
+	kmt_serve_last_free(&s->last);
 }
 
 static int serve_error(struct kmt_serve *s, int err, const char *what)
@@ -205,17 +209,79 @@ static union kmt_val *series_row(struct series_ctx *c, int kind, int col,
 	return v;
 }
 
-static void add_row(union kmt_val *v, const struct kmt_top_row *row)
+static void row_counts(const struct kmt_top_row *row,
+		       struct kmt_serve_counts *c)
 {
 	int i;
 
-	v[COL_ALLOCS].u += row->allocs;
+	c->allocs = row->allocs;
 	for (i = 0; i < KMT_TOP_ORDERS; i++)
-		v[COL_ALLOCS].u += row->pages[i];
-	v[COL_FREES].u += row->frees;
-	v[COL_BYTES].u += row->bytes;
+		c->allocs += row->pages[i];
+	c->frees = row->frees;
+	c->bytes = row->bytes;
+}
+
+static void add_row(union kmt_val *v, const struct kmt_top_row *row)
+{
+	struct kmt_serve_counts c;
+
+	row_counts(row, &c);
+	v[COL_ALLOCS].u += c.allocs;
+	v[COL_FREES].u += c.frees;
+	v[COL_BYTES].u += c.bytes;
 	v[COL_LIVE].u += row->live;
 	v[COL_LIVE_BYTES].u += row->live_bytes;
+}
+
+/* a row's key in last: its dimension and kind apart */
+static uint64_t last_key(const struct kmt_top_row *row, size_t d, int k)
+{
+	return kmt_hash_mix(row->key) ^ (d * KMT_SERVE_KINDS + (size_t)k + 1);
+}
+
+static uint64_t gained(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
+/*
+ * A row of the rest: its live objects into v (a gauge may go down), and
+ * what its counters gained since the last scrape into the dimension's
+ * "(other)" counters, which v then shows.  0, or -ENOMEM.
+ */
+static int add_other(struct kmt_serve *s, union kmt_val *v, size_t d, int k,
+		     const struct kmt_top_row *row)
+{
+	struct kmt_serve_counts *o = &s->other[d][k], *last, now;
+
+	last = kmt_serve_last_put(&s->last, last_key(row, d, k), NULL);
+	if (!last)
+		return -ENOMEM;
+	row_counts(row, &now);
+	o->allocs += gained(now.allocs, last->allocs);
+	o->frees += gained(now.frees, last->frees);
+	o->bytes += gained(now.bytes, last->bytes);
+	*last = now;
+	v[COL_ALLOCS].u = o->allocs;
+	v[COL_FREES].u = o->frees;
+	v[COL_BYTES].u = o->bytes;
+	v[COL_LIVE].u += row->live;
+	v[COL_LIVE_BYTES].u += row->live_bytes;
+	return 0;
+}
+
+/* a row of the top: its counters as they are, remembered for add_other */
+static int add_named(struct kmt_serve *s, union kmt_val *v, size_t d, int k,
+		     const struct kmt_top_row *row)
+{
+	struct kmt_serve_counts *last;
+
+	last = kmt_serve_last_put(&s->last, last_key(row, d, k), NULL);
+	if (!last)
+		return -ENOMEM;
+	row_counts(row, last);
+	add_row(v, row);
+	return 0;
 }
 
 static int add_dim(struct kmt_serve *s, struct series_ctx *c, size_t d)
@@ -237,8 +303,10 @@ static int add_dim(struct kmt_serve *s, struct series_ctx *c, size_t d)
 		union kmt_val *v;
 		int made = 0;
 
+		int named = shown[k] < s->top_n;
+
 		/* rows of one label share a series: count the series */
-		if (shown[k] < s->top_n)
+		if (named)
 			kmt_top_row_label(t, dims[d].view, row, label,
 					  sizeof(label));
 		else
@@ -246,9 +314,12 @@ static int add_dim(struct kmt_serve *s, struct series_ctx *c, size_t d)
 		v = series_row(c, k, dims[d].col, label, &made);
 		if (!v)
 			return serve_error(s, -ENOMEM, "out of memory");
-		if (made && shown[k] < s->top_n)
+		if (made && named)
 			shown[k]++;
-		add_row(v, row);
+		ret = named ? add_named(s, v, d, k, row) :
+			      add_other(s, v, d, k, row);
+		if (ret)
+			return serve_error(s, ret, "out of memory");
 	}
 	return 0;
 }

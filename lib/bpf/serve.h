@@ -25,11 +25,29 @@
  * per kind in each of callsite, cache and cgroup: the top callsites by
  * bytes allocated since the start, and one "(other)" row for the rest.
  */
+/* a row's counters as the last scrape drew them */
+struct kmt_serve_counts {
+	uint64_t allocs, frees, bytes;
+};
+
+KMT_HASH_TYPE(kmt_serve_last, struct kmt_serve_counts)
+
+#define KMT_SERVE_DIMS		3	/* callsite, cache, cgroup */
+#define KMT_SERVE_KINDS		5	/* slab, page, percpu, vmalloc; none */
+
 struct kmt_serve {
 	struct kmt_top top;
 	size_t top_n;		/* series per kind and dimension, + other */
 	int cgroups;		/* counted by memory cgroup */
 	uint64_t updates;
+	/*
+	 * The "(other)" series are counters too, and must never go down,
+	 * though rows move in and out of the top: each scrape adds to them
+	 * what the rows outside the top gained since the scrape before
+	 * (last: each row's counters then, by dimension, kind and key)
+	 */
+	struct kmt_serve_last last;
+	struct kmt_serve_counts other[KMT_SERVE_DIMS][KMT_SERVE_KINDS];
 	char errmsg[512];
 };
 
