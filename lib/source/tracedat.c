@@ -1248,7 +1248,9 @@ static int reblock(struct td *td, int fd, uint64_t block)
 
 /*
  * The file as libtracecmd is to read it: a copy with the unusable
- * formats blanked, in TMPDIR (it may be large) or else in memory.
+ * formats blanked, and the kallsyms where this reader parses them
+ * (own_ksyms, whose copy is sparse: copy_sparse), in TMPDIR (it may be
+ * large) or else in memory.
  * Returns the copy's fd, or -1 with the session's message.
  */
 /* bytes [from, to) of the file into the copy at the same place */
@@ -1344,7 +1346,7 @@ static int blanked_copy(struct td *td)
 		fd = memfd_create("kmemtrace-formats", 0);
 	if (fd < 0)
 		return kmt_session_error(td->s, errno,
-			"cannot make a copy of '%s' without its unusable formats: %s",
+			"cannot make the copy of '%s' that libtracecmd reads (unusable formats or the kallsyms left out): %s",
 			td->in->display, strerror(errno));
 	buf = malloc(1 << 20);
 	if (buf && !(td->own_ksyms ? copy_sparse(td, fd, buf, size) :
@@ -1398,7 +1400,7 @@ static int blanked_copy(struct td *td)
 		free(buf);
 		close(fd);
 		return kmt_session_error(td->s, err,
-			"cannot make a copy of '%s' without its unusable formats: %s",
+			"cannot make the copy of '%s' that libtracecmd reads (unusable formats or the kallsyms left out): %s",
 			td->in->display, strerror(err));
 	}
 	free(buf);
