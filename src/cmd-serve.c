@@ -34,6 +34,7 @@
 #include "render/render.h"
 #include "report/report.h"
 #include "source/allocinfo.h"
+#include "util/gzip.h"
 
 static const char *const serve_usage[] = {
 	"kmemtrace serve [--listen <addr>:<port> | --textfile <dir>] [<options>]",
@@ -109,6 +110,8 @@ static int agent_load(struct agent *a)
 	}
 	kmt_serve_init(&a->s, &a->bpf, &a->names,
 		       a->have_cgroups ? &a->cgroups : NULL, a->top, now_ns());
+	a->s.version = KMT_VERSION;
+	a->s.start_unix = (uint64_t)time(NULL);
 	a->loaded = 1;
 	return 0;
 }
@@ -252,22 +255,71 @@ static char *profile_data(struct agent *a, int seconds, int fd,
 	return buf;
 }
 
+/* whether the client takes a gzipped body (Prometheus asks for one) */
+static int takes_gzip(struct MHD_Connection *c)
+{
+	const char *ae = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					MHD_HTTP_HEADER_ACCEPT_ENCODING);
+
+	return ae && strstr(ae, "gzip") && !strstr(ae, "gzip;q=0");
+}
+
+/* *body gzipped in its place: 1, or 0 (the plain body kept) */
+static int gzip_body(char **body, size_t *len)
+{
+	char *z = NULL;
+	size_t zlen = 0;
+	FILE *f = open_memstream(&z, &zlen);
+	int err;
+
+	if (!f)
+		return 0;
+	err = kmt_gzip_to(*body, *len, f);
+	if (fclose(f) || err) {
+		free(z);
+		return 0;
+	}
+	free(*body);
+	*body = z;
+	*len = zlen;
+	return 1;
+}
+
+/*
+ * flags: RESP_FREE, body is ours to free; RESP_GZIP, gzip it for a
+ * client that takes it; RESP_ALLOW, say which methods there are (405)
+ */
+#define RESP_FREE	1
+#define RESP_GZIP	2
+#define RESP_ALLOW	4
+
 static enum MHD_Result respond(struct MHD_Connection *c, unsigned int status,
 			       const char *type, char *body, size_t len,
-			       int must_free)
+			       int flags)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
+	int gz = (flags & RESP_GZIP) && (flags & RESP_FREE) && takes_gzip(c) &&
+		 gzip_body(&body, &len);
 
-	resp = MHD_create_response_from_buffer(len, body, must_free ?
+	resp = MHD_create_response_from_buffer(len, body, flags & RESP_FREE ?
 					       MHD_RESPMEM_MUST_FREE :
 					       MHD_RESPMEM_PERSISTENT);
 	if (!resp) {
-		if (must_free)
+		if (flags & RESP_FREE)
 			free(body);
 		return MHD_NO;
 	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (flags & RESP_GZIP)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY,
+					MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gz)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING,
+					"gzip");
+	if (flags & RESP_ALLOW)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
+					"GET, HEAD");
 	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
 	return ret;
@@ -277,7 +329,8 @@ static enum MHD_Result error_page(struct MHD_Connection *c,
 				  unsigned int status, const char *text)
 {
 	return respond(c, status, "text/plain; charset=utf-8", (char *)text,
-		       strlen(text), 0);
+		       strlen(text),
+		       status == MHD_HTTP_METHOD_NOT_ALLOWED ? RESP_ALLOW : 0);
 }
 
 static const char index_page[] =
@@ -336,7 +389,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		return respond(c, MHD_HTTP_OK, om ?
 			       "application/openmetrics-text; version=1.0.0; charset=utf-8" :
 			       "text/plain; version=0.0.4; charset=utf-8",
-			       body, len, 1);
+			       body, len, RESP_FREE | RESP_GZIP);
 	}
 	if (!strcmp(url, "/debug/pprof/heap"))
 		weight = "inuse_space";
@@ -374,7 +427,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	if (!body)
 		return error_page(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
 				  "cannot make the profile\n");
-	return respond(c, MHD_HTTP_OK, "application/octet-stream", body, len, 1);
+	return respond(c, MHD_HTTP_OK, "application/octet-stream", body, len,
+		       RESP_FREE);
 }
 
 /* whether every address of addr is this machine's loopback */

@@ -312,6 +312,29 @@ test_expect_success 'many callsites: never more than --top + 1 series per kind a
 	PY
 '
 
+test_expect_success 'gzip when asked, the version and the start time; 405 says what is allowed' '
+	python3 - http://127.0.0.1:$SP/metrics <<-\PY
+	import gzip, sys, time, urllib.error, urllib.request
+	req = urllib.request.Request(sys.argv[1], headers={"Accept-Encoding": "gzip"})
+	with urllib.request.urlopen(req, timeout=60) as r:
+	    assert r.headers.get("Content-Encoding") == "gzip", r.headers
+	    assert "Accept-Encoding" in r.headers.get("Vary", ""), r.headers
+	    text = gzip.decompress(r.read()).decode()
+	assert "\nkmemtrace_updates_total " in text, text[:300]
+	assert "\nkmemtrace_build_info{version=\"" in text
+	start = [l for l in text.splitlines() if l.startswith("kmemtrace_start_time_seconds ")]
+	assert start and 0 <= time.time() - int(start[0].split()[1]) < 3600, start
+	with urllib.request.urlopen(sys.argv[1], timeout=60) as r:
+	    assert r.headers.get("Content-Encoding") is None
+	    assert r.read().startswith(b"# HELP")
+	try:
+	    urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="POST", data=b""), timeout=60)
+	    sys.exit("POST was taken")
+	except urllib.error.HTTPError as e:
+	    assert e.code == 405 and e.headers.get("Allow") == "GET, HEAD", (e.code, e.headers)
+	PY
+'
+
 test_expect_success 'a second serve on the same port is refused, the first one answers' '
 	"$KMEMTRACE" serve --listen 127.0.0.1:$SP >out2 2>err2; test $? = 2 &&
 	grep "cannot listen on .127.0.0.1:$SP.: Address already in use" err2 &&

@@ -378,6 +378,30 @@ static const struct kmt_col event_cols[] = {
 	  KMT_V_U64, 0 },
 };
 
+static const struct kmt_col build_cols[] = {
+	{ "version", "Version", KMT_V_STR, 0 },
+	{ "kmemtrace_build_info",
+	  "The agent's version, as a label of a series of value 1.",
+	  KMT_V_U64, 0 },
+};
+
+static int add_build_info(struct kmt_serve *s, struct kmt_report *r)
+{
+	struct kmt_table *t;
+	union kmt_val *v;
+
+	if (!s->version)
+		return 0;
+	t = kmt_report_add_table(r, "metrics", "build", NULL, build_cols,
+				 NR(build_cols), KMT_TABLE_PLAIN);
+	v = t ? kmt_table_add_row(t) : NULL;
+	if (!v)
+		return -ENOMEM;
+	v[0].str = s->version;
+	v[1].u = 1;
+	return 0;
+}
+
 static int add_counters(struct kmt_serve *s, struct kmt_report *r)
 {
 	const struct kmt_top_totals *tt = &s->top.totals;
@@ -438,7 +462,10 @@ int kmt_serve_metrics(struct kmt_serve *s, struct kmt_report *r)
 	if (ret)
 		return ret;
 	sum = kmt_report_add_summary(r, "metrics", "agent", NULL);
-	if (!sum || add_counters(s, r) ||
+	if (!sum || add_counters(s, r) || add_build_info(s, r) ||
+	    (s->start_unix &&
+	     kmt_summary_u64(sum, "When the counting began (the start, or the last SIGHUP), in seconds since the epoch: the counters count from it.",
+			     "kmemtrace_start_time_seconds", s->start_unix)) ||
 	    kmt_summary_u64(sum, "Live objects are followed for 1 address in this many (percpu and vmalloc: every one).",
 			    "kmemtrace_live_sample_ratio", s->top.sample) ||
 	    kmt_summary_u64(sum, "Series kept per kind in each of callsite, cache and cgroup, besides one \"(other)\" (--top).",

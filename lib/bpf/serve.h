@@ -40,6 +40,9 @@ struct kmt_serve {
 	size_t top_n;		/* series per kind and dimension, + other */
 	int cgroups;		/* counted by memory cgroup */
 	uint64_t updates;
+	/* the caller's: kmemtrace's version, and when the counting began */
+	const char *version;
+	uint64_t start_unix;	/* seconds since the epoch, 0 not known */
 	/*
 	 * The "(other)" series are counters too, and must never go down,
 	 * though rows move in and out of the top: each scrape adds to them

@@ -18,10 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "render/render.h"
 #include "report/profile.h"
+#include "util/gzip.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
@@ -330,40 +330,6 @@ static int encode(struct pprof *p, const struct kmt_report *r,
 	       p->functions.oom || p->m.oom || p->sub.oom ? -ENOMEM : 0;
 }
 
-/* gzip, as pprof files are: no name, no time in the header */
-static int gzip_to(const struct kmt_sb *in, FILE *out)
-{
-	unsigned char buf[65536];
-	z_stream z;
-	int ret, err = 0;
-
-	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		errno = ENOMEM;
-		return -1;
-	}
-	z.next_in = (unsigned char *)(in->buf ? in->buf : "");
-	z.avail_in = (uInt)in->len;
-	do {
-		z.next_out = buf;
-		z.avail_out = sizeof(buf);
-		ret = deflate(&z, Z_FINISH);
-		if (ret == Z_STREAM_ERROR) {
-			errno = EIO;
-			err = -1;
-			break;
-		}
-		if (fwrite(buf, 1, sizeof(buf) - z.avail_out, out) !=
-		    sizeof(buf) - z.avail_out) {
-			err = -1;
-			break;
-		}
-	} while (ret != Z_STREAM_END);
-	deflateEnd(&z);
-	return err;
-}
-
 int kmt_render_pprof(const struct kmt_report *r, FILE *out)
 {
 	const struct kmt_table *t = kmt_profile_table(r);
@@ -393,7 +359,7 @@ int kmt_render_pprof(const struct kmt_report *r, FILE *out)
 	if (ret)
 		errno = ENOMEM;
 	else
-		ret = gzip_to(&pb, out);
+		ret = kmt_gzip_to(pb.buf, pb.len, out);
 	kmt_sb_release(&pb);
 	kmt_sb_release(&p.samples);
 	kmt_sb_release(&p.locations);
