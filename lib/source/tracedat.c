@@ -1246,13 +1246,6 @@ static int reblock(struct td *td, int fd, uint64_t block)
 	return ret;
 }
 
-/*
- * The file as libtracecmd is to read it: a copy with the unusable
- * formats blanked, and the kallsyms where this reader parses them
- * (own_ksyms, whose copy is sparse: copy_sparse), in TMPDIR (it may be
- * large) or else in memory.
- * Returns the copy's fd, or -1 with the session's message.
- */
 /* bytes [from, to) of the file into the copy at the same place */
 static int copy_range(struct td *td, int fd, char *buf, uint64_t from,
 		      uint64_t to)
@@ -1333,6 +1326,13 @@ static int write_lines(int fd, char *buf, uint64_t at, uint64_t len)
 	return 0;
 }
 
+/*
+ * The file as libtracecmd is to read it: a copy with the unusable
+ * formats blanked, and the kallsyms where this reader parses them
+ * (own_ksyms, whose copy is sparse: copy_sparse), in TMPDIR (it may be
+ * large) or else in memory.
+ * Returns the copy's fd, or -1 with the session's message.
+ */
 static int blanked_copy(struct td *td)
 {
 	const char *dir = getenv("TMPDIR");
