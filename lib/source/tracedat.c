@@ -273,7 +273,10 @@ struct td {
 	 * reads a copy with the section blanked (blanked_copy).
 	 */
 	uint64_t ksyms_at, ksyms_len;
+	uint64_t ksyms_block;		/* v7: its compressed block, or 0 */
+	char *ksyms_text;		/* v7 compressed: its text, kept */
 	int own_ksyms;
+	int sparse;			/* the copy without the CPU data */
 };
 
 static int probe(const unsigned char *head, size_t len)
@@ -952,6 +955,9 @@ static int walk_v6_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 static int add_blank(struct td *td, uint64_t block, uint64_t at,
 		     uint64_t len);
 
+/* a v7 file copied whole up to this size to leave its kallsyms out */
+#define TD_OWN_KSYMS_COPY	(64ULL << 20)
+
 /*
  * v6's copy of the trace clock after the top buffer's table, which
  * libtracecmd reads with the size before it whenever a TRACECLOCK option
@@ -1211,8 +1217,13 @@ static int reblock(struct td *td, int fd, uint64_t block)
 
 		if (b->block != block)
 			continue;
-		if (b->at > len || b->len > len - b->at ||
-		    blank_format((char *)mem + b->at, b->len)) {
+		if (b->at > len || b->len > len - b->at) {
+			free(mem);
+			return -ENOSPC;
+		}
+		if (b->lines) {
+			memset(mem + b->at, '\n', b->len);
+		} else if (blank_format((char *)mem + b->at, b->len)) {
 			free(mem);
 			return -ENOSPC;
 		}
@@ -1349,14 +1360,14 @@ static int blanked_copy(struct td *td)
 			"cannot make the copy of '%s' that libtracecmd reads (unusable formats or the kallsyms left out): %s",
 			td->in->display, strerror(errno));
 	buf = malloc(1 << 20);
-	if (buf && !(td->own_ksyms ? copy_sparse(td, fd, buf, size) :
-				     copy_range(td, fd, buf, 0, size)))
+	if (buf && !(td->sparse ? copy_sparse(td, fd, buf, size) :
+				  copy_range(td, fd, buf, 0, size)))
 		off = size;
 	for (i = 0; buf && off == size && i < td->nr_blanks; i++) {
 		const struct td_blank *b = &td->blanks[i];
 		int r;
 
-		if (b->lines) {
+		if (b->lines && !b->block) {
 			if (write_lines(fd, buf, b->at, b->len))
 				break;
 			continue;
@@ -1498,12 +1509,24 @@ static int walk_meta(struct td_walk *w, unsigned int id)
 		}
 		break;
 	case KMT_TD_OPT_KALLSYMS: {
+		struct td *td = w->td;
 		uint64_t at = w->pos + 4;
 
 		ret = walk_blob(w, 4, "the kallsyms");
-		if (!ret && !w->mem && w->td->version == 6) {
-			w->td->ksyms_at = at;
-			w->td->ksyms_len = w->pos - at;
+		if (ret)
+			break;
+		/* where our own table can read them (open_file) */
+		free(td->ksyms_text);
+		td->ksyms_text = NULL;
+		td->ksyms_at = at;
+		td->ksyms_len = w->pos - at;
+		td->ksyms_block = w->mem ? w->block : 0;
+		if (w->mem && td->ksyms_len) {
+			td->ksyms_text = malloc(td->ksyms_len);
+			if (!td->ksyms_text)
+				return kmt_session_error(td->s, ENOMEM,
+							 "out of memory");
+			memcpy(td->ksyms_text, w->mem + at, td->ksyms_len);
 		}
 		break;
 	}
@@ -2906,16 +2929,24 @@ static int open_file(struct td *td)
 	if (ret)
 		return ret;
 	/*
-	 * A v6 file whose records this reader reads itself: its kallsyms
-	 * are parsed here (setup), and libtracecmd reads them as blank
+	 * A file whose records this reader reads itself: its kallsyms are
+	 * parsed here (setup), and libtracecmd reads them as blank.  A v6
+	 * copy leaves the CPU data out; a v7 one cannot (libtracecmd walks
+	 * the chunks of compressed data), so v7 takes this way only where
+	 * the copy is small next to the parse: a compressed file, or one
+	 * of at most TD_OWN_KSYMS_COPY bytes.
 	 */
-	if (td->version == 6 && td->ksyms_len && td->nr_regions &&
-	    !td->lib_times) {
-		ret = add_blank(td, 0, td->ksyms_at, td->ksyms_len);
+	if (td->ksyms_len && td->nr_regions && !td->lib_times &&
+	    (td->version == 6 ||
+	     (td->version == 7 && (td->zname[0] ||
+				   (uint64_t)td->in->size <= TD_OWN_KSYMS_COPY)))) {
+		ret = add_blank(td, td->ksyms_block, td->ksyms_at,
+				td->ksyms_len);
 		if (ret)
 			return ret;
 		td->blanks[td->nr_blanks - 1].lines = 1;
 		td->own_ksyms = 1;
+		td->sparse = td->version == 6;
 	}
 	if (td->nr_blanks) {
 		fd = blanked_copy(td);
@@ -2986,9 +3017,18 @@ static int open_file(struct td *td)
 /* the file's kallsyms into the session's symbol table (own_ksyms) */
 static int load_kallsyms(struct td *td)
 {
-	char *text = malloc(td->ksyms_len + 1);
+	char *text;
 	int ret;
 
+	if (td->ksyms_text) {
+		ret = kmt_symtab_load_kallsyms(&td->s->syms, td->ksyms_text,
+					       td->ksyms_len);
+		free(td->ksyms_text);
+		td->ksyms_text = NULL;
+		td->s->syms.end_at_last = 1;
+		return ret < 0 ? kmt_session_error(td->s, -ret, "out of memory") : 0;
+	}
+	text = malloc(td->ksyms_len + 1);
 	if (!text)
 		return kmt_session_error(td->s, ENOMEM, "out of memory");
 	errno = 0;
@@ -3092,6 +3132,7 @@ static void cleanup(struct td *td)
 		free(td->regions[i].chunks);
 	}
 	free(td->cur);
+	free(td->ksyms_text);
 	kmt_merge_free(&td->merge);
 	kmt_hash_set_free(&td->no_comm);
 	free(td->blanks);

@@ -523,8 +523,38 @@ static void test_own_kallsyms(void)
 	unlink(path);
 }
 
+/*
+ * The same in a compressed v7 file (trace-cmd convert's, zstd): the
+ * kallsyms are taken from their uncompressed section, and libtracecmd
+ * reads the block compressed again with them blank.
+ */
+static void test_own_kallsyms_v7(void)
+{
+	const char *dir = getenv("KMT_TEST_DATA");
+	struct kmt_session s;
+	char name[4096];
+	uint64_t off = 99;
+	int ret;
+
+	snprintf(name, sizeof(name), "%s/capture.v7.dat",
+		 dir && *dir ? dir : "tests/data");
+	CHECK(kmt_session_init(&s) == 0);
+	ret = kmt_source_read_file(&s, name);
+	if (ret)
+		fprintf(stderr, "%s\n", s.errmsg);
+	CHECK_EQ_U64(ret, 0);
+	CHECK(s.tep != NULL);
+	if (s.tep)
+		CHECK(!tep_find_function(s.tep, 0xffffffff81249034ULL));
+	CHECK_STR(kmt_symtab_lookup(&s.syms, 0xffffffff81249034ULL, &off),
+		  "x64_sys_call");
+	CHECK_EQ_U64(off, 4);
+	kmt_session_free(&s);
+}
+
 KMT_TESTS(KMT_TEST(test_header_layout), KMT_TEST(test_libtracecmd_reads_it),
 	  KMT_TEST(test_options_read_back), KMT_TEST(test_stream_into_a_pipe),
 	  KMT_TEST(test_kmemtrace_reads_it), KMT_TEST(test_own_kallsyms),
+	  KMT_TEST(test_own_kallsyms_v7),
 	  KMT_TEST(test_clock_after_the_table),
 	  KMT_TEST(test_clock_copy_missing_at_a_page_edge))
