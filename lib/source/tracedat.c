@@ -955,9 +955,6 @@ static int walk_v6_buffer(struct td_walk *w, uint64_t at, uint64_t len)
 static int add_blank(struct td *td, uint64_t block, uint64_t at,
 		     uint64_t len);
 
-/* a v7 file copied whole up to this size to leave its kallsyms out */
-#define TD_OWN_KSYMS_COPY	(64ULL << 20)
-
 /*
  * v6's copy of the trace clock after the top buffer's table, which
  * libtracecmd reads with the size before it whenever a TRACECLOCK option
@@ -2930,23 +2927,19 @@ static int open_file(struct td *td)
 		return ret;
 	/*
 	 * A file whose records this reader reads itself: its kallsyms are
-	 * parsed here (setup), and libtracecmd reads them as blank.  A v6
-	 * copy leaves the CPU data out; a v7 one cannot (libtracecmd walks
-	 * the chunks of compressed data), so v7 takes this way only where
-	 * the copy is small next to the parse: a compressed file, or one
-	 * of at most TD_OWN_KSYMS_COPY bytes.
+	 * parsed here (setup), and libtracecmd reads them as blank.  The
+	 * copy leaves uncompressed CPU data out; compressed data it keeps
+	 * (libtracecmd walks its chunks), which is small next to the parse.
 	 */
 	if (td->ksyms_len && td->nr_regions && !td->lib_times &&
-	    (td->version == 6 ||
-	     (td->version == 7 && (td->zname[0] ||
-				   (uint64_t)td->in->size <= TD_OWN_KSYMS_COPY)))) {
+	    (td->version == 6 || td->version == 7)) {
 		ret = add_blank(td, td->ksyms_block, td->ksyms_at,
 				td->ksyms_len);
 		if (ret)
 			return ret;
 		td->blanks[td->nr_blanks - 1].lines = 1;
 		td->own_ksyms = 1;
-		td->sparse = td->version == 6;
+		td->sparse = !td->zname[0];
 	}
 	if (td->nr_blanks) {
 		fd = blanked_copy(td);
