@@ -266,11 +266,13 @@ struct td {
 	struct td_region *regions;	/* every CPU's data, to check */
 	size_t nr_regions, alloc_regions;
 	/*
-	 * A v6 file's kallsyms, where they lie, and whether this reader
-	 * parses them (own_ksyms) rather than libtraceevent, which took an
-	 * eighth of a report of a 228 MB recording of this machine's
-	 * 121,000 symbols (sscanf and a malloc a line): libtracecmd then
-	 * reads a copy with the section blanked (blanked_copy).
+	 * The file's kallsyms, where they lie (in the file, or at in the
+	 * compressed block ksyms_block, whose text the walk kept), and
+	 * whether this reader parses them (own_ksyms) rather than
+	 * libtraceevent, which took an eighth of a report of a 228 MB
+	 * recording of this machine's 121,000 symbols (sscanf and a malloc
+	 * a line): libtracecmd then reads a copy with the section blanked
+	 * (blanked_copy).
 	 */
 	uint64_t ksyms_at, ksyms_len;
 	uint64_t ksyms_block;		/* v7: its compressed block, or 0 */
