@@ -221,18 +221,6 @@ static void row_counts(const struct kmt_top_row *row,
 	c->bytes = row->bytes;
 }
 
-static void add_row(union kmt_val *v, const struct kmt_top_row *row)
-{
-	struct kmt_serve_counts c;
-
-	row_counts(row, &c);
-	v[COL_ALLOCS].u += c.allocs;
-	v[COL_FREES].u += c.frees;
-	v[COL_BYTES].u += c.bytes;
-	v[COL_LIVE].u += row->live;
-	v[COL_LIVE_BYTES].u += row->live_bytes;
-}
-
 /* a row's key in last: its dimension and kind apart */
 static uint64_t last_key(const struct kmt_top_row *row, size_t d, int k)
 {
@@ -280,7 +268,11 @@ static int add_named(struct kmt_serve *s, union kmt_val *v, size_t d, int k,
 	if (!last)
 		return -ENOMEM;
 	row_counts(row, last);
-	add_row(v, row);
+	v[COL_ALLOCS].u += last->allocs;
+	v[COL_FREES].u += last->frees;
+	v[COL_BYTES].u += last->bytes;
+	v[COL_LIVE].u += row->live;
+	v[COL_LIVE_BYTES].u += row->live_bytes;
 	return 0;
 }
 
@@ -301,9 +293,7 @@ static int add_dim(struct kmt_serve *s, struct series_ctx *c, size_t d)
 		int k = dims[d].view == KMT_TOP_CGROUP ? NO_KIND :
 			kind_index(kmt_top_kind_word(row->kind));
 		union kmt_val *v;
-		int made = 0;
-
-		int named = shown[k] < s->top_n;
+		int made = 0, named = shown[k] < s->top_n;
 
 		/* rows of one label share a series: count the series */
 		if (named)

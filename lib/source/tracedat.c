@@ -2933,8 +2933,7 @@ static int open_file(struct td *td)
 	 * copy leaves uncompressed CPU data out; compressed data it keeps
 	 * (libtracecmd walks its chunks), which is small next to the parse.
 	 */
-	if (td->ksyms_len && td->nr_regions && !td->lib_times &&
-	    (td->version == 6 || td->version == 7)) {
+	if (td->ksyms_len && td->nr_regions && !td->lib_times) {
 		ret = add_blank(td, td->ksyms_block, td->ksyms_at,
 				td->ksyms_len);
 		if (ret)
@@ -3009,29 +3008,27 @@ static int open_file(struct td *td)
 	return 0;
 }
 
-/* the file's kallsyms into the session's symbol table (own_ksyms) */
+/*
+ * The file's kallsyms into the session's symbol table (own_ksyms): the
+ * text the walk kept of a compressed section, or read from the file
+ */
 static int load_kallsyms(struct td *td)
 {
-	char *text;
+	char *text = td->ksyms_text;
 	int ret;
 
-	if (td->ksyms_text) {
-		ret = kmt_symtab_load_kallsyms(&td->s->syms, td->ksyms_text,
-					       td->ksyms_len);
-		free(td->ksyms_text);
-		td->ksyms_text = NULL;
-		td->s->syms.end_at_last = 1;
-		return ret < 0 ? kmt_session_error(td->s, -ret, "out of memory") : 0;
-	}
-	text = malloc(td->ksyms_len + 1);
-	if (!text)
-		return kmt_session_error(td->s, ENOMEM, "out of memory");
-	errno = 0;
-	if (pread_all(td->in->fd, text, td->ksyms_len, td->ksyms_at)) {
-		ret = errno ? errno : EIO;
-		free(text);
-		return kmt_session_error(td->s, ret, "cannot read '%s': %s",
-					 td->in->display, strerror(ret));
+	td->ksyms_text = NULL;
+	if (!text) {
+		text = malloc(td->ksyms_len);
+		if (!text)
+			return kmt_session_error(td->s, ENOMEM, "out of memory");
+		errno = 0;
+		if (pread_all(td->in->fd, text, td->ksyms_len, td->ksyms_at)) {
+			ret = errno ? errno : EIO;
+			free(text);
+			return kmt_session_error(td->s, ret, "cannot read '%s': %s",
+						 td->in->display, strerror(ret));
+		}
 	}
 	ret = kmt_symtab_load_kallsyms(&td->s->syms, text, td->ksyms_len);
 	free(text);

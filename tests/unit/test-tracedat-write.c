@@ -349,6 +349,18 @@ static void test_stream_into_a_pipe(void)
 	CHECK(!memcmp(got, want, nwant));
 }
 
+/* name read into a new session s, a failure checked and said */
+static void read_ok(struct kmt_session *s, const char *name)
+{
+	int ret;
+
+	CHECK(kmt_session_init(s) == 0);
+	ret = kmt_source_read_file(s, name);
+	if (ret)
+		fprintf(stderr, "%s\n", s->errmsg);
+	CHECK_EQ_U64(ret, 0);
+}
+
 static const char clock_text[] = "[local] global counter uptime perf\n";
 
 /*
@@ -438,7 +450,7 @@ static void test_clock_copy_missing_at_a_page_edge(void)
 	unsigned char page[PAGE];
 	uint64_t end, data, off;
 	struct kmt_session s;
-	int fd, cpu, ret;
+	int fd, cpu;
 
 	snprintf(name, sizeof(name), "/tmp/kmt-tdw-noclock-%d.dat", (int)getpid());
 	end = write_clock_file(name, 4, lines, sizeof(lines));
@@ -459,11 +471,7 @@ static void test_clock_copy_missing_at_a_page_edge(void)
 	CHECK(ftruncate(fd, (off_t)(data + 2 * PAGE)) == 0);
 	close(fd);
 
-	CHECK(kmt_session_init(&s) == 0);
-	ret = kmt_source_read_file(&s, name);
-	if (ret)
-		fprintf(stderr, "%s\n", s.errmsg);
-	CHECK_EQ_U64(ret, 0);
+	read_ok(&s, name);
 	CHECK_EQ_U64(s.nr_events[KMT_EV_KMALLOC], 3);
 	CHECK_STR(kmt_session_comm(&s, 42), "tester");
 	kmt_session_free(&s);
@@ -473,13 +481,8 @@ static void test_clock_copy_missing_at_a_page_edge(void)
 static void test_kmemtrace_reads_it(void)
 {
 	struct kmt_session s;
-	int ret;
 
-	CHECK(kmt_session_init(&s) == 0);
-	ret = kmt_source_read_file(&s, path);
-	if (ret)
-		fprintf(stderr, "%s\n", s.errmsg);
-	CHECK_EQ_U64(ret, 0);
+	read_ok(&s, path);
 	CHECK_EQ_U64(s.nr_events[KMT_EV_KMALLOC], 3);
 	CHECK_EQ_U64(kmt_session_total_events(&s), 3);
 	CHECK_EQ_U64(s.nr_cpus, 2);
@@ -499,14 +502,9 @@ static void test_own_kallsyms(void)
 {
 	struct kmt_session s;
 	uint64_t off = 99;
-	int ret;
 
 	CHECK(write_file() == 0);
-	CHECK(kmt_session_init(&s) == 0);
-	ret = kmt_source_read_file(&s, path);
-	if (ret)
-		fprintf(stderr, "%s\n", s.errmsg);
-	CHECK_EQ_U64(ret, 0);
+	read_ok(&s, path);
 	CHECK_EQ_U64(s.nr_events[KMT_EV_KMALLOC], 3);
 	CHECK(s.tep != NULL);
 	if (s.tep)
@@ -534,15 +532,10 @@ static void test_own_kallsyms_v7(void)
 	struct kmt_session s;
 	char name[4096];
 	uint64_t off = 99;
-	int ret;
 
 	snprintf(name, sizeof(name), "%s/capture.v7.dat",
 		 dir && *dir ? dir : "tests/data");
-	CHECK(kmt_session_init(&s) == 0);
-	ret = kmt_source_read_file(&s, name);
-	if (ret)
-		fprintf(stderr, "%s\n", s.errmsg);
-	CHECK_EQ_U64(ret, 0);
+	read_ok(&s, name);
 	CHECK(s.tep != NULL);
 	if (s.tep)
 		CHECK(!tep_find_function(s.tep, 0xffffffff81249034ULL));
