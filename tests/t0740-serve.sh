@@ -336,7 +336,8 @@ test_expect_success 'gzip when asked, the version and the start time; 405 says w
 '
 
 test_expect_success 'a second serve on the same port is refused, the first one answers' '
-	"$KMEMTRACE" serve --listen 127.0.0.1:$SP >out2 2>err2; test $? = 2 &&
+	# a second one that started would run on: held to 20 s, it fails
+	timeout 20 "$KMEMTRACE" serve --listen 127.0.0.1:$SP >out2 2>err2; test $? = 2 &&
 	grep "cannot listen on .127.0.0.1:$SP.: Address already in use" err2 &&
 	test $(bpftool prog show | grep -c "name kmt_") -gt 0 &&
 	get http://127.0.0.1:$SP/metrics >m2 && grep "^kmemtrace_updates_total" m2
